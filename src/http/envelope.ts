@@ -1,0 +1,76 @@
+// The service answers {data, error}. Workspaces differ in the details, so the reading here is tolerant:
+// a body without the envelope is taken as the data itself, and an error may be a string or an object.
+
+export type JsonObject = Record<string, unknown>;
+
+export interface ParsedBody {
+  data: unknown;
+  /** Non-null when the service reported a failure. */
+  error: { message: string; code?: string } | null;
+}
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Throws a SyntaxError for a body that is not JSON (the caller maps that to a malformed response). */
+export function parseBody(text: string): ParsedBody {
+  if (text.trim() === '') return { data: null, error: null };
+  const json: unknown = JSON.parse(text);
+  if (isObject(json) && ('data' in json || 'error' in json)) {
+    return { data: json.data ?? null, error: readError(json.error) };
+  }
+  // No envelope: a bare payload, or an error body such as {"message": "..."}.
+  return { data: json, error: null };
+}
+
+export function readError(error: unknown): ParsedBody['error'] {
+  if (error === null || error === undefined || error === false) return null;
+  if (typeof error === 'string') return { message: error };
+  if (isObject(error)) {
+    const message = firstString(error, ['message', 'error', 'detail', 'description', 'title']);
+    const code = firstString(error, ['code', 'type']);
+    return { message: message ?? JSON.stringify(error), ...(code ? { code } : {}) };
+  }
+  if (Array.isArray(error)) return { message: error.map((e) => readError(e)?.message ?? String(e)).join('; ') };
+  return { message: String(error) };
+}
+
+function firstString(object: JsonObject, keys: string[]): string | undefined {
+  for (const key of keys) {
+    const value = object[key];
+    if (typeof value === 'string' && value) return value;
+    if (typeof value === 'number') return String(value);
+  }
+  return undefined;
+}
+
+export interface ListPage {
+  items: unknown[];
+  /** The service's count of all matching records, when it sent one. */
+  total?: number;
+  /** The member that held the array, e.g. "contacts"; undefined for a bare array. */
+  key?: string;
+}
+
+/**
+ * Finds the records of a list response: `{"contacts": [...], "total": N}`, a bare array,
+ * or any object with a single array member. `preferredKey` wins when several arrays are present.
+ */
+export function unwrapList(data: unknown, preferredKey?: string): ListPage | null {
+  if (Array.isArray(data)) return { items: data };
+  if (!isObject(data)) return null;
+  const total = typeof data.total === 'number' ? data.total : undefined;
+  if (preferredKey && Array.isArray(data[preferredKey])) {
+    return { items: data[preferredKey] as unknown[], total, key: preferredKey };
+  }
+  const arrays = Object.entries(data).filter(([, value]) => Array.isArray(value));
+  if (arrays.length === 1) {
+    const [key, items] = arrays[0]!;
+    return { items: items as unknown[], total, key };
+  }
+  for (const key of ['data', 'items', 'results', 'records']) {
+    if (Array.isArray(data[key])) return { items: data[key] as unknown[], total, key };
+  }
+  return null;
+}

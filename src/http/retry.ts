@@ -1,0 +1,42 @@
+// When to try a request again, and how long to wait first. Pure functions: the core applies them.
+
+export const DEFAULT_MAX_RETRIES = 3;
+/** A Retry-After longer than this is not waited out in a script (exit 5 at once; --wait waits). */
+export const RETRY_AFTER_CAP_MS = 10_000;
+const BACKOFF_BASE_MS = 300;
+const BACKOFF_MAX_MS = 5_000;
+
+export type Outcome =
+  | { kind: 'status'; status: number }
+  /** A transport failure; `delivered` is false only when the request certainly never reached the service. */
+  | { kind: 'network'; delivered: boolean };
+
+const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
+
+/** GET, HEAD, PUT, PATCH and DELETE repeat safely: our PATCH bodies set absolute values. */
+export function isIdempotent(method: string): boolean {
+  return method !== 'POST';
+}
+
+export function shouldRetry(method: string, outcome: Outcome): boolean {
+  if (outcome.kind === 'network') return isIdempotent(method) || !outcome.delivered;
+  if (outcome.status === 429) return true; // refused before it was processed
+  return isIdempotent(method) && RETRYABLE_STATUSES.has(outcome.status);
+}
+
+/** Exponential backoff with "equal jitter": half the step fixed, half random. */
+export function backoffDelay(attempt: number, random: () => number = Math.random): number {
+  const step = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** attempt);
+  return Math.round(step / 2 + random() * (step / 2));
+}
+
+/** Retry-After as milliseconds: delta-seconds or an HTTP date. Undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | string[] | undefined, now: number = Date.now()): number | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (!text) return undefined;
+  const trimmed = text.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}

@@ -1,0 +1,79 @@
+import { usageError } from '../cli/errors.js';
+
+export const API_PREFIX = '/api/v1';
+export const SANDBOX_BASE_URL = `sandbox://local${API_PREFIX}`;
+
+export type Query = Record<string, string | number | boolean | undefined | null>;
+
+/**
+ * Normalises a user-given base URL: scheme required (http, https), no trailing slash,
+ * and a URL with no path gets the spec's /api/v1 appended.
+ */
+export function normalizeBaseUrl(input: string): string {
+  let url: URL;
+  try {
+    url = new URL(input.trim());
+  } catch {
+    throw usageError(`invalid base URL: ${input}`, 'give a full URL such as https://crm.example.com');
+  }
+  if (url.protocol === 'sandbox:') return SANDBOX_BASE_URL;
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw usageError(`invalid base URL: ${input} (scheme must be http or https)`);
+  }
+  if (url.search || url.hash) throw usageError(`invalid base URL: ${input} (no query or fragment allowed)`);
+  const path = url.pathname.replace(/\/+$/, '');
+  return `${url.protocol}//${url.host}${path === '' ? API_PREFIX : path}`;
+}
+
+/** Encodes one path parameter so that no value can change which path is called. */
+export function encodePathParam(name: string, value: string): string {
+  if (value === '' || value === '.' || value === '..') {
+    throw usageError(`invalid ${name}: ${JSON.stringify(value)}`);
+  }
+  return encodeURIComponent(value);
+}
+
+/** Fills `{name}` placeholders of a path template, e.g. /contacts/{id}. */
+export function fillPath(template: string, params: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw usageError(`missing ${name}`);
+    return encodePathParam(name, value);
+  });
+}
+
+export function queryString(query: Query | undefined): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null || value === false) continue;
+    params.append(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+/** Joins base URL, path and query by string: URL resolution would treat `..` in a path as a step up. */
+export function buildUrl(baseUrl: string, path: string, query?: Query): string {
+  const base = baseUrl.replace(/\/+$/, '');
+  const rest = path.startsWith('/') ? path : `/${path}`;
+  return `${base}${rest}${queryString(query)}`;
+}
+
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (host === '::1' || host === '0:0:0:0:0:0:0:1') return true;
+  if (/^::ffff:127\./.test(host)) return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/** The key travels only over HTTPS or to this machine, unless the user passed --insecure. */
+export function assertSafeTransport(baseUrl: string, insecure: boolean): void {
+  const url = new URL(baseUrl);
+  if (url.protocol !== 'http:' || insecure || isLoopbackHost(url.hostname)) return;
+  throw usageError(
+    `refusing to send the API key over plain HTTP to ${url.host}`,
+    'use an https:// base URL, or pass --insecure if you accept the risk',
+  );
+}

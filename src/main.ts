@@ -1,0 +1,202 @@
+// Entry point: builds the command tree (from the endpoint registry plus the local commands), runs
+// the command, and turns every outcome into the documented exit code. Command code is imported only
+// when its command runs.
+
+import { Command, CommanderError, Option } from 'commander';
+import { GROUPS, OPERATIONS, flagName, type Operation } from './api/endpoints.js';
+import { Context, unexpectedError, type ContextInit, type GlobalOptions } from './cli/context.js';
+import { CliError, DryRunDone, ExitCode } from './cli/errors.js';
+import { exitQuietlyOnBrokenPipe } from './cli/io.js';
+import { VERSION } from './cli/version.js';
+import { LOCAL_COMMANDS, LOCAL_GROUPS, type LocalCommand } from './commands/local.js';
+
+export type MainInit = Omit<ContextInit, 'options'>;
+
+const HELP_FOOTER = `
+Output: a table on a terminal, tab-separated values in a pipe; --json, -o json|ndjson|csv|tsv|table.
+Environment: CRM_API_KEY, CRM_BASE_URL, CRM_PROFILE, CRM_OUTPUT, CRM_NO_INPUT, CRM_DEBUG,
+  CRM_CONFIG_DIR, CRM_DATA_DIR, NO_COLOR, FORCE_COLOR.
+Exit codes: 0 ok, 1 service error, 2 usage, 3 auth, 4 not found, 5 rate limited, 6 network,
+  7 partial failure, 130 interrupted.
+With nothing configured, crm uses a local sandbox workspace with demo data (see \`crm sandbox\`).`;
+
+/** Help goes to stdout and exits 0 also for a group called without its subcommand (`crm contacts`). */
+class CrmCommand extends Command {
+  override createCommand(name?: string): Command {
+    return new CrmCommand(name);
+  }
+  override help(): never {
+    return super.help();
+  }
+}
+
+function addGlobalOptions(program: Command): void {
+  program
+    .option('--json', 'machine output: JSON (same as -o json)')
+    .addOption(new Option('-o, --output <format>', 'output format: table, json, ndjson, csv, tsv'))
+    .option('--fields <list>', 'comma-separated fields to keep, in this order')
+    .option('-q, --quiet', 'print only ids (list, create); nothing for other commands')
+    .option('--profile <name>', 'stored workspace profile to use (env CRM_PROFILE)')
+    .option('--base-url <url>', 'service base URL, overrides the profile (env CRM_BASE_URL)')
+    .option('--no-input', 'never prompt; fail naming the missing flags (env CRM_NO_INPUT=1)')
+    .option('--no-color', 'no colour (env NO_COLOR; FORCE_COLOR forces it)')
+    .option('--debug', 'trace requests and responses on stderr, key redacted (env CRM_DEBUG=1)')
+    .option('--dry-run', 'print the request that would be sent, and send nothing')
+    .option('--timeout <seconds>', 'per-request timeout in seconds (default 30)')
+    .option('--wait', 'wait out a long Retry-After instead of exiting 5')
+    .option('--insecure', 'allow sending the API key over plain HTTP to a non-local host');
+}
+
+type ActionBody = (ctx: Context, command: Command) => Promise<void>;
+
+export function buildProgram(run: (body: ActionBody, command: Command) => Promise<void>): Command {
+  const program = new CrmCommand('crm')
+    .description('Operate a CRM workspace from the terminal, from scripts and from AI agents.')
+    .version(VERSION, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .addHelpText('after', HELP_FOOTER)
+    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .showSuggestionAfterError(true);
+  addGlobalOptions(program);
+
+  const groupOf = (path: string[]): Command => {
+    let parent: Command = program;
+    for (let depth = 0; depth < path.length; depth++) {
+      const name = path[depth]!;
+      let child = parent.commands.find((command) => command.name() === name);
+      if (!child) {
+        const key = path.slice(0, depth + 1).join(' ');
+        const description = [...GROUPS, ...LOCAL_GROUPS].find(([group]) => group === key)?.[1] ?? '';
+        child = parent.command(name).description(description);
+      }
+      parent = child;
+    }
+    return parent;
+  };
+
+  for (const op of OPERATIONS) {
+    const parent = groupOf(op.command.slice(0, -1));
+    const command = parent.command(op.command.at(-1)!).description(`${op.summary}  [${op.method} ${op.path}]`);
+    if (op.aliases) command.aliases(op.aliases);
+    addOperationOptions(command, op);
+    command.action(async (...actionArgs: unknown[]) => {
+      const leaf = actionArgs.at(-1) as Command;
+      await run(async (ctx) => {
+        const { runOperation } = await import('./commands/run.js');
+        await runOperation(ctx, { op, args: positionalArgs(op, leaf), options: leaf.opts() });
+      }, leaf);
+    });
+  }
+
+  for (const local of LOCAL_COMMANDS) addLocalCommand(groupOf(local.command.slice(0, -1)), local, run);
+  return program;
+}
+
+function addOperationOptions(command: Command, op: Operation): void {
+  for (const arg of op.args ?? []) {
+    const label = `${arg.name}${arg.variadic ? '...' : ''}`;
+    command.argument(arg.optional ? `[${label}]` : `<${label}>`, arg.description);
+  }
+  if (op.paged) {
+    command
+      .option('--limit <n>', 'records per page, 1 to 50 (service default 20)')
+      .option('--offset <n>', 'records to skip')
+      .option('--all', 'every page, streamed as it arrives');
+  }
+  for (const field of op.query ?? []) {
+    command.option(field.type === 'boolean' ? `--${flagName(field)}` : `--${flagName(field)} <value>`, field.description);
+  }
+  for (const field of op.body ?? []) {
+    const required = field.required && op.kind !== 'update' ? ' (required)' : '';
+    command.option(`--${flagName(field)} <value>`, `${field.description}${required}`);
+  }
+  if (op.body) {
+    command
+      .option('--set <key=value>', 'set a body field (repeatable; JSON values, dotted keys nest)', collect, [])
+      .option('--data <json>', 'request body as JSON, @file, or - for stdin');
+  }
+  if (op.kind === 'delete') command.option('-y, --yes', 'do not ask for confirmation');
+  for (const option of op.options ?? []) command.option(option.flags, option.description);
+}
+
+function addLocalCommand(parent: Command, local: LocalCommand, run: (body: ActionBody, command: Command) => Promise<void>): void {
+  const command = parent.command(local.command.at(-1)!).description(local.summary);
+  if (local.aliases) command.aliases(local.aliases);
+  for (const arg of local.args ?? []) command.argument(arg.spec, arg.description);
+  for (const option of local.options ?? []) {
+    if (option.repeatable) command.option(option.flags, option.description, collect, []);
+    else command.option(option.flags, option.description);
+  }
+  command.action(async (...actionArgs: unknown[]) => {
+    const leaf = actionArgs.at(-1) as Command;
+    await run(async (ctx) => {
+      const handler = await local.load();
+      await handler(ctx, { args: leaf.processedArgs as unknown[], options: leaf.opts() });
+    }, leaf);
+  });
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+function positionalArgs(op: Operation, command: Command): Record<string, string | string[] | undefined> {
+  const values = command.processedArgs as Array<string | string[] | undefined>;
+  return Object.fromEntries((op.args ?? []).map((arg, index) => [arg.name, values[index]]));
+}
+
+function rootOf(command: Command): Command {
+  let node = command;
+  while (node.parent) node = node.parent;
+  return node;
+}
+
+/** Runs crm with the given arguments (without "node crm") and resolves to the exit code. */
+export async function main(argv: string[], init: MainInit = {}): Promise<number> {
+  const stderr = init.stderr ?? process.stderr;
+  const stdout = init.stdout ?? process.stdout;
+  exitQuietlyOnBrokenPipe(stdout);
+  let exitCode: number = ExitCode.ok;
+  let context: Context | undefined;
+
+  const run = async (body: ActionBody, command: Command) => {
+    context = new Context({ ...init, options: rootOf(command).opts() as GlobalOptions });
+    await body(context, command);
+  };
+
+  const program = buildProgram(run);
+  program.exitOverride().configureOutput({
+    writeOut: (text) => stdout.write(text),
+    writeErr: (text) => stderr.write(text),
+    outputError: (text, write) => write(`crm: ${text.replace(/^error: /, '')}`),
+  });
+  try {
+    await program.parseAsync(argv.length === 0 ? ['--help'] : argv, { from: 'user' });
+  } catch (error) {
+    exitCode = report(error, context, argv, stderr);
+  } finally {
+    context?.close();
+  }
+  return exitCode;
+}
+
+function report(error: unknown, context: Context | undefined, argv: string[], stderr: { write(text: string): unknown }): number {
+  if (error instanceof DryRunDone) return ExitCode.ok;
+  if (error instanceof CommanderError) {
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return ExitCode.ok;
+    // Commander already printed its message; usage errors are exit 2.
+    if (argv.includes('--json')) {
+      const usage = new CliError(error.message.replace(/^error: /, ''), ExitCode.usage, { code: 'usage' });
+      stderr.write(`${JSON.stringify(usage.toJSON())}\n`);
+    }
+    return ExitCode.usage;
+  }
+  const failure = unexpectedError(error);
+  const debug = context?.debug ?? false;
+  stderr.write(`crm: ${failure.message}\n`);
+  if (failure.hint) stderr.write(`hint: ${failure.hint}\n`);
+  if (context?.options.json || (!context && argv.includes('--json'))) stderr.write(`${JSON.stringify(failure.toJSON())}\n`);
+  if (debug && error instanceof Error && !(error instanceof CliError)) stderr.write(`${error.stack}\n`);
+  return failure.exitCode;
+}
+

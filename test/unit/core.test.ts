@@ -1,0 +1,239 @@
+// The core's own logic (retries, envelope, errors, redaction, paging) against a scripted transport:
+// the transport is the core's injection point, so nothing of the core itself is replaced.
+import { describe, expect, it } from 'vitest';
+import { CliError, DryRunDone } from '../../src/cli/errors.js';
+import { ApiClient, type ClientOptions } from '../../src/http/core.js';
+import { TransportError, type TransportRequest, type TransportResponse } from '../../src/http/transport.js';
+
+type Step = TransportResponse | TransportError;
+
+const ok = (data: unknown, status = 200): TransportResponse => ({ status, headers: {}, body: JSON.stringify({ data, error: null }) });
+const fail = (status: number, error: unknown, headers: Record<string, string> = {}): TransportResponse => ({
+  status,
+  headers,
+  body: JSON.stringify({ data: null, error }),
+});
+
+function client(steps: Step[], options: Partial<ClientOptions> = {}) {
+  const requests: TransportRequest[] = [];
+  const sleeps: number[] = [];
+  const api = new ApiClient({
+    baseUrl: 'https://crm.test/api/v1',
+    apiKey: 'key_live_abcdefghijklmnopqrstuvwxyz123456',
+    userAgent: 'crm/test',
+    transport: async (request) => {
+      requests.push(request);
+      const step = steps.shift();
+      if (!step) throw new Error('no more scripted responses');
+      if (step instanceof TransportError) throw step;
+      return step;
+    },
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
+    random: () => 0.5,
+    ...options,
+  });
+  return { api, requests, sleeps };
+}
+
+async function failure(promise: Promise<unknown>): Promise<CliError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof CliError) return error;
+    throw error;
+  }
+  throw new Error('expected a failure');
+}
+
+describe('requests', () => {
+  it('sends the key, JSON body, Accept and User-Agent, and returns the data', async () => {
+    const { api, requests } = client([ok({ id: 'c1' }, 201)]);
+    await expect(api.request('POST', '/contacts', { body: { name: 'Ada' } })).resolves.toEqual({ id: 'c1' });
+    expect(requests[0]).toMatchObject({
+      method: 'POST',
+      url: 'https://crm.test/api/v1/contacts',
+      body: '{"name":"Ada"}',
+      headers: {
+        'X-Service-API-Key': 'key_live_abcdefghijklmnopqrstuvwxyz123456',
+        'Content-Type': 'application/json',
+        Accept: 'application/json',
+        'User-Agent': 'crm/test',
+      },
+    });
+  });
+
+  it.each([
+    [401, 3],
+    [403, 3],
+    [404, 4],
+    [400, 1],
+    [409, 1],
+    [422, 1],
+    [500, 1],
+  ])('maps HTTP %i to exit %i with the service message', async (status, exitCode) => {
+    const { api } = client([fail(status, 'Nope')]);
+    const error = await failure(api.request('POST', '/contacts'));
+    expect(error).toMatchObject({ exitCode, status, message: 'Nope' });
+  });
+
+  it('treats an error member on a 200 as a failure', async () => {
+    const { api } = client([fail(200, { message: 'insufficient credits', code: 'credits' })]);
+    expect(await failure(api.request('POST', '/ai/trigger'))).toMatchObject({ exitCode: 1, code: 'credits', message: 'insufficient credits' });
+  });
+
+  it('reports a non-JSON success body as a malformed response (exit 6)', async () => {
+    const { api } = client([{ status: 200, headers: {}, body: '<html>' }]);
+    expect(await failure(api.request('GET', '/contacts'))).toMatchObject({ exitCode: 6, code: 'malformed_response' });
+  });
+
+  it('reports a non-JSON error body by its status', async () => {
+    const { api } = client([{ status: 404, headers: {}, body: '<html>not here</html>' }]);
+    expect(await failure(api.request('POST', '/x'))).toMatchObject({ exitCode: 4, message: 'HTTP 404 Not Found' });
+  });
+
+  it('reads {"message": ...} error bodies without an envelope', async () => {
+    const { api } = client([{ status: 422, headers: {}, body: '{"message":"email taken","code":"conflict"}' }]);
+    expect(await failure(api.request('POST', '/contacts'))).toMatchObject({ exitCode: 1, message: 'email taken', code: 'conflict' });
+  });
+});
+
+describe('retries', () => {
+  it('retries a GET on 503 up to 3 times with growing backoff, then fails', async () => {
+    const { api, requests, sleeps } = client([fail(503, 'busy'), fail(503, 'busy'), fail(503, 'busy'), fail(503, 'still busy')]);
+    expect(await failure(api.request('GET', '/contacts'))).toMatchObject({ exitCode: 1, status: 503, message: 'still busy' });
+    expect(requests).toHaveLength(4);
+    expect(sleeps).toEqual([225, 450, 900]);
+  });
+
+  it('succeeds when a retry does', async () => {
+    const { api, requests } = client([fail(502, 'bad gateway'), ok([1])]);
+    await expect(api.request('GET', '/contacts')).resolves.toEqual([1]);
+    expect(requests).toHaveLength(2);
+  });
+
+  it('never retries a POST that may have been delivered', async () => {
+    const { api, requests } = client([fail(503, 'busy')]);
+    await failure(api.request('POST', '/contacts', { body: {} }));
+    expect(requests).toHaveLength(1);
+    const timedOut = client([new TransportError('timed out', 'ETIMEDOUT', true)]);
+    expect(await failure(timedOut.api.request('POST', '/contacts', { body: {} }))).toMatchObject({ exitCode: 6 });
+    expect(timedOut.requests).toHaveLength(1);
+  });
+
+  it('retries a POST that was certainly not delivered (connection refused)', async () => {
+    const { api, requests } = client([new TransportError('refused', 'ECONNREFUSED', false), ok({ id: 1 }, 201)]);
+    await expect(api.request('POST', '/contacts', { body: {} })).resolves.toEqual({ id: 1 });
+    expect(requests).toHaveLength(2);
+  });
+
+  it('reports network failures as exit 6 after the retries', async () => {
+    const refused = () => new TransportError('could not connect', 'ECONNREFUSED', false);
+    const { api, requests } = client([refused(), refused(), refused(), refused()]);
+    expect(await failure(api.request('GET', '/contacts'))).toMatchObject({ exitCode: 6, message: 'could not connect' });
+    expect(requests).toHaveLength(4);
+  });
+
+  it('honours a short Retry-After on 429, for a POST too', async () => {
+    const { api, sleeps } = client([fail(429, 'Too many requests. Try again in a minute.', { 'retry-after': '2' }), ok({ score: 50 })]);
+    await expect(api.request('POST', '/ai/trigger', { body: { contact_id: 'c' } })).resolves.toEqual({ score: 50 });
+    expect(sleeps).toEqual([2000]);
+  });
+
+  it('gives up at once on a long Retry-After in a script: exit 5 with the message and when to retry', async () => {
+    const now = Date.parse('2026-11-21T10:00:00Z');
+    const { api, requests, sleeps } = client([fail(429, 'Too many requests. Try again in a minute.', { 'retry-after': '60' })], { now: () => now });
+    const error = await failure(api.request('POST', '/ai/trigger', { body: {} }));
+    expect(error.exitCode).toBe(5);
+    expect(error.message).toBe('Too many requests. Try again in a minute. (retry after 60s, at 2026-11-21T10:01:00.000Z)');
+    expect(error.hint).toContain('--wait');
+    expect(requests).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+  });
+
+  it('waits a long Retry-After when the wait policy allows (--wait, or a countdown on a terminal)', async () => {
+    const waits: number[] = [];
+    const { api } = client([fail(429, 'slow down', { 'retry-after': '30' }), ok('done')], {
+      waitLong: async (ms) => {
+        waits.push(ms);
+        return true;
+      },
+    });
+    await expect(api.request('GET', '/x')).resolves.toBe('done');
+    expect(waits).toEqual([30_000]);
+  });
+
+  it('exits 5 when 429s outlast the retries', async () => {
+    const busy = () => fail(429, 'Too many requests');
+    const { api, requests } = client([busy(), busy(), busy(), busy()]);
+    expect(await failure(api.request('GET', '/x'))).toMatchObject({ exitCode: 5 });
+    expect(requests).toHaveLength(4);
+  });
+
+  it('takes a 404 on a repeated DELETE as the deletion having happened', async () => {
+    const { api } = client([new TransportError('reset', 'ECONNRESET', true), fail(404, 'Contact not found')]);
+    await expect(api.request('DELETE', '/contacts/c1')).resolves.toEqual({ deleted: true });
+  });
+
+  it('still reports a 404 on a first DELETE', async () => {
+    const { api } = client([fail(404, 'Contact not found')]);
+    expect(await failure(api.request('DELETE', '/contacts/c1'))).toMatchObject({ exitCode: 4 });
+  });
+});
+
+describe('debug trace and dry run', () => {
+  it('traces requests and responses with the key redacted', async () => {
+    const lines: string[] = [];
+    const { api } = client([ok({ echoed: 'key_live_abcdefghijklmnopqrstuvwxyz123456' })], { trace: (line) => lines.push(line) });
+    await api.request('GET', '/contacts');
+    const trace = lines.join('\n');
+    expect(trace).toContain('> GET https://crm.test/api/v1/contacts');
+    expect(trace).toContain('< 200 OK');
+    expect(trace).toContain('X-Service-API-Key: ****3456');
+    expect(trace).not.toContain('abcdefghijklmnop');
+  });
+
+  it('prints the request and sends nothing with --dry-run', async () => {
+    const shown: TransportRequest[] = [];
+    const { api, requests } = client([], { dryRun: (request) => shown.push(request) });
+    await expect(api.request('POST', '/contacts', { body: { name: 'A' } })).rejects.toBeInstanceOf(DryRunDone);
+    expect(requests).toHaveLength(0);
+    expect(shown[0]).toMatchObject({ method: 'POST', url: 'https://crm.test/api/v1/contacts', body: '{"name":"A"}' });
+    expect(shown[0]!.headers['X-Service-API-Key']).toBe('****3456');
+  });
+});
+
+describe('paging', () => {
+  const page = (ids: number[], total?: number) => ok({ contacts: ids.map((id) => ({ id: `c${id}` })), ...(total === undefined ? {} : { total }) });
+  const range = (from: number, to: number) => Array.from({ length: to - from }, (_, index) => from + index);
+
+  it('walks pages of 50 until a short page and drops ids already seen', async () => {
+    // The second page repeats c49 and c50 (two records were added while walking).
+    const { api, requests } = client([page(range(0, 50)), page([48, 49, ...range(50, 98)]), page([98, 99])]);
+    const ids: string[] = [];
+    for await (const item of api.paginate('/contacts', { status: 'lead' }, 'contacts')) ids.push((item as { id: string }).id);
+    expect(ids).toEqual(range(0, 100).map((id) => `c${id}`));
+    expect(requests.map((request) => new URL(request.url).search)).toEqual([
+      '?status=lead&limit=50&offset=0',
+      '?status=lead&limit=50&offset=50',
+      '?status=lead&limit=50&offset=100',
+    ]);
+  });
+
+  it('stops when the total is reached', async () => {
+    const { api, requests } = client([page(range(0, 50), 50)]);
+    const items = [];
+    for await (const item of api.paginate('/contacts')) items.push(item);
+    expect(items).toHaveLength(50);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('stops on a full page with nothing new (a server ignoring offset)', async () => {
+    const { api, requests } = client([page(range(0, 50)), page(range(0, 50))]);
+    const items = [];
+    for await (const item of api.paginate('/contacts')) items.push(item);
+    expect(items).toHaveLength(50);
+    expect(requests).toHaveLength(2);
+  });
+});

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { createStreams, colorEnabled } from '../../src/cli/io.js';
+import { Printer, type Format } from '../../src/cli/output.js';
+
+function printer(format: Format, options: { tty?: boolean; fields?: string[]; quiet?: boolean; env?: NodeJS.ProcessEnv } = {}) {
+  let out = '';
+  let err = '';
+  const io = createStreams({
+    env: options.env ?? {},
+    noColor: false,
+    noInput: true,
+    stdout: { write: (text: string) => (out += text), isTTY: options.tty, columns: 100 },
+    stderr: { write: (text: string) => (err += text), isTTY: options.tty },
+  });
+  const now = Date.parse('2026-11-21T12:00:00Z');
+  const p = new Printer({ io, format, fields: options.fields, quiet: options.quiet ?? false, now: () => now });
+  return { p, out: () => out, err: () => err };
+}
+
+const records = [
+  { id: 'c1', name: 'Ada, "the first"', email: 'ada@x.io', tags: ['a'], created_at: '2026-11-20T12:00:00.000Z' },
+  { id: 'c2', name: 'Tab\there\nnewline', email: 'b@x.io', tags: [], created_at: '2026-11-21T11:00:00.000Z' },
+];
+const view = { columns: ['id', 'name', 'email', 'created_at'] };
+
+describe('Printer', () => {
+  it('json: an array with 2-space indent, [] when empty', async () => {
+    const a = printer('json');
+    await a.p.records(records, view);
+    expect(JSON.parse(a.out())).toEqual(records);
+    expect(a.out()).toBe(`${JSON.stringify(records, null, 2)}\n`);
+    const b = printer('json');
+    await b.p.records([], view);
+    expect(b.out()).toBe('[]\n');
+  });
+
+  it('json: a single record is an object; --fields keeps keys in order', async () => {
+    const a = printer('json', { fields: ['email', 'id', 'missing'] });
+    await a.p.record(records[0]);
+    expect(a.out()).toBe(`${JSON.stringify({ email: 'ada@x.io', id: 'c1', missing: null }, null, 2)}\n`);
+  });
+
+  it('ndjson: one record a line', async () => {
+    const a = printer('ndjson');
+    await a.p.records(records, view);
+    expect(a.out().trim().split('\n').map((line) => JSON.parse(line))).toEqual(records);
+  });
+
+  it('tsv: the view columns, no header, escapes tabs and newlines, ISO times', async () => {
+    const a = printer('tsv');
+    await a.p.records(records, view);
+    expect(a.out()).toBe('c1\tAda, "the first"\tada@x.io\t2026-11-20T12:00:00.000Z\nc2\tTab\\there\\nnewline\tb@x.io\t2026-11-21T11:00:00.000Z\n');
+  });
+
+  it('csv: RFC 4180 with a header row, nested values as JSON', async () => {
+    const a = printer('csv', { fields: ['id', 'name', 'tags'] });
+    await a.p.records(records, view);
+    expect(a.out()).toBe('id,name,tags\r\nc1,"Ada, ""the first""","[""a""]"\r\nc2,"Tab\there\nnewline",[]\r\n');
+  });
+
+  it('csv: every key of the first record without --fields', async () => {
+    const a = printer('csv');
+    await a.p.records([{ id: 'x', n: 1 }]);
+    expect(a.out()).toBe('id,n\r\nx,1\r\n');
+  });
+
+  it('-q: only ids, one a line', async () => {
+    const a = printer('table', { quiet: true });
+    await a.p.records(records, view);
+    expect(a.out()).toBe('c1\nc2\n');
+    const b = printer('json', { quiet: true });
+    await b.p.record(records[0], view);
+    expect(b.out()).toBe('');
+    await b.p.record(records[0], view, { quietId: true });
+    expect(b.out()).toBe('c1\n');
+  });
+
+  it('table on a terminal: headers, relative times, ids in full', async () => {
+    const a = printer('table', { tty: true, env: { NO_COLOR: '1' } });
+    await a.p.records(records, view);
+    const lines = a.out().split('\n');
+    expect(lines[0]).toMatch(/ID\s+NAME\s+EMAIL\s+CREATED_AT/);
+    expect(a.out()).toContain('1 day ago');
+    expect(a.out()).toContain('1 hour ago');
+    expect(a.out()).not.toMatch(/\x1b\[/);
+  });
+
+  it('table into a pipe: ISO times and no colour', async () => {
+    const a = printer('table', { tty: false });
+    await a.p.records(records, view);
+    expect(a.out()).toContain('2026-11-20T12:00:00.000Z');
+    expect(a.out()).not.toMatch(/\x1b\[/);
+  });
+
+  it('table with colour on a terminal styles the header', async () => {
+    const a = printer('table', { tty: true, env: { FORCE_COLOR: '1' } });
+    await a.p.records(records, view);
+    expect(a.out()).toMatch(/\x1b\[1m/);
+  });
+
+  it('a single record on a terminal is a vertical table of every field', async () => {
+    const a = printer('table', { tty: true, env: { NO_COLOR: '1' } });
+    await a.p.record(records[0], view);
+    expect(a.out()).toMatch(/name\s+Ada, "the first"/);
+    expect(a.out()).toMatch(/tags\s+\["a"\]/);
+  });
+});
+
+describe('colour', () => {
+  it('is on only on a terminal, off with --no-color or NO_COLOR, forced by FORCE_COLOR', () => {
+    expect(colorEnabled({ noColorFlag: false, env: {}, isTTY: true })).toBe(true);
+    expect(colorEnabled({ noColorFlag: false, env: {}, isTTY: false })).toBe(false);
+    expect(colorEnabled({ noColorFlag: true, env: { FORCE_COLOR: '1' }, isTTY: true })).toBe(false);
+    expect(colorEnabled({ noColorFlag: false, env: { NO_COLOR: '1' }, isTTY: true })).toBe(false);
+    expect(colorEnabled({ noColorFlag: false, env: { NO_COLOR: '' }, isTTY: true })).toBe(true);
+    expect(colorEnabled({ noColorFlag: false, env: { FORCE_COLOR: '1' }, isTTY: false })).toBe(true);
+    expect(colorEnabled({ noColorFlag: false, env: { FORCE_COLOR: '0' }, isTTY: true })).toBe(false);
+    expect(colorEnabled({ noColorFlag: false, env: { TERM: 'dumb' }, isTTY: true })).toBe(false);
+  });
+});
