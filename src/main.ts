@@ -1,12 +1,12 @@
-// Entry point: builds the command tree (from the endpoint registry plus the local commands), runs
-// the command, and turns every outcome into the documented exit code. Command code is imported only
-// when its command runs.
+// Entry point: builds the command tree (from the endpoint registry plus the local commands) and
+// runs it. Only commander and the two command lists load up front; the code that runs a command
+// (src/app.ts: the HTTP core, output, commands) is imported when a command actually runs.
 
 import { Command, CommanderError, Option } from 'commander';
 import { GROUPS, OPERATIONS, flagName, type Operation } from './api/endpoints.js';
-import { Context, unexpectedError, type ContextInit, type GlobalOptions } from './cli/context.js';
-import { CliError, DryRunDone, ExitCode } from './cli/errors.js';
+import type { ContextInit, GlobalOptions } from './cli/context.js';
 import { exitQuietlyOnBrokenPipe } from './cli/io.js';
+import type { ActionBody } from './cli/runner.js';
 import { VERSION } from './cli/version.js';
 import { LOCAL_COMMANDS, LOCAL_GROUPS, type LocalCommand } from './commands/local.js';
 
@@ -20,7 +20,7 @@ Exit codes: 0 ok, 1 service error, 2 usage, 3 auth, 4 not found, 5 rate limited,
   7 partial failure, 130 interrupted.
 With nothing configured, crm uses a local sandbox workspace with demo data (see \`crm sandbox\`).`;
 
-/** Help goes to stdout and exits 0 also for a group called without its subcommand (`crm contacts`). */
+/** Help goes to stdout and exits 0, also for a group called without its subcommand (`crm contacts`). */
 class CrmCommand extends Command {
   override createCommand(name?: string): Command {
     return new CrmCommand(name);
@@ -29,6 +29,9 @@ class CrmCommand extends Command {
     return super.help();
   }
 }
+
+/** Global options that take a value: needed to find the first command word in argv. */
+const VALUE_OPTIONS = new Set(['-o', '--output', '--fields', '--profile', '--base-url', '--timeout']);
 
 function addGlobalOptions(program: Command): void {
   program
@@ -47,49 +50,73 @@ function addGlobalOptions(program: Command): void {
     .option('--insecure', 'allow sending the API key over plain HTTP to a non-local host');
 }
 
-type ActionBody = (ctx: Context, command: Command) => Promise<void>;
+/** The first word of argv that is not a global option or its value: the command group. */
+export function firstCommandWord(argv: string[]): string | undefined {
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index]!;
+    if (arg === '--') return argv[index + 1];
+    if (!arg.startsWith('-')) return arg;
+    if (VALUE_OPTIONS.has(arg)) index++;
+  }
+  return undefined;
+}
 
-export function buildProgram(run: (body: ActionBody, command: Command) => Promise<void>): Command {
+type Run = (body: ActionBody, command: Command) => Promise<void>;
+
+/**
+ * The command tree. Only the group that argv names is built in full (none for `crm --help`); the
+ * others are listed with their description only (enough for help and for "did you mean"), which
+ * keeps start-up cheap.
+ */
+export function buildProgram(run: Run, only?: string): Command {
   const program = new CrmCommand('crm')
     .description('Operate a CRM workspace from the terminal, from scripts and from AI agents.')
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .addHelpText('after', HELP_FOOTER)
-    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .configureHelp({ showGlobalOptions: true })
     .showSuggestionAfterError(true);
   addGlobalOptions(program);
 
+  const descriptions = new Map([...GROUPS, ...LOCAL_GROUPS]);
   const groupOf = (path: string[]): Command => {
     let parent: Command = program;
     for (let depth = 0; depth < path.length; depth++) {
       const name = path[depth]!;
-      let child = parent.commands.find((command) => command.name() === name);
-      if (!child) {
-        const key = path.slice(0, depth + 1).join(' ');
-        const description = [...GROUPS, ...LOCAL_GROUPS].find(([group]) => group === key)?.[1] ?? '';
-        child = parent.command(name).description(description);
-      }
-      parent = child;
+      parent = parent.commands.find((command) => command.name() === name) ?? parent.command(name).description(descriptions.get(path.slice(0, depth + 1).join(' ')) ?? '');
     }
     return parent;
   };
+  const wanted = (command: string[]) => command[0] === only;
 
   for (const op of OPERATIONS) {
-    const parent = groupOf(op.command.slice(0, -1));
-    const command = parent.command(op.command.at(-1)!).description(`${op.summary}  [${op.method} ${op.path}]`);
+    if (!wanted(op.command)) {
+      placeholder(program, op.command, op.summary, descriptions);
+      continue;
+    }
+    const command = groupOf(op.command.slice(0, -1)).command(op.command.at(-1)!).description(`${op.summary}  [${op.method} ${op.path}]`);
     if (op.aliases) command.aliases(op.aliases);
     addOperationOptions(command, op);
     command.action(async (...actionArgs: unknown[]) => {
       const leaf = actionArgs.at(-1) as Command;
       await run(async (ctx) => {
-        const { runOperation } = await import('./commands/run.js');
+        const { runOperation } = await import('./app.js');
         await runOperation(ctx, { op, args: positionalArgs(op, leaf), options: leaf.opts() });
       }, leaf);
     });
   }
-
-  for (const local of LOCAL_COMMANDS) addLocalCommand(groupOf(local.command.slice(0, -1)), local, run);
+  for (const local of LOCAL_COMMANDS) {
+    if (wanted(local.command)) addLocalCommand(groupOf(local.command.slice(0, -1)), local, run);
+    else placeholder(program, local.command, local.summary, descriptions);
+  }
   return program;
+}
+
+/** A top-level entry for help listings of a group (or single command) that this run does not need. */
+function placeholder(program: Command, path: string[], summary: string, descriptions: Map<string, string>): void {
+  const name = path[0]!;
+  if (program.commands.some((command) => command.name() === name)) return;
+  program.command(name).description(path.length === 1 ? summary : descriptions.get(name) ?? '');
 }
 
 function addOperationOptions(command: Command, op: Operation): void {
@@ -119,7 +146,7 @@ function addOperationOptions(command: Command, op: Operation): void {
   for (const option of op.options ?? []) command.option(option.flags, option.description);
 }
 
-function addLocalCommand(parent: Command, local: LocalCommand, run: (body: ActionBody, command: Command) => Promise<void>): void {
+function addLocalCommand(parent: Command, local: LocalCommand, run: Run): void {
   const command = parent.command(local.command.at(-1)!).description(local.summary);
   if (local.aliases) command.aliases(local.aliases);
   for (const arg of local.args ?? []) command.argument(arg.spec, arg.description);
@@ -130,8 +157,8 @@ function addLocalCommand(parent: Command, local: LocalCommand, run: (body: Actio
   command.action(async (...actionArgs: unknown[]) => {
     const leaf = actionArgs.at(-1) as Command;
     await run(async (ctx) => {
-      const handler = await local.load();
-      await handler(ctx, { args: leaf.processedArgs as unknown[], options: leaf.opts() });
+      const { LOCAL_HANDLERS } = await import('./app.js');
+      await LOCAL_HANDLERS[local.handler](ctx, { args: leaf.processedArgs as unknown[], options: leaf.opts() });
     }, leaf);
   });
 }
@@ -156,15 +183,14 @@ export async function main(argv: string[], init: MainInit = {}): Promise<number>
   const stderr = init.stderr ?? process.stderr;
   const stdout = init.stdout ?? process.stdout;
   exitQuietlyOnBrokenPipe(stdout);
-  let exitCode: number = ExitCode.ok;
-  let context: Context | undefined;
+  let exitCode = 0;
 
-  const run = async (body: ActionBody, command: Command) => {
-    context = new Context({ ...init, options: rootOf(command).opts() as GlobalOptions });
-    await body(context, command);
+  const run: Run = async (body, command) => {
+    const { runAction } = await import('./app.js');
+    exitCode = await runAction({ ...init, options: rootOf(command).opts() as GlobalOptions }, body);
   };
 
-  const program = buildProgram(run);
+  const program = buildProgram(run, firstCommandWord(argv));
   program.exitOverride().configureOutput({
     writeOut: (text) => stdout.write(text),
     writeErr: (text) => stderr.write(text),
@@ -173,30 +199,14 @@ export async function main(argv: string[], init: MainInit = {}): Promise<number>
   try {
     await program.parseAsync(argv.length === 0 ? ['--help'] : argv, { from: 'user' });
   } catch (error) {
-    exitCode = report(error, context, argv, stderr);
-  } finally {
-    context?.close();
+    if (!(error instanceof CommanderError)) throw error;
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 0;
+    // Commander printed its message already; its usage errors are exit 2.
+    if (argv.includes('--json')) {
+      const { usageErrorJson } = await import('./app.js');
+      stderr.write(`${usageErrorJson(error.message.replace(/^error: /, ''))}\n`);
+    }
+    return 2;
   }
   return exitCode;
 }
-
-function report(error: unknown, context: Context | undefined, argv: string[], stderr: { write(text: string): unknown }): number {
-  if (error instanceof DryRunDone) return ExitCode.ok;
-  if (error instanceof CommanderError) {
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return ExitCode.ok;
-    // Commander already printed its message; usage errors are exit 2.
-    if (argv.includes('--json')) {
-      const usage = new CliError(error.message.replace(/^error: /, ''), ExitCode.usage, { code: 'usage' });
-      stderr.write(`${JSON.stringify(usage.toJSON())}\n`);
-    }
-    return ExitCode.usage;
-  }
-  const failure = unexpectedError(error);
-  const debug = context?.debug ?? false;
-  stderr.write(`crm: ${failure.message}\n`);
-  if (failure.hint) stderr.write(`hint: ${failure.hint}\n`);
-  if (context?.options.json || (!context && argv.includes('--json'))) stderr.write(`${JSON.stringify(failure.toJSON())}\n`);
-  if (debug && error instanceof Error && !(error instanceof CliError)) stderr.write(`${error.stack}\n`);
-  return failure.exitCode;
-}
-

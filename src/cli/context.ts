@@ -5,7 +5,7 @@
 import { readConfig, type ConfigData } from '../config/store.js';
 import { resolveTarget, type Target } from '../config/resolve.js';
 import { ApiClient } from '../http/core.js';
-import type { Transport, TransportRequest } from '../http/transport.js';
+import { createNetworkTransport, type Transport, type TransportRequest } from '../http/transport.js';
 import { SANDBOX_BASE_URL, assertSafeTransport } from '../http/url.js';
 import { CliError, ExitCode, noKeyError, usageError } from './errors.js';
 import { createStreams, isTruthy, startSpinner, type InStream, type IOStreams, type OutStream } from './io.js';
@@ -166,7 +166,6 @@ export class Context {
     assertSafeTransport(baseUrl, Boolean(this.options.insecure));
     let transport = this.init.transport;
     if (!transport) {
-      const { createNetworkTransport } = await import('../http/transport.js');
       const network = await createNetworkTransport();
       this.onClose(() => network.close());
       transport = network;

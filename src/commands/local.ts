@@ -1,5 +1,5 @@
 // Commands that are not one endpoint of the service: auth, profiles, config, the sandbox, raw API
-// access. Data only; each command's code is imported when it runs.
+// access. Data only: the code is in local-handlers.ts, loaded when a command runs.
 
 import type { Context } from '../cli/context.js';
 
@@ -10,13 +10,21 @@ export interface LocalInput {
 
 export type LocalHandler = (ctx: Context, input: LocalInput) => Promise<void>;
 
+export type LocalHandlerName =
+  | 'auth.login' | 'auth.status' | 'auth.logout'
+  | 'profiles.list' | 'profiles.use' | 'profiles.remove'
+  | 'config.get' | 'config.set' | 'config.list'
+  | 'sandbox.init' | 'sandbox.serve' | 'sandbox.reset' | 'sandbox.status'
+  | 'api.run';
+
 export interface LocalCommand {
   command: string[];
   summary: string;
   aliases?: string[];
   args?: Array<{ spec: string; description: string }>;
   options?: Array<{ flags: string; description: string; repeatable?: boolean }>;
-  load: () => Promise<LocalHandler>;
+  /** Key of its code in LOCAL_HANDLERS (src/commands/local-handlers.ts). */
+  handler: LocalHandlerName;
 }
 
 export const LOCAL_GROUPS: ReadonlyArray<[string, string]> = [
@@ -31,42 +39,42 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
     command: ['auth', 'login'],
     summary: 'Store an API key for a workspace (verified before it is saved)',
     options: [{ flags: '--with-key', description: 'read the key from stdin instead of prompting' }],
-    load: async () => (await import('./auth.js')).login,
+    handler: 'auth.login',
   },
   {
     command: ['auth', 'status'],
     summary: 'Show the profile, base URL, key (last 4 characters) and whether it works',
-    load: async () => (await import('./auth.js')).status,
+    handler: 'auth.status',
   },
   {
     command: ['auth', 'logout'],
     summary: "Remove the profile's stored key",
-    load: async () => (await import('./auth.js')).logout,
+    handler: 'auth.logout',
   },
   {
     command: ['profiles', 'list'],
     aliases: ['ls'],
     summary: 'List stored profiles',
-    load: async () => (await import('./profiles.js')).list,
+    handler: 'profiles.list',
   },
   {
     command: ['profiles', 'use'],
     summary: 'Make a profile the active one',
     args: [{ spec: '<name>', description: 'profile name (sandbox: the local workspace)' }],
-    load: async () => (await import('./profiles.js')).use,
+    handler: 'profiles.use',
   },
   {
     command: ['profiles', 'remove'],
     aliases: ['rm'],
     summary: 'Remove a stored profile and its key',
     args: [{ spec: '<name>', description: 'profile name' }],
-    load: async () => (await import('./profiles.js')).remove,
+    handler: 'profiles.remove',
   },
   {
     command: ['config', 'get'],
     summary: 'Print one setting of the active profile',
     args: [{ spec: '<key>', description: 'base_url, output, timeout or api_key (masked)' }],
-    load: async () => (await import('./config.js')).get,
+    handler: 'config.get',
   },
   {
     command: ['config', 'set'],
@@ -75,36 +83,36 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
       { spec: '<key>', description: 'base_url, output or timeout' },
       { spec: '<value>', description: 'the new value' },
     ],
-    load: async () => (await import('./config.js')).set,
+    handler: 'config.set',
   },
   {
     command: ['config', 'list'],
     aliases: ['ls'],
     summary: 'Print every setting of the active profile',
-    load: async () => (await import('./config.js')).list,
+    handler: 'config.list',
   },
   {
     command: ['sandbox', 'init'],
     summary: 'Create the local sandbox database with demo data',
     options: [{ flags: '--force', description: 'start again from fresh demo data if it exists' }],
-    load: async () => (await import('./sandbox.js')).init,
+    handler: 'sandbox.init',
   },
   {
     command: ['sandbox', 'serve'],
     summary: 'Serve the sandbox over HTTP on 127.0.0.1 (with the hourly scoring agent)',
     options: [{ flags: '--port <port>', description: 'port to listen on (default 4010; 0 picks a free one)' }],
-    load: async () => (await import('./sandbox.js')).serve,
+    handler: 'sandbox.serve',
   },
   {
     command: ['sandbox', 'reset'],
     summary: 'Delete the local sandbox database (demo data is seeded again on next use)',
     options: [{ flags: '-y, --yes', description: 'do not ask for confirmation' }],
-    load: async () => (await import('./sandbox.js')).reset,
+    handler: 'sandbox.reset',
   },
   {
     command: ['sandbox', 'status'],
     summary: 'Show the sandbox database path, record counts and its local API key',
-    load: async () => (await import('./sandbox.js')).status,
+    handler: 'sandbox.status',
   },
   {
     command: ['api'],
@@ -120,6 +128,6 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
       { flags: '--paginate', description: 'walk every page of a list (GET)' },
       { flags: '--raw', description: 'print the whole envelope, not only its data' },
     ],
-    load: async () => (await import('./api.js')).run,
+    handler: 'api.run',
   },
 ];

@@ -20,34 +20,6 @@ export interface Invocation {
 
 export type Handler = (ctx: Context, invocation: Invocation) => Promise<void>;
 
-export async function runOperation(ctx: Context, invocation: Invocation): Promise<void> {
-  const handler = invocation.op.handler ? await loadHandler(invocation.op.handler) : runGeneric;
-  await handler(ctx, invocation);
-}
-
-async function loadHandler(name: NonNullable<Operation['handler']>): Promise<Handler> {
-  switch (name) {
-    case 'contacts-create':
-      return (await import('./handlers/contacts-create.js')).run;
-    case 'deals-stage':
-      return (await import('./handlers/deals-stage.js')).run;
-    case 'sequences-enroll':
-      return (await import('./handlers/sequences-enroll.js')).run;
-    case 'tasks-complete':
-      return (await import('./handlers/tasks-complete.js')).run;
-    case 'pipeline-deals':
-      return (await import('./handlers/pipeline-deals.js')).run;
-    case 'search':
-      return (await import('./handlers/search.js')).run;
-    case 'analytics':
-      return (await import('./handlers/analytics.js')).run;
-    case 'ai-accept':
-      return (await import('./handlers/ai-accept.js')).run;
-    case 'ai-trigger':
-      return (await import('./handlers/ai-trigger.js')).run;
-  }
-}
-
 export async function runGeneric(ctx: Context, invocation: Invocation): Promise<void> {
   const { op } = invocation;
   switch (op.kind) {

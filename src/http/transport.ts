@@ -33,22 +33,34 @@ export class TransportError extends Error {
 /** Errors raised before a connection existed: nothing was sent. */
 const NOT_DELIVERED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
 
-/** node:http/https rather than fetch: fetch's first call loads undici, about 115 ms on Node 20. */
-export async function createNetworkTransport(): Promise<Transport & { close(): void }> {
-  const [http, https] = await Promise.all([import('node:http'), import('node:https')]);
-  const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
+type HttpModule = typeof import('node:http');
 
-  const transport = (request: TransportRequest): Promise<TransportResponse> =>
-    new Promise((resolve, reject) => {
-      const url = new URL(request.url);
-      const isHttps = url.protocol === 'https:';
-      const send = isHttps ? https.request : http.request;
+/**
+ * node:http/https rather than fetch: fetch's first call loads undici, about 115 ms on Node 20. Each
+ * module (https pulls in tls and crypto) is loaded only when a request needs it.
+ */
+export async function createNetworkTransport(): Promise<Transport & { close(): void }> {
+  const clients = new Map<string, { module: HttpModule; agent: InstanceType<HttpModule['Agent']> }>();
+  const clientFor = async (protocol: string) => {
+    let client = clients.get(protocol);
+    if (!client) {
+      const module = (protocol === 'https:' ? await import('node:https') : await import('node:http')) as HttpModule;
+      client = { module, agent: new module.Agent({ keepAlive: true }) };
+      clients.set(protocol, client);
+    }
+    return client;
+  };
+
+  const transport = async (request: TransportRequest): Promise<TransportResponse> => {
+    const url = new URL(request.url);
+    const { module, agent } = await clientFor(url.protocol);
+    return new Promise((resolve, reject) => {
       // `path` is passed as built: URL parsing would resolve dot segments.
       const path = request.url.slice(request.url.indexOf('/', url.protocol.length + 2));
       const headers = { ...request.headers };
       if (request.body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(request.body));
       let connected = false;
-      const req = send(
+      const req = module.request(
         {
           protocol: url.protocol,
           hostname: url.hostname.replace(/^\[|\]$/g, ''),
@@ -56,7 +68,7 @@ export async function createNetworkTransport(): Promise<Transport & { close(): v
           method: request.method,
           path,
           headers,
-          agent: isHttps ? agents['https:'] : agents['http:'],
+          agent,
         },
         (res) => {
           const chunks: Buffer[] = [];
@@ -85,11 +97,11 @@ export async function createNetworkTransport(): Promise<Transport & { close(): v
       });
       req.end(request.body);
     });
+  };
 
   return Object.assign(transport, {
     close() {
-      agents['http:'].destroy();
-      agents['https:'].destroy();
+      for (const { agent } of clients.values()) agent.destroy();
     },
   });
 }

@@ -1,0 +1,122 @@
+// npm run bench: start-up and request cost of the built crm, as ratios to `node -e 0` measured in
+// the same run (this machine is shared and noisy: ratios of medians, never absolute targets), and
+// the sandbox server's throughput under autocannon.
+//
+//   node bench/run.mjs [--runs N] [--skip-load]
+
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const args = process.argv.slice(2);
+const RUNS = Number(args[args.indexOf('--runs') + 1]) || 25;
+const CRM = fileURLToPath(new URL('../bin/crm.js', import.meta.url));
+const node = process.execPath;
+
+const homes = [];
+/** The user's own environment (minus CRM_* settings), with a fresh home for config and data. */
+function home() {
+  const dir = mkdtempSync(join(tmpdir(), 'crm-bench-'));
+  homes.push(dir);
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('CRM_')));
+  return { ...env, HOME: dir, XDG_CONFIG_HOME: join(dir, 'config'), XDG_DATA_HOME: join(dir, 'data') };
+}
+
+function timeOnce(argv, env) {
+  const start = process.hrtime.bigint();
+  const result = spawnSync(argv[0], argv.slice(1), { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (result.status !== 0) throw new Error(`${argv.join(' ')} exited ${result.status}: ${result.stderr}`);
+  return ms;
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/** Runs the cases interleaved (a, b, c, a, b, c, ...) so drift hits all alike; one warm-up each. */
+function measure(cases) {
+  const times = cases.map(() => []);
+  cases.forEach((c) => timeOnce(c.argv, c.env));
+  for (let run = 0; run < RUNS; run++) cases.forEach((c, index) => times[index].push(timeOnce(c.argv, c.env)));
+  return cases.map((c, index) => ({ ...c, median: median(times[index]), min: Math.min(...times[index]), max: Math.max(...times[index]) }));
+}
+
+async function startServer() {
+  const env = home();
+  const child = spawn(node, [CRM, 'sandbox', 'serve', '--port', '0', '--json'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const info = await new Promise((resolve, reject) => {
+    let text = '';
+    child.stdout.on('data', (chunk) => {
+      text += chunk;
+      if (text.includes('\n')) resolve(JSON.parse(text.split('\n')[0]));
+    });
+    child.on('exit', (code) => reject(new Error(`sandbox serve exited ${code}`)));
+  });
+  return { child, ...info };
+}
+
+const server = await startServer();
+try {
+  // A user's setup: a stored profile (auth login), no CRM_* variables.
+  const remote = home();
+  const login = spawnSync(node, [CRM, 'auth', 'login', '--base-url', server.url, '--with-key'], { env: remote, input: server.api_key });
+  if (login.status !== 0) throw new Error(`auth login failed: ${login.stderr}`);
+  const embedded = home();
+  timeOnce([node, CRM, 'sandbox', 'init'], embedded);
+
+  const results = measure([
+    { name: 'node -e 0', argv: [node, '-e', '0'], env: remote },
+    { name: 'crm --version', argv: [node, CRM, '--version'], env: remote, target: 1.3 },
+    { name: 'crm contacts list --json (stored profile, loopback HTTP)', argv: [node, CRM, 'contacts', 'list', '--json'], env: remote, target: 1.6 },
+    { name: 'crm contacts list --json (embedded sandbox)', argv: [node, CRM, 'contacts', 'list', '--json'], env: embedded, target: 2.0 },
+  ]);
+  const base = results[0].median;
+  console.log(`Start-up, ${RUNS} interleaved runs each (median ms, ratio of medians to node -e 0):`);
+  for (const r of results) {
+    const ratio = r.median / base;
+    const verdict = r.target ? `  target <= ${r.target}x: ${ratio <= r.target ? 'met' : 'MISSED'}` : '';
+    console.log(`  ${r.name.padEnd(60)} ${r.median.toFixed(1).padStart(7)} ms  ${ratio.toFixed(2)}x  (min ${r.min.toFixed(1)}, max ${r.max.toFixed(1)})${verdict}`);
+  }
+
+  if (!args.includes('--skip-load')) {
+    const { default: autocannon } = await import('autocannon');
+    const headers = { 'x-service-api-key': server.api_key, 'content-type': 'application/json' };
+    let n = 0;
+    const load = (title, options) =>
+      new Promise((resolve, reject) =>
+        autocannon({ url: `${server.url}/contacts`, connections: 10, duration: 5, headers, ...options }, (error, result) =>
+          error ? reject(error) : resolve({ title, result }),
+        ),
+      );
+    const runs = [
+      await load('GET /contacts?limit=20', { url: `${server.url}/contacts?limit=20` }),
+      await load('POST /contacts', {
+        method: 'POST',
+        setupClient: (client) => {
+          client.setBody(JSON.stringify({ name: 'Bench Person', email: `bench-${process.pid}-${n++}@example.com` }));
+        },
+        requests: [
+          {
+            method: 'POST',
+            setupRequest: (request) => ({ ...request, body: JSON.stringify({ name: 'Bench Person', email: `bench-${process.pid}-${n++}@example.com` }) }),
+          },
+        ],
+      }),
+    ];
+    console.log('\nSandbox server throughput (autocannon, 10 connections, 5 s):');
+    for (const { title, result } of runs) {
+      const errors = result.errors + result.non2xx;
+      console.log(
+        `  ${title.padEnd(24)} ${result.requests.average.toFixed(0).padStart(6)} req/s  latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms  (${result.requests.total} requests, ${errors} errors or non-2xx)`,
+      );
+    }
+  }
+} finally {
+  server.child.kill('SIGTERM');
+  for (const dir of homes) rmSync(dir, { recursive: true, force: true });
+}
