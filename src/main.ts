@@ -5,7 +5,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { GROUPS, OPERATIONS, flagName, type Operation } from './api/endpoints.js';
 import type { ContextInit, GlobalOptions } from './cli/context.js';
-import { exitQuietlyOnBrokenPipe } from './cli/io.js';
+import { exitQuietlyOnBrokenPipe, type OutStream } from './cli/io.js';
 import type { ActionBody } from './cli/runner.js';
 import { VERSION } from './cli/version.js';
 import { LOCAL_COMMANDS, LOCAL_GROUPS, type LocalCommand } from './commands/local.js';
@@ -68,8 +68,15 @@ type Run = (body: ActionBody, command: Command) => Promise<void>;
  * others are listed with their description only (enough for help and for "did you mean"), which
  * keeps start-up cheap.
  */
-export function buildProgram(run: Run, only?: string): Command {
+export function buildProgram(run: Run, only: string | undefined, io: { stdout: OutStream; stderr: OutStream }): Command {
+  // Set before any subcommand is added: commander copies these settings into each one.
   const program = new CrmCommand('crm')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      outputError: (text, write) => write(`crm: ${text.replace(/^error: /, '')}`),
+    })
     .description('Operate a CRM workspace from the terminal, from scripts and from AI agents.')
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
@@ -190,12 +197,7 @@ export async function main(argv: string[], init: MainInit = {}): Promise<number>
     exitCode = await runAction({ ...init, options: rootOf(command).opts() as GlobalOptions }, body);
   };
 
-  const program = buildProgram(run, firstCommandWord(argv));
-  program.exitOverride().configureOutput({
-    writeOut: (text) => stdout.write(text),
-    writeErr: (text) => stderr.write(text),
-    outputError: (text, write) => write(`crm: ${text.replace(/^error: /, '')}`),
-  });
+  const program = buildProgram(run, firstCommandWord(argv), { stdout, stderr });
   try {
     await program.parseAsync(argv.length === 0 ? ['--help'] : argv, { from: 'user' });
   } catch (error) {

@@ -43,7 +43,10 @@ export const get: LocalHandler = async (ctx, { args }) => {
   const [key, setting] = settingOf(String(args[0]));
   const value = ctx.config().profiles[profileOf(ctx)]?.[key];
   if (value === undefined) return;
-  await ctx.printer.record(setting.show ? setting.show(value) : value);
+  const shown = setting.show ? setting.show(value) : value;
+  // The bare value, as `git config` prints it, so that $(crm config get KEY) works; JSON with --json.
+  if (ctx.options.json) ctx.io.stdout.write(`${JSON.stringify(shown)}\n`);
+  else ctx.io.stdout.write(`${String(shown)}\n`);
 };
 
 export const set: LocalHandler = async (ctx, { args }) => {

@@ -1,0 +1,101 @@
+// A person at a terminal: prompts for what is missing (rendered on stderr, validated as they type),
+// confirmations, Ctrl-C, the masked key prompt. Driven through a pseudo-terminal.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { freshHome, serverEnv } from '../helpers/crm.js';
+import { KEY, crmPty } from '../helpers/pty.js';
+import { api, startServer, type TestServer } from '../helpers/server.js';
+
+let server: TestServer;
+let env: NodeJS.ProcessEnv;
+beforeAll(async () => {
+  server = await startServer();
+  env = serverEnv(server);
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  server.log.length = 0;
+});
+
+describe('contacts create at a terminal', () => {
+  it('asks for the missing name and email, checks the email as it is typed, then creates', async () => {
+    const term = crmPty(['contacts', 'create'], env);
+    await term.waitFor('Full name');
+    term.type(`Ada Lovelace${KEY.enter}`);
+    await term.waitFor('Email address');
+    term.type(`ada-at-example${KEY.enter}`);
+    await term.waitFor('invalid email "ada-at-example"');
+    expect(server.requests()).toHaveLength(0);
+    term.type(`${KEY.backspace.repeat(14)}ada@example.com${KEY.enter}`);
+    await term.waitFor('Company name (optional)');
+    term.type(`Analytical Engines${KEY.enter}`);
+    expect(await term.exit()).toBe(0);
+    const posts = server.requests(/POST/);
+    expect(posts).toHaveLength(1);
+    expect(JSON.parse(posts[0]!.body)).toEqual({ name: 'Ada Lovelace', email: 'ada@example.com', company: 'Analytical Engines' });
+    expect(term.screen()).toMatch(/name\s+Ada Lovelace/);
+  });
+
+  it('asks only for what the flags did not give', async () => {
+    const term = crmPty(['contacts', 'create', '--name', 'Only Email'], env);
+    await term.waitFor('Email address');
+    expect(term.screen()).not.toContain('Full name');
+    term.type(`only-email@example.com${KEY.enter}`);
+    await term.waitFor('Company name (optional)');
+    term.type(KEY.enter);
+    expect(await term.exit()).toBe(0);
+    expect(JSON.parse(server.requests(/POST/)[0]!.body)).toEqual({ name: 'Only Email', email: 'only-email@example.com' });
+  });
+
+  it('--no-input never prompts: exit 2 naming the missing flags', async () => {
+    const term = crmPty(['contacts', 'create', '--no-input'], env);
+    expect(await term.exit()).toBe(2);
+    expect(term.screen()).toContain('crm: missing required --name, --email');
+    expect(server.requests()).toHaveLength(0);
+  });
+
+  it('Ctrl-C at a prompt exits 130 and sends nothing', async () => {
+    const term = crmPty(['contacts', 'create'], env);
+    await term.waitFor('Full name');
+    term.type(KEY.ctrlC);
+    expect(await term.exit()).toBe(130);
+    expect(server.requests()).toHaveLength(0);
+  });
+});
+
+describe('delete confirmation', () => {
+  it('deletes when the person says yes', async () => {
+    const contact = (await api(server, 'POST', '/contacts', { name: 'Confirm Me', email: 'confirm-me@example.com' })).data;
+    const term = crmPty(['contacts', 'delete', contact.id], env);
+    await term.waitFor(`Delete contact ${contact.id}?`);
+    term.type(`y${KEY.enter}`);
+    expect(await term.exit()).toBe(0);
+    expect(term.screen()).toContain(`✓ Deleted contact ${contact.id}`);
+    expect(server.requests(/DELETE/)).toHaveLength(1);
+  });
+
+  it('deletes nothing when the person says no (exit 130)', async () => {
+    const contact = (await api(server, 'POST', '/contacts', { name: 'Keep Me', email: 'keep-me@example.com' })).data;
+    const term = crmPty(['contacts', 'delete', contact.id], env);
+    await term.waitFor(`Delete contact ${contact.id}?`);
+    term.type(KEY.enter); // the default is no
+    expect(await term.exit()).toBe(130);
+    expect(term.screen()).toContain('crm: cancelled');
+    expect(server.requests()).toHaveLength(0);
+  });
+});
+
+describe('auth login at a terminal', () => {
+  it('asks for the key without showing it, verifies it, and saves it', async () => {
+    const home = freshHome();
+    const term = crmPty(['auth', 'login', '--base-url', server.url], home);
+    await term.waitFor('API key');
+    term.type(`${server.apiKey}${KEY.enter}`);
+    expect(await term.exit()).toBe(0);
+    expect(term.screen()).not.toContain(server.apiKey);
+    expect(term.screen()).toContain('✓ Logged in');
+    const config = JSON.parse(readFileSync(join(home.XDG_CONFIG_HOME!, 'crm', 'config.json'), 'utf8'));
+    expect(config.profiles.default.api_key).toBe(server.apiKey);
+  });
+});

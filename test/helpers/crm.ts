@@ -1,0 +1,69 @@
+// Runs the built crm (bin/crm.js → dist/) as a user would: a separate process with its own home,
+// config and data directories, and only the environment the test gives it.
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestServer } from './server.js';
+
+export const CRM_BIN = fileURLToPath(new URL('../../bin/crm.js', import.meta.url));
+
+export interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  env?: NodeJS.ProcessEnv;
+  input?: string;
+  timeoutMs?: number;
+}
+
+/** A fresh, empty home for one test: nothing configured, nothing in the data dir. */
+export function freshHome(): NodeJS.ProcessEnv {
+  const home = mkdtempSync(join(tmpdir(), 'crm-home-'));
+  return {
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+    PATH: process.env.PATH,
+    LANG: 'C.UTF-8',
+  };
+}
+
+/** Environment pointing crm at a test server with its key. */
+export function serverEnv(server: TestServer, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return { ...freshHome(), CRM_BASE_URL: server.url, CRM_API_KEY: server.apiKey, ...extra };
+}
+
+export function crm(args: string[], options: RunOptions = {}): Promise<Result> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [CRM_BIN, ...args], {
+      env: options.env ?? freshHome(),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, stdout, stderr });
+    });
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+/** Parses stdout as JSON, with the output in the failure message when it is not. */
+export function json(result: Result): any {
+  try {
+    return JSON.parse(result.stdout);
+  } catch {
+    throw new Error(`stdout is not JSON (exit ${result.code}):\n${result.stdout}\nstderr:\n${result.stderr}`);
+  }
+}
