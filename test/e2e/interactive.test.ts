@@ -99,3 +99,66 @@ describe('auth login at a terminal', () => {
     expect(config.profiles.default.api_key).toBe(server.apiKey);
   });
 });
+
+describe('pickers and terminal views', () => {
+  it('deals stage without a stage: pick one from the pipeline', async () => {
+    const deal = (await api(server, 'GET', '/deals?stage=negotiation&limit=1')).data.deals[0];
+    const term = crmPty(['deals', 'stage', deal.id], env);
+    await term.waitFor('to which stage?');
+    await term.waitFor('Negotiation (negotiation)');
+    term.type(KEY.down); // the current stage is preselected: one down is Closed Won
+    term.type(KEY.enter);
+    expect(await term.exit()).toBe(0);
+    expect(JSON.parse(server.requests(/POST/)[0]!.body)).toEqual({ stage: 'closed_won' });
+    expect(term.screen()).toMatch(/Activity logged: stage_change negotiation → closed_won/);
+  });
+
+  it('deals create asks for the name, then amount and stage (a select of the stages)', async () => {
+    const term = crmPty(['deals', 'create'], env);
+    await term.waitFor('Deal name');
+    term.type(`Prompted Deal${KEY.enter}`);
+    await term.waitFor('Deal value (optional)');
+    term.type(`abc`);
+    term.type(KEY.enter);
+    await term.waitFor('expected a number');
+    term.type(`${KEY.backspace.repeat(3)}4200${KEY.enter}`);
+    await term.waitFor('Pipeline stage');
+    term.type(`${KEY.down}${KEY.down}${KEY.enter}`);
+    expect(await term.exit()).toBe(0);
+    expect(JSON.parse(server.requests(/POST/)[0]!.body)).toEqual({ name: 'Prompted Deal', amount: 4200, stage: 'proposal' });
+  });
+
+  it('ai accept without ids: a checkbox of the pending suggestions', async () => {
+    const pending = (await api(server, 'GET', '/ai/suggestions?limit=50')).data.suggestions;
+    const term = crmPty(['ai', 'accept'], env);
+    await term.waitFor('Accept which suggestions?');
+    term.type(`${KEY.space}${KEY.down}${KEY.space}${KEY.enter}`);
+    expect(await term.exit()).toBe(0);
+    const accepted = server.requests(/POST/).map((request) => request.url);
+    expect(accepted.sort()).toEqual([`/api/v1/ai/suggestions/${pending[0].id}/accept`, `/api/v1/ai/suggestions/${pending[1].id}/accept`].sort());
+  });
+
+  it('pipeline deals draws a bar chart of the totals on a terminal', async () => {
+    const term = crmPty(['pipeline', 'deals'], env);
+    expect(await term.exit()).toBe(0);
+    expect(term.screen()).toMatch(/STAGE\s+DEALS\s+TOTAL_VALUE\s+CHART/);
+    expect(term.screen()).toContain('█');
+  });
+
+  it('search groups results by type on a terminal', async () => {
+    const term = crmPty(['search', 'globex'], env);
+    expect(await term.exit()).toBe(0);
+    expect(term.screen()).toMatch(/CONTACTS \(\d+\)/);
+    expect(term.screen()).toMatch(/ACCOUNTS \(\d+\)/);
+  });
+
+  it('ai trigger counts down a long Retry-After on a terminal, then retries', async () => {
+    const contact = (await api(server, 'GET', '/contacts?limit=1')).data.contacts[0];
+    server.fault({ match: /POST \/api\/v1\/ai\/trigger/, status: 429, body: JSON.stringify({ data: null, error: 'Too many requests. Try again in a minute.' }), headers: { 'retry-after': '11' } });
+    const term = crmPty(['ai', 'trigger', contact.id], env);
+    await term.waitFor(/Too many requests\. Try again in a minute\. Retrying in 1[01]s \(Ctrl-C to stop\)/, 5000);
+    expect(await term.exit(20_000)).toBe(0);
+    expect(term.screen()).toMatch(/scored \d+\/100/);
+    expect(server.requests(/POST/)).toHaveLength(2);
+  }, 30_000);
+});
