@@ -2,9 +2,9 @@
 // commands only read); writing goes through conf, which writes atomically, with file mode 0600.
 
 import { chmodSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { CliError, ExitCode } from '../cli/errors.js';
+import { configDir } from './paths.js';
 
 export const SANDBOX_PROFILE = 'sandbox';
 export const DEFAULT_PROFILE = 'default';
@@ -19,12 +19,6 @@ export interface Profile {
 export interface ConfigData {
   active_profile?: string;
   profiles: Record<string, Profile>;
-}
-
-export function configDir(env: NodeJS.ProcessEnv): string {
-  if (env.CRM_CONFIG_DIR) return env.CRM_CONFIG_DIR;
-  if (process.platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'crm');
-  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'crm');
 }
 
 export function configPath(env: NodeJS.ProcessEnv): string {

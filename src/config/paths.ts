@@ -1,0 +1,23 @@
+// Where crm keeps its files: configuration (profiles, keys) and data (the sandbox database).
+// XDG directories on Linux and macOS, %APPDATA% / %LOCALAPPDATA% on Windows; CRM_CONFIG_DIR and
+// CRM_DATA_DIR override both.
+
+import { homedir, userInfo } from 'node:os';
+import { join } from 'node:path';
+
+/** An empty HOME would make every path relative to the working directory. */
+function home(): string {
+  return homedir() || userInfo().homedir;
+}
+
+export function configDir(env: NodeJS.ProcessEnv): string {
+  if (env.CRM_CONFIG_DIR) return env.CRM_CONFIG_DIR;
+  if (process.platform === 'win32') return join(env.APPDATA || join(home(), 'AppData', 'Roaming'), 'crm');
+  return join(env.XDG_CONFIG_HOME || join(home(), '.config'), 'crm');
+}
+
+export function dataDir(env: NodeJS.ProcessEnv): string {
+  if (env.CRM_DATA_DIR) return env.CRM_DATA_DIR;
+  if (process.platform === 'win32') return join(env.LOCALAPPDATA || join(home(), 'AppData', 'Local'), 'crm');
+  return join(env.XDG_DATA_HOME || join(home(), '.local', 'share'), 'crm');
+}

@@ -1,0 +1,11 @@
+export const CONTACT_STATUSES = ['lead', 'prospect', 'customer', 'churned'] as const;
+export type ContactStatus = (typeof CONTACT_STATUSES)[number];
+
+/** A contact's columns in response order (table alias c); list_ids comes out as JSON text. */
+export const CONTACT_COLUMNS = `c.id, c.name, c.email, c.company, c.phone, c.title, c.status, c.account_id,
+  (SELECT json_group_array(list_id) FROM (SELECT list_id FROM list_members WHERE contact_id = c.id ORDER BY list_id)) AS list_ids,
+  c.score, c.next_best_action, c.scored_at, c.created_at, c.updated_at`;
+
+export function toContact<Row extends { list_ids: string }>(row: Row): Omit<Row, 'list_ids'> & { list_ids: string[] } {
+  return { ...row, list_ids: JSON.parse(row.list_ids) as string[] };
+}

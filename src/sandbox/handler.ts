@@ -1,0 +1,109 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { ApiError, badRequest, errorResponse, jsonResponse, type HttpMethod, type Route } from './http.js';
+import type { SandboxRequest, SandboxResponse } from './index.js';
+import { accountRoutes } from './routes/accounts.js';
+import { aiRoutes } from './routes/ai.js';
+import { analyticsRoutes } from './routes/analytics.js';
+import { contactRoutes } from './routes/contacts.js';
+import { dealRoutes } from './routes/deals.js';
+import { pipelineRoutes } from './routes/pipeline.js';
+import { searchRoutes } from './routes/search.js';
+import { sequenceRoutes } from './routes/sequences.js';
+import { taskRoutes } from './routes/tasks.js';
+import { isBusyError, type Store } from './store.js';
+import { isPlainObject } from './validation.js';
+
+const BASE_PATH = '/api/v1';
+
+const ROUTES: readonly Route[] = [
+  ...contactRoutes,
+  ...accountRoutes,
+  ...dealRoutes,
+  ...sequenceRoutes,
+  ...taskRoutes,
+  ...pipelineRoutes,
+  ...searchRoutes,
+  ...analyticsRoutes,
+  ...aiRoutes,
+];
+
+function sameSecret(given: string, expected: string): boolean {
+  // Hashing first gives equal lengths, which timingSafeEqual requires, without leaking the key's length.
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+function authenticate(headers: SandboxRequest['headers'], apiKey: string): void {
+  const header = headers['x-service-api-key'];
+  const given = Array.isArray(header) ? header[0] : header;
+  if (!given) throw new ApiError(401, 'Missing API key');
+  if (!sameSecret(given, apiKey)) throw new ApiError(401, 'Invalid or revoked API key');
+}
+
+/** Matches `segments` against a route pattern; returns the `:name` params, or undefined. */
+function matchPattern(pattern: string, segments: string[]): Record<string, string> | undefined {
+  const parts = pattern.split('/').slice(1);
+  if (parts.length !== segments.length) return undefined;
+  const params: Record<string, string> = {};
+  for (const [index, part] of parts.entries()) {
+    if (part.startsWith(':')) params[part.slice(1)] = segments[index];
+    else if (part !== segments[index]) return undefined;
+  }
+  return params;
+}
+
+function findRoute(method: string, pathname: string): { route: Route; params: Record<string, string> } {
+  const notFoundError = new ApiError(404, `Not found: ${method} ${pathname}`);
+  if (!pathname.startsWith(`${BASE_PATH}/`)) throw notFoundError;
+  let segments: string[];
+  try {
+    segments = pathname.slice(BASE_PATH.length + 1).replace(/\/$/, '').split('/').map(decodeURIComponent);
+  } catch {
+    throw notFoundError;
+  }
+  const allowed: HttpMethod[] = [];
+  for (const route of ROUTES) {
+    const params = matchPattern(route.path, segments);
+    if (!params) continue;
+    if (route.method === method) return { route, params };
+    allowed.push(route.method);
+  }
+  if (allowed.length === 0) throw notFoundError;
+  throw new ApiError(405, `Method ${method} is not allowed on ${pathname}. Allowed: ${allowed.join(', ')}`, { allow: allowed.join(', ') });
+}
+
+function parseBody(text: string): Record<string, unknown> {
+  if (text.trim() === '') return {};
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw badRequest('Invalid JSON body');
+  }
+  if (!isPlainObject(body)) throw badRequest('The request body must be a JSON object');
+  return body;
+}
+
+function dispatch(store: Store, apiKey: string, request: SandboxRequest): SandboxResponse {
+  const method = request.method.toUpperCase();
+  const url = new URL(request.url, 'http://sandbox.invalid');
+  authenticate(request.headers, apiKey);
+  const { route, params } = findRoute(method, url.pathname);
+  const body = method === 'POST' || method === 'PATCH' ? parseBody(request.body) : {};
+  const context = { store, params, query: url.searchParams, body };
+  const reply = method === 'GET' ? store.read(() => route.handler(context)) : store.write(() => route.handler(context));
+  return jsonResponse(reply.status, reply.data, null, reply.headers);
+}
+
+/** Answers one request with the service's envelope; never throws. */
+export function handleRequest(store: Store, apiKey: string, request: SandboxRequest): SandboxResponse {
+  try {
+    return dispatch(store, apiKey, request);
+  } catch (error) {
+    if (error instanceof ApiError) return errorResponse(error.status, error.message, error.headers);
+    if (isBusyError(error)) return errorResponse(503, 'The sandbox database is busy. Try again.');
+    // The response never carries a stack; the crm's debug switch puts it on stderr.
+    if (process.env.CRM_DEBUG === '1') process.stderr.write(`crm sandbox: ${error instanceof Error ? error.stack : String(error)}\n`);
+    return errorResponse(500, 'Internal error');
+  }
+}

@@ -1,0 +1,207 @@
+import { seedDemoData } from './seed.js';
+import { newApiKey } from './ids.js';
+import type { Store } from './store.js';
+
+/**
+ * Schema migrations: step N (0-based) takes the database from user_version N to N + 1. Append new
+ * steps; never edit a released one.
+ */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+  CREATE TABLE accounts (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    domain TEXT,
+    industry TEXT,
+    employees INTEGER,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    deleted_at TEXT
+  );
+  CREATE INDEX accounts_created ON accounts (created_at);
+
+  CREATE TABLE lists (id TEXT PRIMARY KEY, name TEXT NOT NULL, created_at TEXT NOT NULL);
+
+  CREATE TABLE contacts (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    email TEXT NOT NULL,
+    company TEXT,
+    phone TEXT,
+    title TEXT,
+    status TEXT NOT NULL,
+    account_id TEXT REFERENCES accounts (id),
+    score INTEGER,
+    next_best_action TEXT,
+    scored_at TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    deleted_at TEXT
+  );
+  CREATE INDEX contacts_created ON contacts (created_at);
+  -- Email is unique among live contacts only: a deleted contact's address can be reused.
+  CREATE UNIQUE INDEX contacts_live_email ON contacts (lower(email)) WHERE deleted_at IS NULL;
+
+  CREATE TABLE list_members (
+    list_id TEXT NOT NULL REFERENCES lists (id),
+    contact_id TEXT NOT NULL REFERENCES contacts (id),
+    PRIMARY KEY (contact_id, list_id)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE stages (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    position INTEGER NOT NULL UNIQUE,
+    probability INTEGER NOT NULL,
+    is_closed INTEGER NOT NULL,
+    is_won INTEGER NOT NULL
+  );
+  INSERT INTO stages (id, name, position, probability, is_closed, is_won) VALUES
+    ('prospecting', 'Prospecting', 1, 10, 0, 0),
+    ('qualification', 'Qualification', 2, 25, 0, 0),
+    ('proposal', 'Proposal', 3, 50, 0, 0),
+    ('negotiation', 'Negotiation', 4, 75, 0, 0),
+    ('closed_won', 'Closed Won', 5, 100, 1, 1),
+    ('closed_lost', 'Closed Lost', 6, 0, 1, 0);
+
+  CREATE TABLE deals (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    amount REAL NOT NULL,
+    currency TEXT NOT NULL,
+    stage TEXT NOT NULL REFERENCES stages (id),
+    account_id TEXT REFERENCES accounts (id),
+    contact_id TEXT REFERENCES contacts (id),
+    close_date TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    deleted_at TEXT
+  );
+  CREATE INDEX deals_created ON deals (created_at);
+  CREATE INDEX deals_contact ON deals (contact_id);
+
+  CREATE TABLE deal_activities (
+    id TEXT PRIMARY KEY,
+    deal_id TEXT NOT NULL REFERENCES deals (id),
+    type TEXT NOT NULL,
+    from_stage TEXT REFERENCES stages (id),
+    to_stage TEXT REFERENCES stages (id),
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX deal_activities_deal ON deal_activities (deal_id, created_at);
+
+  CREATE TABLE sequences (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    description TEXT,
+    status TEXT NOT NULL,
+    steps TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    deleted_at TEXT
+  );
+  CREATE INDEX sequences_created ON sequences (created_at);
+
+  CREATE TABLE enrollments (
+    id TEXT PRIMARY KEY,
+    contact_id TEXT NOT NULL REFERENCES contacts (id),
+    sequence_id TEXT NOT NULL REFERENCES sequences (id),
+    status TEXT NOT NULL,
+    enrolled_at TEXT NOT NULL,
+    UNIQUE (sequence_id, contact_id)
+  );
+  CREATE INDEX enrollments_contact ON enrollments (contact_id);
+
+  CREATE TABLE tasks (
+    id TEXT PRIMARY KEY,
+    title TEXT NOT NULL,
+    description TEXT,
+    status TEXT NOT NULL,
+    priority TEXT NOT NULL,
+    due_date TEXT,
+    contact_id TEXT REFERENCES contacts (id),
+    deal_id TEXT REFERENCES deals (id),
+    completed_at TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    deleted_at TEXT
+  );
+  CREATE INDEX tasks_created ON tasks (created_at);
+  CREATE INDEX tasks_contact ON tasks (contact_id);
+  CREATE INDEX tasks_deal ON tasks (deal_id);
+
+  CREATE TABLE notes (
+    id TEXT PRIMARY KEY,
+    contact_id TEXT NOT NULL REFERENCES contacts (id),
+    body TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX notes_contact ON notes (contact_id, created_at);
+
+  CREATE TABLE emails (
+    id TEXT PRIMARY KEY,
+    contact_id TEXT NOT NULL REFERENCES contacts (id),
+    sequence_id TEXT REFERENCES sequences (id),
+    subject TEXT NOT NULL,
+    sent_at TEXT NOT NULL,
+    opened_at TEXT,
+    replied_at TEXT
+  );
+  CREATE INDEX emails_contact ON emails (contact_id);
+  CREATE INDEX emails_sent ON emails (sent_at);
+
+  CREATE TABLE suggestions (
+    id TEXT PRIMARY KEY,
+    type TEXT NOT NULL,
+    contact_id TEXT REFERENCES contacts (id),
+    deal_id TEXT REFERENCES deals (id),
+    title TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    action TEXT,
+    status TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    accepted_at TEXT,
+    task_id TEXT REFERENCES tasks (id)
+  );
+  CREATE INDEX suggestions_created ON suggestions (created_at);
+  -- At most one pending suggestion per contact (contact-level ones) and per deal (deal risks).
+  CREATE UNIQUE INDEX suggestions_pending_contact ON suggestions (contact_id) WHERE status = 'pending' AND deal_id IS NULL;
+  CREATE UNIQUE INDEX suggestions_pending_deal ON suggestions (deal_id) WHERE status = 'pending' AND deal_id IS NOT NULL;
+
+  -- Accepted POST /ai/trigger calls, shared by every process that opens the database.
+  CREATE TABLE rate_limit_hits (bucket TEXT NOT NULL, at_ms INTEGER NOT NULL);
+  CREATE INDEX rate_limit_hits_bucket ON rate_limit_hits (bucket, at_ms);
+  `,
+];
+
+const SCHEMA_VERSION = MIGRATIONS.length;
+
+function userVersion(store: Store): number {
+  return store.db.pragma('user_version', { simple: true }) as number;
+}
+
+/**
+ * Brings the database to SCHEMA_VERSION. When already current this is one PRAGMA read. Otherwise
+ * the version is re-read under the write lock, so of several processes opening a new database at
+ * once exactly one migrates (and seeds); the others find the work done.
+ */
+export function migrate(store: Store, seed: boolean): void {
+  if (userVersion(store) === SCHEMA_VERSION) return;
+  store.write(() => {
+    const version = userVersion(store);
+    if (version > SCHEMA_VERSION) {
+      throw new Error(`The sandbox database has schema version ${version}, newer than this crm understands (${SCHEMA_VERSION}); upgrade crm or reset the sandbox`);
+    }
+    for (const step of MIGRATIONS.slice(version)) store.db.exec(step);
+    if (version === 0) {
+      store.setMeta('api_key', newApiKey());
+      store.setMeta('created_at', store.nowIso());
+      store.setMeta('seeded', String(seed));
+      if (seed) seedDemoData(store);
+    }
+    store.setMeta('schema_version', String(SCHEMA_VERSION));
+    store.db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  });
+}

@@ -1,0 +1,111 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { errorResponse } from './http.js';
+import type { Sandbox, SandboxResponse } from './index.js';
+import { AGENT_INTERVAL_MS } from './scoring.js';
+
+const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface RequestLogEntry {
+  method: string;
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  status: number;
+}
+
+export interface ServeOptions {
+  sandbox: Sandbox;
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  host?: string;
+  /** Called after each response is written: the log that lets tests prove what was (not) sent. */
+  onRequest?: (entry: RequestLogEntry) => void;
+  agentIntervalMs?: number;
+}
+
+export interface SandboxServer {
+  server: Server;
+  port: number;
+  /** The base URL, ending in /api/v1. */
+  url: string;
+  /** Stops the server and the agent timer; the sandbox stays open (the caller owns it). */
+  close(): Promise<void>;
+}
+
+/**
+ * Reads the whole body. Past the limit the rest is drained unread, so the client still gets the
+ * 413 instead of a connection reset.
+ */
+function readBody(request: IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= BODY_LIMIT_BYTES) chunks.push(chunk);
+    });
+    request.on('end', () => resolve(size <= BODY_LIMIT_BYTES ? Buffer.concat(chunks).toString('utf8') : undefined));
+    request.on('error', reject);
+  });
+}
+
+/** A failed agent run must not take the server down; it is reported and retried on the next tick. */
+function runAgentSafely(run: () => unknown): void {
+  try {
+    run();
+  } catch (error) {
+    process.stderr.write(`crm sandbox: the scoring agent failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  }
+}
+
+function urlHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+export async function serveSandbox(options: ServeOptions): Promise<SandboxServer> {
+  const { sandbox, port = 0, host = '127.0.0.1', onRequest, agentIntervalMs = AGENT_INTERVAL_MS } = options;
+
+  const server = createServer((request, response) => {
+    const method = request.method ?? 'GET';
+    const url = request.url ?? '/';
+    readBody(request).then(
+      (body) => {
+        const result: SandboxResponse =
+          body === undefined
+            ? errorResponse(413, 'Request body too large: the limit is 1 MiB')
+            : sandbox.handle({ method, url, headers: request.headers, body });
+        response.writeHead(result.status, result.headers);
+        response.end(result.body);
+        onRequest?.({ method, url, headers: request.headers, body: body ?? '', status: result.status });
+      },
+      () => response.destroy(),
+    );
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+
+  // Catch up once if the last run is over an hour old, then run on the timer.
+  runAgentSafely(() => sandbox.catchUpScoringAgent());
+  const agentTimer = setInterval(() => runAgentSafely(() => sandbox.runScoringAgent()), agentIntervalMs);
+  agentTimer.unref();
+
+  const boundPort = (server.address() as AddressInfo).port;
+  return {
+    server,
+    port: boundPort,
+    url: `http://${urlHost(host)}:${boundPort}/api/v1`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        clearInterval(agentTimer);
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,133 @@
+import Database from 'better-sqlite3';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { defaultSandboxPath, openSandbox, resetSandbox } from '../../src/sandbox/index.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'crm-sandbox-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function readOnly<T>(path: string, sql: string): T {
+  const db = new Database(path, { readonly: true });
+  try {
+    return db.prepare(sql).get() as T;
+  } finally {
+    db.close();
+  }
+}
+
+describe('the database file', () => {
+  it.skipIf(process.platform === 'win32')('is created owner-only (0600) in an owner-only (0700) directory, with WAL', () => {
+    const dbPath = join(dir, 'nested', 'crm', 'sandbox.db');
+    const sandbox = openSandbox({ dbPath });
+    try {
+      sandbox.handle({ method: 'POST', url: '/api/v1/accounts', headers: { 'x-service-api-key': sandbox.apiKey }, body: '{"name":"Mode"}' });
+      expect(statSync(dbPath).mode & 0o777).toBe(0o600);
+      expect(statSync(`${dbPath}-wal`).mode & 0o777).toBe(0o600);
+      expect(statSync(join(dir, 'nested', 'crm')).mode & 0o777).toBe(0o700);
+      expect(sandbox.dbPath).toBe(dbPath);
+    } finally {
+      sandbox.close();
+    }
+    expect(readOnly<{ journal_mode: string }>(dbPath, 'PRAGMA journal_mode')).toEqual({ journal_mode: 'wal' });
+    expect(readOnly<{ user_version: number }>(dbPath, 'PRAGMA user_version').user_version).toBeGreaterThan(0);
+  });
+
+  it('is seeded once with the demo workspace, and keeps its key when reopened', () => {
+    const dbPath = join(dir, 'sandbox.db');
+    const first = openSandbox({ dbPath });
+    const counts = first.counts();
+    expect(counts).toEqual({ contacts: 50, accounts: 15, deals: 25, sequences: 4, tasks: 40, notes: 60, suggestions: 8 });
+    const headers = { 'x-service-api-key': first.apiKey };
+    first.handle({ method: 'POST', url: '/api/v1/contacts', headers, body: '{"name":"Kept","email":"kept@example.com"}' });
+    first.close();
+
+    const second = openSandbox({ dbPath });
+    try {
+      expect(second.apiKey).toBe(first.apiKey);
+      expect(second.counts()).toEqual({ ...counts, contacts: 51 });
+    } finally {
+      second.close();
+    }
+    const seeded = readOnly<{ emails: number; enrollments: number; activities: number; lists: number; members: number }>(
+      dbPath,
+      `SELECT (SELECT COUNT(*) FROM emails) AS emails, (SELECT COUNT(*) FROM enrollments) AS enrollments,
+        (SELECT COUNT(*) FROM deal_activities) AS activities, (SELECT COUNT(*) FROM lists) AS lists,
+        (SELECT COUNT(*) FROM list_members) AS members`,
+    );
+    expect(seeded.emails).toBeGreaterThanOrEqual(150);
+    expect(seeded.enrollments).toBeGreaterThanOrEqual(30);
+    expect(seeded.activities).toBeGreaterThanOrEqual(25);
+    expect(seeded.lists).toBe(3);
+    expect(seeded.members).toBeGreaterThan(10);
+  });
+
+  it('seeds the same workspace every time, relative to now', () => {
+    const at = new Date('2031-06-15T12:00:00.000Z');
+    const names = (dbPath: string, now: Date) => {
+      const sandbox = openSandbox({ dbPath, now: () => now });
+      try {
+        const page = JSON.parse(sandbox.handle({ method: 'GET', url: '/api/v1/deals?limit=50', headers: { 'x-service-api-key': sandbox.apiKey }, body: '' }).body);
+        return page.data.deals.map((deal: { id: string; name: string; amount: number; created_at: string }) => [deal.id, deal.name, deal.amount, deal.created_at]);
+      } finally {
+        sandbox.close();
+      }
+    };
+    const first = names(join(dir, 'one.db'), at);
+    expect(names(join(dir, 'two.db'), at)).toEqual(first);
+    const later = names(join(dir, 'three.db'), new Date(at.getTime() + 86_400_000));
+    expect(later.map((deal: unknown[]) => deal.slice(0, 3))).toEqual(first.map((deal: unknown[]) => deal.slice(0, 3)));
+    expect(Date.parse(later[0][3]) - Date.parse(first[0][3])).toBe(86_400_000);
+    for (const deal of first) expect(deal[3] <= at.toISOString()).toBe(true);
+  });
+
+  it('starts empty with seed: false, pipeline stages included', () => {
+    const sandbox = openSandbox({ dbPath: join(dir, 'empty.db'), seed: false });
+    try {
+      expect(sandbox.counts()).toEqual({ contacts: 0, accounts: 0, deals: 0, sequences: 0, tasks: 0, notes: 0, suggestions: 0 });
+      const stages = JSON.parse(sandbox.handle({ method: 'GET', url: '/api/v1/pipeline/stages', headers: { 'x-service-api-key': sandbox.apiKey }, body: '' }).body);
+      expect(stages.data.total).toBe(6);
+      expect(sandbox.catchUpScoringAgent()).toBe(true);
+      expect(sandbox.runScoringAgent()).toEqual({ scored: 0, suggestions: 0 });
+    } finally {
+      sandbox.close();
+    }
+  });
+
+  it('is deleted by resetSandbox, and the next open seeds a new one with a new key', () => {
+    const dbPath = join(dir, 'sandbox.db');
+    const first = openSandbox({ dbPath });
+    first.handle({ method: 'POST', url: '/api/v1/accounts', headers: { 'x-service-api-key': first.apiKey }, body: '{"name":"Gone"}' });
+    first.close();
+    resetSandbox(dbPath);
+    for (const suffix of ['', '-wal', '-shm']) expect(existsSync(`${dbPath}${suffix}`)).toBe(false);
+    resetSandbox(dbPath);
+
+    const second = openSandbox({ dbPath });
+    try {
+      expect(second.apiKey).not.toBe(first.apiKey);
+      expect(second.counts().accounts).toBe(15);
+    } finally {
+      second.close();
+    }
+  });
+});
+
+describe('defaultSandboxPath', () => {
+  it('prefers CRM_DATA_DIR, then XDG_DATA_HOME, then the platform data directory', () => {
+    expect(defaultSandboxPath({ CRM_DATA_DIR: '/data/crm', XDG_DATA_HOME: '/xdg' })).toBe(join('/data/crm', 'sandbox.db'));
+    expect(defaultSandboxPath({ XDG_DATA_HOME: '/xdg' })).toBe(join('/xdg', 'crm', 'sandbox.db'));
+    expect(defaultSandboxPath({ CRM_DATA_DIR: '', XDG_DATA_HOME: '' })).toBe(defaultSandboxPath({}));
+    const expected = {
+      darwin: join(homedir(), 'Library', 'Application Support', 'crm', 'sandbox.db'),
+      win32: join(homedir(), 'AppData', 'Local', 'crm', 'sandbox.db'),
+    }[process.platform as string] ?? join(homedir(), '.local', 'share', 'crm', 'sandbox.db');
+    expect(defaultSandboxPath({})).toBe(expected);
+  });
+});
