@@ -63,12 +63,16 @@ export function firstCommandWord(argv: string[]): string | undefined {
 
 type Run = (body: ActionBody, command: Command) => Promise<void>;
 
+/** buildProgram's `only` for the whole tree (the generated reference, completions). */
+export const ALL_GROUPS = '*';
+
 /**
  * The command tree. Only the group that argv names is built in full (none for `crm --help`); the
  * others are listed with their description only (enough for help and for "did you mean"), which
  * keeps start-up cheap.
  */
 export function buildProgram(run: Run, only: string | undefined, io: { stdout: OutStream; stderr: OutStream }): Command {
+  const wanted = (command: string[]) => only === ALL_GROUPS || command[0] === only;
   // Set before any subcommand is added: commander copies these settings into each one.
   const program = new CrmCommand('crm')
     .exitOverride()
@@ -94,7 +98,6 @@ export function buildProgram(run: Run, only: string | undefined, io: { stdout: O
     }
     return parent;
   };
-  const wanted = (command: string[]) => command[0] === only;
 
   for (const op of OPERATIONS) {
     if (!wanted(op.command)) {

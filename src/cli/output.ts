@@ -159,11 +159,10 @@ export class Printer {
     }
   }
 
-  /** On a terminal: relative times and cells cut to fit. Into a pipe: everything in full. */
-  private tableCell(value: unknown, width: number): string {
-    if (!this.io.stdoutIsTTY) return cellText(value).replace(/[\t\r\n]+/g, ' ');
-    if (isTimestamp(value)) return relativeTime(value, this.now());
-    return truncate(cellText(value).replace(/\s+/g, ' '), width);
+  /** On a terminal: relative times, one line a cell. Into a pipe: everything in full. */
+  private tableCell(value: unknown): string {
+    if (isTimestamp(value) && this.io.stdoutIsTTY) return relativeTime(value, this.now());
+    return cellText(value).replace(this.io.stdoutIsTTY ? /\s+/g : /[\t\r\n]+/g, ' ');
   }
 
   private async table(items: unknown[], view: View): Promise<void> {
@@ -172,13 +171,12 @@ export class Printer {
       return;
     }
     const columns = this.columnsFor(items, view);
-    const width = Math.max(12, Math.floor((this.io.stdout.columns ?? 120) / Math.max(1, columns.length)) - 3);
-    const table = await this.newTable({ head: columns.map((column) => column.toUpperCase()) });
-    for (const item of items) {
-      // Ids are shown in full: a truncated id cannot be pasted into the next command.
-      table.push(columns.map((column) => (column === 'id' || column.endsWith('_id') ? cellText(getPath(item, column)) : this.tableCell(getPath(item, column), width))));
-    }
-    this.write(`${table.toString()}\n`);
+    const head = columns.map((column) => column.toUpperCase());
+    const rows = items.map((item) => columns.map((column) => this.tableCell(getPath(item, column))));
+    const widths = this.io.stdoutIsTTY ? fitWidths(columns, head, rows, this.io.stdout.columns ?? 120) : undefined;
+    const table = await this.newTable({ head });
+    for (const row of rows) table.push(widths ? row.map((cell, index) => truncate(cell, widths[index]!)) : row);
+    this.write(`${trimLines(table.toString())}\n`);
   }
 
   private async verticalTable(record: Record<string, unknown>): Promise<void> {
@@ -186,9 +184,10 @@ export class Printer {
     const valueWidth = Math.max(20, (this.io.stdout.columns ?? 120) - 30);
     const table = await this.newTable({});
     for (const key of keys) {
-      table.push([this.style.bold(key), this.tableCell(getPath(record, key), valueWidth)]);
+      const value = this.tableCell(getPath(record, key));
+      table.push([this.style.bold(key), this.io.stdoutIsTTY ? truncate(value, valueWidth) : value]);
     }
-    this.write(`${table.toString()}\n`);
+    this.write(`${trimLines(table.toString())}\n`);
   }
 
   private styler?: { bold(text: string): string; head(text: string): string };
@@ -208,7 +207,7 @@ export class Printer {
     const head = options.head?.map((text) => this.style.head(text));
     return new Table({
       ...(head ? { head } : {}),
-      style: { head: [], border: [], compact: false },
+      style: { head: [], border: [], compact: false, 'padding-left': 0, 'padding-right': 0 },
       chars: PLAIN_BORDERS,
     });
   }
@@ -220,6 +219,33 @@ const PLAIN_BORDERS = {
   left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '',
   middle: '  ',
 };
+
+/**
+ * Column widths that fit the terminal: the widest columns give way first, down to a floor; ids are
+ * never cut (a truncated id cannot be pasted into the next command).
+ */
+export function fitWidths(columns: string[], head: string[], rows: string[][], terminalWidth: number): number[] {
+  const widths = columns.map((_, index) => Math.max(head[index]!.length, ...rows.map((row) => row[index]!.length)));
+  const uncuttable = columns.map((column) => column === 'id' || column.endsWith('_id'));
+  const chrome = (columns.length - 1) * 2; // the gaps between cells
+  const floor = 8;
+  let excess = widths.reduce((sum, width) => sum + width, 0) + chrome - terminalWidth;
+  while (excess > 0) {
+    let widest = -1;
+    widths.forEach((width, index) => {
+      if (!uncuttable[index] && width > floor && (widest < 0 || width > widths[widest]!)) widest = index;
+    });
+    if (widest < 0) break;
+    widths[widest]!--;
+    excess--;
+  }
+  return widths;
+}
+
+/** cli-table3 pads the last cell of each line; a terminal does not need the trailing blanks. */
+function trimLines(text: string): string {
+  return text.replace(/[ ]+$/gm, '');
+}
 
 function keysOf(item: unknown): string[] {
   return isObject(item) ? Object.keys(item) : [];

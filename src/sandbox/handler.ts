@@ -15,7 +15,7 @@ import { isPlainObject } from './validation.js';
 
 const BASE_PATH = '/api/v1';
 
-const ROUTES: readonly Route[] = [
+export const ROUTES: readonly Route[] = [
   ...contactRoutes,
   ...accountRoutes,
   ...dealRoutes,

@@ -247,7 +247,7 @@ describe('search', () => {
   it('flat records with a type field in json, honouring --types', async () => {
     const result = await crm(['search', 'globex', '--json'], { env });
     expect(result.code).toBe(0);
-    const types = new Set(json(result).map((record: { type: string }) => record.type));
+    const types = new Set<string>(json(result).map((record: { type: string }) => record.type));
     expect([...types].every((type) => ['contact', 'deal', 'account', 'task'].includes(type))).toBe(true);
     expect(types.size).toBeGreaterThan(1);
     const deals = await crm(['search', 'globex', '--types', 'deals,accounts', '--json'], { env });

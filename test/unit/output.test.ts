@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createStreams, colorEnabled } from '../../src/cli/io.js';
-import { Printer, type Format } from '../../src/cli/output.js';
+import { Printer, fitWidths, type Format } from '../../src/cli/output.js';
 
 function printer(format: Format, options: { tty?: boolean; fields?: string[]; quiet?: boolean; env?: NodeJS.ProcessEnv } = {}) {
   let out = '';
@@ -116,5 +116,17 @@ describe('colour', () => {
     expect(colorEnabled({ noColorFlag: false, env: { FORCE_COLOR: '1' }, isTTY: false })).toBe(true);
     expect(colorEnabled({ noColorFlag: false, env: { FORCE_COLOR: '0' }, isTTY: true })).toBe(false);
     expect(colorEnabled({ noColorFlag: false, env: { TERM: 'dumb' }, isTTY: true })).toBe(false);
+  });
+});
+
+describe('fitWidths', () => {
+  const head = ['ID', 'NAME', 'NOTE'];
+  const rows = [['con_0123456789', 'Ada Lovelace', 'a'.repeat(60)]];
+  it('keeps natural widths when they fit', () => {
+    expect(fitWidths(['id', 'name', 'note'], head, rows, 200)).toEqual([14, 12, 60]);
+  });
+  it('shrinks the widest columns first and never an id', () => {
+    expect(fitWidths(['id', 'name', 'note'], head, rows, 50)).toEqual([14, 12, 20]);
+    expect(fitWidths(['id', 'name', 'note'], head, rows, 20)).toEqual([14, 8, 8]);
   });
 });

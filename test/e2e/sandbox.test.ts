@@ -1,0 +1,134 @@
+// The embedded default and `crm sandbox ...`: zero set-up on a fresh home, the one-time notice on a
+// terminal, init/status/reset, serve over loopback HTTP, and concurrent crm processes.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CRM_BIN, crm, freshHome, json } from '../helpers/crm.js';
+import { crmPty } from '../helpers/pty.js';
+
+const dbPath = (home: NodeJS.ProcessEnv) => join(home.XDG_DATA_HOME!, 'crm', 'sandbox.db');
+
+describe('the embedded default', () => {
+  it('a fresh install lists demo contacts at once, through the same core, with nothing configured', async () => {
+    const home = freshHome();
+    const result = await crm(['contacts', 'list', '--json'], { env: home });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(''); // the notice is for terminals only
+    const contacts = json(result);
+    expect(contacts).toHaveLength(20);
+    expect(contacts[0]).toMatchObject({ id: expect.stringMatching(/^con_/), email: expect.stringContaining('@') });
+    expect(existsSync(dbPath(home))).toBe(true);
+    const debug = await crm(['contacts', 'list', '--limit', '1', '--debug'], { env: home });
+    expect(debug.stderr).toContain('> GET sandbox://local/api/v1/contacts?limit=1');
+    expect(debug.stderr).toMatch(/X-Service-API-Key: \*\*\*\*\w{4}/);
+  });
+
+  it('writes go to the local database and persist across processes', async () => {
+    const home = freshHome();
+    const created = await crm(['contacts', 'create', '--name', 'Local Person', '--email', 'local@example.com', '-q'], { env: home });
+    expect(created.code).toBe(0);
+    const id = created.stdout.trim();
+    const got = await crm(['contacts', 'get', id, '--json'], { env: home });
+    expect(json(got)).toMatchObject({ id, name: 'Local Person' });
+    expect((await crm(['contacts', 'delete', id, '--yes'], { env: home })).code).toBe(0);
+    expect((await crm(['contacts', 'get', id], { env: home })).code).toBe(4);
+  });
+
+  it('says once on a terminal that this is the local sandbox and how to connect a real workspace', async () => {
+    const home = freshHome();
+    const first = crmPty(['contacts', 'list', '--limit', '1'], home);
+    expect(await first.exit()).toBe(0);
+    expect(first.screen()).toContain('Using the local sandbox workspace');
+    expect(first.screen()).toContain('crm auth login --base-url');
+    const second = crmPty(['contacts', 'list', '--limit', '1'], home);
+    expect(await second.exit()).toBe(0);
+    expect(second.screen()).not.toContain('Using the local sandbox workspace');
+  });
+
+  it('auth status reports the sandbox and its working key', async () => {
+    const result = await crm(['auth', 'status', '--json'], { env: freshHome() });
+    expect(result.code).toBe(0);
+    expect(json(result)).toMatchObject({ profile: 'sandbox', base_url: 'sandbox (local)', key_source: 'sandbox', works: true });
+  });
+
+  it('eight crm processes writing at once lose nothing', async () => {
+    const home = freshHome();
+    await crm(['sandbox', 'init'], { env: home });
+    const before = json(await crm(['sandbox', 'status', '--json'], { env: home })).contacts;
+    const worker = (n: number) =>
+      new Promise<number>((resolve) => {
+        const script = Array.from({ length: 5 }, (_, i) => `"${process.execPath}" "${CRM_BIN}" contacts create --name "P ${n}-${i}" --email "p${n}-${i}@example.com" -q || exit 1`).join('\n');
+        spawn('sh', ['-c', script], { env: home, stdio: 'ignore' }).on('close', (code) => resolve(code ?? 1));
+      });
+    const codes = await Promise.all(Array.from({ length: 8 }, (_, n) => worker(n)));
+    expect(codes).toEqual(Array(8).fill(0));
+    const after = json(await crm(['sandbox', 'status', '--json'], { env: home })).contacts;
+    expect(after - before).toBe(40);
+  }, 60_000);
+});
+
+describe('crm sandbox init, status, reset', () => {
+  it('manages the local database', async () => {
+    const home = freshHome();
+    const empty = await crm(['sandbox', 'status', '--json'], { env: home });
+    expect(json(empty)).toEqual({ path: dbPath(home), exists: false });
+
+    const init = await crm(['sandbox', 'init', '--json'], { env: home });
+    expect(init.code).toBe(0);
+    const status = json(init);
+    expect(status).toMatchObject({ path: dbPath(home), exists: true, api_key: expect.stringMatching(/^sbx_test_\w{32}$/) });
+    expect(status.contacts).toBeGreaterThanOrEqual(45);
+    for (const key of ['accounts', 'deals', 'sequences', 'tasks', 'notes', 'suggestions']) expect(status[key]).toBeGreaterThan(0);
+
+    const again = await crm(['sandbox', 'init', '--json'], { env: home });
+    expect(again.stderr).toContain('already exists');
+    expect(json(again).api_key).toBe(status.api_key);
+    const forced = await crm(['sandbox', 'init', '--force', '--json'], { env: home });
+    expect(json(forced).api_key).not.toBe(status.api_key);
+
+    const refused = await crm(['sandbox', 'reset'], { env: home });
+    expect(refused.code).toBe(2);
+    expect(existsSync(dbPath(home))).toBe(true);
+    const reset = await crm(['sandbox', 'reset', '--yes'], { env: home });
+    expect(reset.code).toBe(0);
+    expect(existsSync(dbPath(home))).toBe(false);
+    const table = await crm(['sandbox', 'status', '-o', 'table'], { env: home });
+    expect(table.stdout).toMatch(/exists\s+false/);
+  });
+});
+
+describe('crm sandbox serve', () => {
+  it('serves the sandbox on 127.0.0.1 for other tools and for crm itself; stops on SIGTERM', async () => {
+    const home = freshHome();
+    const child = spawn(process.execPath, [CRM_BIN, 'sandbox', 'serve', '--port', '0', '--json'], { env: home });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const info = await new Promise<{ url: string; api_key: string; port: number }>((resolve) => {
+      let text = '';
+      child.stdout.on('data', (chunk) => {
+        text += chunk;
+        if (text.includes('\n')) resolve(JSON.parse(text.split('\n')[0]!));
+      });
+    });
+    try {
+      expect(info.url).toBe(`http://127.0.0.1:${info.port}/api/v1`);
+      const unauthorised = await fetch(`${info.url}/contacts`);
+      expect(unauthorised.status).toBe(401);
+      expect(await unauthorised.json()).toEqual({ data: null, error: 'Missing API key' });
+      const list = await crm(['contacts', 'list', '--limit', '2', '--json'], { env: { ...freshHome(), CRM_BASE_URL: info.url, CRM_API_KEY: info.api_key } });
+      expect(list.code).toBe(0);
+      expect(json(list)).toHaveLength(2);
+      expect(stderr).toContain(`Sandbox serving at ${info.url}`);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await new Promise((resolve) => child.on('close', resolve))).toBe(0);
+  });
+
+  it('rejects a bad --port before starting', async () => {
+    const result = await crm(['sandbox', 'serve', '--port', '70000'], { env: freshHome() });
+    expect(result.code).toBe(2);
+    expect(result.stderr.split('\n')[0]).toBe('crm: invalid --port "70000" (expected an integer between 0 and 65535)');
+  });
+});
