@@ -208,3 +208,14 @@ describe('debug, dry run, headers, plain HTTP', () => {
     expect(code).toBe(0);
   });
 });
+
+describe('--wait', () => {
+  it('waits out a long Retry-After in a script, saying so on stderr', async () => {
+    server.fault({ match: /GET/, status: 429, body: JSON.stringify({ data: null, error: 'Too many requests.' }), headers: { 'retry-after': '11' } });
+    const result = await crm(['contacts', 'list', '--limit', '1', '-q', '--wait'], { env, timeoutMs: 25_000 });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^con_/);
+    expect(result.stderr).toBe('Too many requests. Retrying in 11s\n');
+    expect(server.requests()).toHaveLength(2);
+  }, 30_000);
+});

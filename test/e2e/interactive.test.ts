@@ -162,3 +162,34 @@ describe('pickers and terminal views', () => {
     expect(server.requests(/POST/)).toHaveLength(2);
   }, 30_000);
 });
+
+describe('terminal niceties', () => {
+  it('shows a spinner on stderr while a slow request is under way', async () => {
+    server.fault({ match: /GET/, delayMs: 1500 });
+    const term = crmPty(['contacts', 'list', '--limit', '1'], env);
+    await term.waitFor('Waiting for the service');
+    expect(await term.exit()).toBe(0);
+  });
+
+  it('colours table headers on a terminal, not with NO_COLOR or --no-color', async () => {
+    const raw = async (args: string[], extra: NodeJS.ProcessEnv = {}) => {
+      const term = crmPty(args, { ...env, ...extra });
+      expect(await term.exit()).toBe(0);
+      return term.raw();
+    };
+    expect(await raw(['contacts', 'list', '--limit', '1'])).toMatch(/\x1b\[1m\x1b\[36mID/);
+    expect(await raw(['contacts', 'list', '--limit', '1'], { NO_COLOR: '1' })).not.toMatch(/\x1b\[3\dm/);
+    expect(await raw(['contacts', 'list', '--limit', '1', '--no-color'])).not.toMatch(/\x1b\[3\dm/);
+  });
+
+  it('contacts enroll without --sequence: pick one of the sequences', async () => {
+    const contact = (await api(server, 'POST', '/contacts', { name: 'Pick Seq', email: 'pick-seq@example.com' })).data;
+    const sequence = (await api(server, 'POST', '/sequences', { name: 'Newest Sequence' })).data; // first in the list
+    const term = crmPty(['contacts', 'enroll', contact.id], env);
+    await term.waitFor('Sequence id');
+    await term.waitFor(`Newest Sequence (${sequence.id})`);
+    term.type(KEY.enter);
+    expect(await term.exit()).toBe(0);
+    expect(JSON.parse(server.requests(/POST/)[0]!.body)).toEqual({ sequence_id: sequence.id });
+  });
+});

@@ -8,6 +8,8 @@ export const KEY = { enter: '\r', down: '\x1b[B', up: '\x1b[A', space: ' ', ctrl
 export interface PtySession {
   /** Everything the terminal showed so far, ANSI codes removed. */
   screen(): string;
+  /** The same with the ANSI codes. */
+  raw(): string;
   waitFor(text: string | RegExp, timeoutMs?: number): Promise<void>;
   type(keys: string): void;
   exit(timeoutMs?: number): Promise<number>;
@@ -33,6 +35,7 @@ export function crmPty(args: string[], env: NodeJS.ProcessEnv): PtySession {
   const screen = () => output.replace(ANSI, '');
   return {
     screen,
+    raw: () => output,
     async waitFor(text, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       const matches = () => (typeof text === 'string' ? screen().includes(text) : text.test(screen()));
