@@ -39,7 +39,7 @@ await build({
   // Bundled CommonJS dependencies call require(); ESM output needs one.
   banner: { js: "import { createRequire as __crmCreateRequire } from 'node:module'; const require = __crmCreateRequire(import.meta.url);" },
   chunkNames: 'chunks/[name]-[hash]',
-  minify: true,
+  minify: !process.env.CRM_BUILD_DEBUG,
   sourcemap: false,
   legalComments: 'none',
   logLevel: 'warning',

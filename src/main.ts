@@ -50,29 +50,37 @@ function addGlobalOptions(program: Command): void {
     .option('--insecure', 'allow sending the API key over plain HTTP to a non-local host');
 }
 
-/** The first word of argv that is not a global option or its value: the command group. */
-export function firstCommandWord(argv: string[]): string | undefined {
+/** The words of argv that are not global options or their values: the command path and its operands. */
+export function commandWords(argv: string[]): string[] {
+  const words: string[] = [];
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index]!;
-    if (arg === '--') return argv[index + 1];
-    if (!arg.startsWith('-')) return arg;
-    if (VALUE_OPTIONS.has(arg)) index++;
+    if (arg === '--') break;
+    if (!arg.startsWith('-') || arg === '-') words.push(arg);
+    else if (VALUE_OPTIONS.has(arg)) index++;
   }
-  return undefined;
+  return words;
 }
 
 type Run = (body: ActionBody, command: Command) => Promise<void>;
 
-/** buildProgram's `only` for the whole tree (the generated reference, completions). */
-export const ALL_GROUPS = '*';
+/** buildProgram's `words` for the whole tree (the generated reference, completions). */
+export const ALL_COMMANDS = null;
 
 /**
- * The command tree. Only the group that argv names is built in full (none for `crm --help`); the
- * others are listed with their description only (enough for help and for "did you mean"), which
- * keeps start-up cheap.
+ * The command tree. Only what argv names is built in full: the command being run with its options,
+ * or a whole group for `crm contacts --help`. Other groups are listed with their description and
+ * other commands of the group with name and aliases (enough for help and "did you mean"), which
+ * keeps start-up cheap: commander's options cost about 0.07 ms each.
  */
-export function buildProgram(run: Run, only: string | undefined, io: { stdout: OutStream; stderr: OutStream }): Command {
-  const wanted = (command: string[]) => only === ALL_GROUPS || command[0] === only;
+export function buildProgram(run: Run, words: string[] | typeof ALL_COMMANDS, io: { stdout: OutStream; stderr: OutStream }): Command {
+  /** 'full': build with options and action; 'name': name and aliases only; 'group': only its group's entry. */
+  const detail = (command: string[], aliases: string[] = []): 'full' | 'name' | 'group' => {
+    if (words === ALL_COMMANDS) return 'full';
+    if (words[0] !== command[0]) return 'group';
+    const named = command.every((word, index) => index >= words.length || words[index] === word || (index === command.length - 1 && aliases.includes(words[index]!)));
+    return named ? 'full' : 'name';
+  };
   // Set before any subcommand is added: commander copies these settings into each one.
   const program = new CrmCommand('crm')
     .exitOverride()
@@ -100,12 +108,14 @@ export function buildProgram(run: Run, only: string | undefined, io: { stdout: O
   };
 
   for (const op of OPERATIONS) {
-    if (!wanted(op.command)) {
+    const level = detail(op.command, op.aliases);
+    if (level === 'group') {
       placeholder(program, op.command, op.summary, descriptions);
       continue;
     }
     const command = groupOf(op.command.slice(0, -1)).command(op.command.at(-1)!).description(`${op.summary}  [${op.method} ${op.path}]`);
     if (op.aliases) command.aliases(op.aliases);
+    if (level === 'name') continue;
     addOperationOptions(command, op);
     command.action(async (...actionArgs: unknown[]) => {
       const leaf = actionArgs.at(-1) as Command;
@@ -116,8 +126,9 @@ export function buildProgram(run: Run, only: string | undefined, io: { stdout: O
     });
   }
   for (const local of LOCAL_COMMANDS) {
-    if (wanted(local.command)) addLocalCommand(groupOf(local.command.slice(0, -1)), local, run);
-    else placeholder(program, local.command, local.summary, descriptions);
+    const level = detail(local.command, local.aliases);
+    if (level === 'group') placeholder(program, local.command, local.summary, descriptions);
+    else addLocalCommand(groupOf(local.command.slice(0, -1)), local, run, level === 'full');
   }
   return program;
 }
@@ -156,9 +167,10 @@ function addOperationOptions(command: Command, op: Operation): void {
   for (const option of op.options ?? []) command.option(option.flags, option.description);
 }
 
-function addLocalCommand(parent: Command, local: LocalCommand, run: Run): void {
+function addLocalCommand(parent: Command, local: LocalCommand, run: Run, full: boolean): void {
   const command = parent.command(local.command.at(-1)!).description(local.summary);
   if (local.aliases) command.aliases(local.aliases);
+  if (!full) return;
   for (const arg of local.args ?? []) command.argument(arg.spec, arg.description);
   for (const option of local.options ?? []) {
     if (option.repeatable) command.option(option.flags, option.description, collect, []);
@@ -190,8 +202,9 @@ function rootOf(command: Command): Command {
 
 /** Runs crm with the given arguments (without "node crm") and resolves to the exit code. */
 export async function main(argv: string[], init: MainInit = {}): Promise<number> {
-  const stderr = init.stderr ?? process.stderr;
   const stdout = init.stdout ?? process.stdout;
+  // process.stderr is created only when something is written to it.
+  const stderr = init.stderr ?? { write: (text: string) => process.stderr.write(text) };
   exitQuietlyOnBrokenPipe(stdout);
   let exitCode = 0;
 
@@ -200,7 +213,9 @@ export async function main(argv: string[], init: MainInit = {}): Promise<number>
     exitCode = await runAction({ ...init, options: rootOf(command).opts() as GlobalOptions }, body);
   };
 
-  const program = buildProgram(run, firstCommandWord(argv), { stdout, stderr });
+  // `crm help contacts list` shows what `crm contacts list --help` shows.
+  const words = commandWords(argv).filter((word) => word !== 'help');
+  const program = buildProgram(run, words, { stdout, stderr });
   try {
     await program.parseAsync(argv.length === 0 ? ['--help'] : argv, { from: 'user' });
   } catch (error) {

@@ -1,5 +1,7 @@
 // The process's streams, what kind of terminal each is, and what that allows: colour, spinners, prompts.
 
+import { isatty } from 'node:tty';
+
 export interface OutStream {
   write(chunk: string): unknown;
   isTTY?: boolean;
@@ -48,24 +50,57 @@ export interface StreamOptions {
   stderr?: OutStream;
 }
 
+/**
+ * The process's own streams are created on first use: each costs a few ms to set up, and stdin must
+ * not be touched by commands that do not read it.
+ */
 export function createStreams(options: StreamOptions): IOStreams {
-  const stdin = options.stdin ?? (process.stdin as unknown as InStream);
-  const stdout = options.stdout ?? process.stdout;
-  const stderr = options.stderr ?? process.stderr;
-  const stdinIsTTY = Boolean(stdin.isTTY);
-  const stdoutIsTTY = Boolean(stdout.isTTY);
-  const stderrIsTTY = Boolean(stderr.isTTY);
   const noInput = options.noInput || isTruthy(options.env.CRM_NO_INPUT);
+  const once = <T>(make: () => T): (() => T) => {
+    let value: T | undefined;
+    let made = false;
+    return () => {
+      if (!made) {
+        value = make();
+        made = true;
+      }
+      return value as T;
+    };
+  };
+  const stdin = once(() => options.stdin ?? (process.stdin as unknown as InStream));
+  const stdout = once(() => options.stdout ?? process.stdout);
+  const stderr = once(() => options.stderr ?? process.stderr);
+  const stdinIsTTY = once(() => (options.stdin ? Boolean(options.stdin.isTTY) : isatty(0)));
+  const stdoutIsTTY = once(() => Boolean(stdout().isTTY));
+  const stderrIsTTY = once(() => (options.stderr ? Boolean(options.stderr.isTTY) : isatty(2)));
   return {
-    stdin,
-    stdout,
-    stderr,
-    stdinIsTTY,
-    stdoutIsTTY,
-    stderrIsTTY,
-    colorStdout: colorEnabled({ noColorFlag: options.noColor, env: options.env, isTTY: stdoutIsTTY }),
-    colorStderr: colorEnabled({ noColorFlag: options.noColor, env: options.env, isTTY: stderrIsTTY }),
-    canPrompt: !noInput && stdinIsTTY && stderrIsTTY,
+    get stdin() {
+      return stdin();
+    },
+    get stdout() {
+      return stdout();
+    },
+    get stderr() {
+      return stderr();
+    },
+    get stdinIsTTY() {
+      return stdinIsTTY();
+    },
+    get stdoutIsTTY() {
+      return stdoutIsTTY();
+    },
+    get stderrIsTTY() {
+      return stderrIsTTY();
+    },
+    get colorStdout() {
+      return colorEnabled({ noColorFlag: options.noColor, env: options.env, isTTY: stdoutIsTTY() });
+    },
+    get colorStderr() {
+      return colorEnabled({ noColorFlag: options.noColor, env: options.env, isTTY: stderrIsTTY() });
+    },
+    get canPrompt() {
+      return !noInput && stdinIsTTY() && stderrIsTTY();
+    },
   };
 }
 

@@ -3,7 +3,7 @@
 // Regenerate with `npm run docs`; a test fails while the committed file is stale.
 
 import type { Command } from 'commander';
-import { ALL_GROUPS, buildProgram } from '../main.js';
+import { ALL_COMMANDS, buildProgram } from '../main.js';
 
 const ignore = { write: () => true };
 
@@ -19,7 +19,7 @@ function fullName(command: Command): string {
 }
 
 export function renderReference(): string {
-  const program = buildProgram(async () => {}, ALL_GROUPS, { stdout: ignore, stderr: ignore });
+  const program = buildProgram(async () => {}, ALL_COMMANDS, { stdout: ignore, stderr: ignore });
   const width = { helpWidth: 100 };
   program.configureHelp({ ...width, showGlobalOptions: false });
   const lines = [
