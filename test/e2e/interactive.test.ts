@@ -2,119 +2,110 @@
 // confirmations, Ctrl-C, the masked key prompt. Driven through a pseudo-terminal.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { freshHome, serverEnv } from '../helpers/crm.js';
+import { describe, expect, it } from 'vitest';
+import { freshHome } from '../helpers/crm.js';
 import { KEY, crmPty } from '../helpers/pty.js';
-import { api, startServer, type TestServer } from '../helpers/server.js';
+import { api, useTestServer } from '../helpers/server.js';
 
-let server: TestServer;
-let env: NodeJS.ProcessEnv;
-beforeAll(async () => {
-  server = await startServer();
-  env = serverEnv(server);
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.log.length = 0;
-});
+const live = useTestServer();
 
 describe('contacts create at a terminal', () => {
   it('asks for the missing name and email, checks the email as it is typed, then creates', async () => {
-    const term = crmPty(['contacts', 'create'], env);
+    const term = crmPty(['contacts', 'create'], live.env);
     await term.waitFor('Full name');
     term.type(`Ada Lovelace${KEY.enter}`);
     await term.waitFor('Email address');
     term.type(`ada-at-example${KEY.enter}`);
     await term.waitFor('invalid email "ada-at-example"');
-    expect(server.requests()).toHaveLength(0);
+    expect(live.server.requests()).toHaveLength(0);
     term.type(`${KEY.backspace.repeat(14)}ada@example.com${KEY.enter}`);
     await term.waitFor('Company name (optional)');
     term.type(`Analytical Engines${KEY.enter}`);
     expect(await term.exit()).toBe(0);
-    const posts = server.requests(/POST/);
+    const posts = live.server.requests(/POST/);
     expect(posts).toHaveLength(1);
     expect(JSON.parse(posts[0]!.body)).toEqual({ name: 'Ada Lovelace', email: 'ada@example.com', company: 'Analytical Engines' });
     expect(term.screen()).toMatch(/name\s+Ada Lovelace/);
   });
 
   it('asks only for what the flags did not give', async () => {
-    const term = crmPty(['contacts', 'create', '--name', 'Only Email'], env);
+    const term = crmPty(['contacts', 'create', '--name', 'Only Email'], live.env);
     await term.waitFor('Email address');
     expect(term.screen()).not.toContain('Full name');
     term.type(`only-email@example.com${KEY.enter}`);
     await term.waitFor('Company name (optional)');
     term.type(KEY.enter);
     expect(await term.exit()).toBe(0);
-    expect(JSON.parse(server.requests(/POST/)[0]!.body)).toEqual({ name: 'Only Email', email: 'only-email@example.com' });
+    expect(JSON.parse(live.server.requests(/POST/)[0]!.body)).toEqual({ name: 'Only Email', email: 'only-email@example.com' });
   });
 
   it('--no-input never prompts: exit 2 naming the missing flags', async () => {
-    const term = crmPty(['contacts', 'create', '--no-input'], env);
+    const term = crmPty(['contacts', 'create', '--no-input'], live.env);
     expect(await term.exit()).toBe(2);
     expect(term.screen()).toContain('crm: missing required --name, --email');
-    expect(server.requests()).toHaveLength(0);
+    expect(live.server.requests()).toHaveLength(0);
   });
 
   it('Ctrl-C at a prompt exits 130 and sends nothing', async () => {
-    const term = crmPty(['contacts', 'create'], env);
+    const term = crmPty(['contacts', 'create'], live.env);
     await term.waitFor('Full name');
     term.type(KEY.ctrlC);
     expect(await term.exit()).toBe(130);
-    expect(server.requests()).toHaveLength(0);
+    expect(live.server.requests()).toHaveLength(0);
   });
 });
 
 describe('delete confirmation', () => {
   it('deletes when the person says yes', async () => {
-    const contact = (await api(server, 'POST', '/contacts', { name: 'Confirm Me', email: 'confirm-me@example.com' })).data;
-    const term = crmPty(['contacts', 'delete', contact.id], env);
+    const contact = (await api(live.server, 'POST', '/contacts', { name: 'Confirm Me', email: 'confirm-me@example.com' })).data;
+    const term = crmPty(['contacts', 'delete', contact.id], live.env);
     await term.waitFor(`Delete contact ${contact.id}?`);
     term.type(`y${KEY.enter}`);
     expect(await term.exit()).toBe(0);
     expect(term.screen()).toContain(`✓ Deleted contact ${contact.id}`);
-    expect(server.requests(/DELETE/)).toHaveLength(1);
+    expect(live.server.requests(/DELETE/)).toHaveLength(1);
   });
 
   it('deletes nothing when the person says no (exit 130)', async () => {
-    const contact = (await api(server, 'POST', '/contacts', { name: 'Keep Me', email: 'keep-me@example.com' })).data;
-    const term = crmPty(['contacts', 'delete', contact.id], env);
+    const contact = (await api(live.server, 'POST', '/contacts', { name: 'Keep Me', email: 'keep-me@example.com' })).data;
+    const term = crmPty(['contacts', 'delete', contact.id], live.env);
     await term.waitFor(`Delete contact ${contact.id}?`);
     term.type(KEY.enter); // the default is no
     expect(await term.exit()).toBe(130);
     expect(term.screen()).toContain('crm: cancelled');
-    expect(server.requests()).toHaveLength(0);
+    expect(live.server.requests()).toHaveLength(0);
   });
 });
 
 describe('auth login at a terminal', () => {
   it('asks for the key without showing it, verifies it, and saves it', async () => {
     const home = freshHome();
-    const term = crmPty(['auth', 'login', '--base-url', server.url], home);
+    const term = crmPty(['auth', 'login', '--base-url', live.server.url], home);
     await term.waitFor('API key');
-    term.type(`${server.apiKey}${KEY.enter}`);
+    term.type(`${live.server.apiKey}${KEY.enter}`);
     expect(await term.exit()).toBe(0);
-    expect(term.screen()).not.toContain(server.apiKey);
+    expect(term.screen()).not.toContain(live.server.apiKey);
     expect(term.screen()).toContain('✓ Logged in');
     const config = JSON.parse(readFileSync(join(home.XDG_CONFIG_HOME!, 'crm', 'config.json'), 'utf8'));
-    expect(config.profiles.default.api_key).toBe(server.apiKey);
+    expect(config.profiles.default.api_key).toBe(live.server.apiKey);
   });
 });
 
 describe('pickers and terminal views', () => {
   it('deals stage without a stage: pick one from the pipeline', async () => {
-    const deal = (await api(server, 'GET', '/deals?stage=negotiation&limit=1')).data.deals[0];
-    const term = crmPty(['deals', 'stage', deal.id], env);
+    const deal = (await api(live.server, 'GET', '/deals?stage=negotiation&limit=1')).data.deals[0];
+    const term = crmPty(['deals', 'stage', deal.id], live.env);
     await term.waitFor('to which stage?');
     await term.waitFor('Negotiation (negotiation)');
     term.type(KEY.down); // the current stage is preselected: one down is Closed Won
     term.type(KEY.enter);
     expect(await term.exit()).toBe(0);
-    expect(JSON.parse(server.requests(/POST/)[0]!.body)).toEqual({ stage: 'closed_won' });
+    expect(JSON.parse(live.server.requests(/POST/)[0]!.body)).toEqual({ stage: 'closed_won' });
     expect(term.screen()).toMatch(/Activity logged: stage_change negotiation → closed_won/);
   });
 
   it('deals create asks for the name, then amount and stage (a select of the stages)', async () => {
-    const term = crmPty(['deals', 'create'], env);
+    const term = crmPty(['deals', 'create'], live.env);
     await term.waitFor('Deal name');
     term.type(`Prompted Deal${KEY.enter}`);
     await term.waitFor('Deal value (optional)');
@@ -125,55 +116,55 @@ describe('pickers and terminal views', () => {
     await term.waitFor('Pipeline stage');
     term.type(`${KEY.down}${KEY.down}${KEY.enter}`);
     expect(await term.exit()).toBe(0);
-    expect(JSON.parse(server.requests(/POST/)[0]!.body)).toEqual({ name: 'Prompted Deal', amount: 4200, stage: 'proposal' });
+    expect(JSON.parse(live.server.requests(/POST/)[0]!.body)).toEqual({ name: 'Prompted Deal', amount: 4200, stage: 'proposal' });
   });
 
   it('ai accept without ids: a checkbox of the pending suggestions', async () => {
-    const pending = (await api(server, 'GET', '/ai/suggestions?limit=50')).data.suggestions;
-    const term = crmPty(['ai', 'accept'], env);
+    const pending = (await api(live.server, 'GET', '/ai/suggestions?limit=50')).data.suggestions;
+    const term = crmPty(['ai', 'accept'], live.env);
     await term.waitFor('Accept which suggestions?');
     term.type(`${KEY.space}${KEY.down}${KEY.space}${KEY.enter}`);
     expect(await term.exit()).toBe(0);
-    const accepted = server.requests(/POST/).map((request) => request.url);
+    const accepted = live.server.requests(/POST/).map((request) => request.url);
     expect(accepted.sort()).toEqual([`/api/v1/ai/suggestions/${pending[0].id}/accept`, `/api/v1/ai/suggestions/${pending[1].id}/accept`].sort());
   });
 
   it('pipeline deals draws a bar chart of the totals on a terminal', async () => {
-    const term = crmPty(['pipeline', 'deals'], env);
+    const term = crmPty(['pipeline', 'deals'], live.env);
     expect(await term.exit()).toBe(0);
     expect(term.screen()).toMatch(/STAGE\s+DEALS\s+TOTAL_VALUE\s+CHART/);
     expect(term.screen()).toContain('█');
   });
 
   it('search groups results by type on a terminal', async () => {
-    const term = crmPty(['search', 'globex'], env);
+    const term = crmPty(['search', 'globex'], live.env);
     expect(await term.exit()).toBe(0);
     expect(term.screen()).toMatch(/CONTACTS \(\d+\)/);
     expect(term.screen()).toMatch(/ACCOUNTS \(\d+\)/);
   });
 
   it('ai trigger counts down a long Retry-After on a terminal, then retries', async () => {
-    const contact = (await api(server, 'GET', '/contacts?limit=1')).data.contacts[0];
-    server.fault({ match: /POST \/api\/v1\/ai\/trigger/, status: 429, body: JSON.stringify({ data: null, error: 'Too many requests. Try again in a minute.' }), headers: { 'retry-after': '11' } });
-    const term = crmPty(['ai', 'trigger', contact.id], env);
+    const contact = (await api(live.server, 'GET', '/contacts?limit=1')).data.contacts[0];
+    live.server.fault({ match: /POST \/api\/v1\/ai\/trigger/, status: 429, body: JSON.stringify({ data: null, error: 'Too many requests. Try again in a minute.' }), headers: { 'retry-after': '11' } });
+    const term = crmPty(['ai', 'trigger', contact.id], live.env);
     await term.waitFor(/Too many requests\. Try again in a minute\. Retrying in 1[01]s \(Ctrl-C to stop\)/, 5000);
     expect(await term.exit(20_000)).toBe(0);
     expect(term.screen()).toMatch(/scored \d+\/100/);
-    expect(server.requests(/POST/)).toHaveLength(2);
+    expect(live.server.requests(/POST/)).toHaveLength(2);
   }, 30_000);
 });
 
 describe('terminal niceties', () => {
   it('shows a spinner on stderr while a slow request is under way', async () => {
-    server.fault({ match: /GET/, delayMs: 1500 });
-    const term = crmPty(['contacts', 'list', '--limit', '1'], env);
+    live.server.fault({ match: /GET/, delayMs: 1500 });
+    const term = crmPty(['contacts', 'list', '--limit', '1'], live.env);
     await term.waitFor('Waiting for the service');
     expect(await term.exit()).toBe(0);
   });
 
   it('colours table headers on a terminal, not with NO_COLOR or --no-color', async () => {
     const raw = async (args: string[], extra: NodeJS.ProcessEnv = {}) => {
-      const term = crmPty(args, { ...env, ...extra });
+      const term = crmPty(args, { ...live.env, ...extra });
       expect(await term.exit()).toBe(0);
       return term.raw();
     };
@@ -183,13 +174,13 @@ describe('terminal niceties', () => {
   });
 
   it('contacts enroll without --sequence: pick one of the sequences', async () => {
-    const contact = (await api(server, 'POST', '/contacts', { name: 'Pick Seq', email: 'pick-seq@example.com' })).data;
-    const sequence = (await api(server, 'POST', '/sequences', { name: 'Newest Sequence' })).data; // first in the list
-    const term = crmPty(['contacts', 'enroll', contact.id], env);
+    const contact = (await api(live.server, 'POST', '/contacts', { name: 'Pick Seq', email: 'pick-seq@example.com' })).data;
+    const sequence = (await api(live.server, 'POST', '/sequences', { name: 'Newest Sequence' })).data; // first in the list
+    const term = crmPty(['contacts', 'enroll', contact.id], live.env);
     await term.waitFor('Sequence id');
     await term.waitFor(`Newest Sequence (${sequence.id})`);
     term.type(KEY.enter);
     expect(await term.exit()).toBe(0);
-    expect(JSON.parse(server.requests(/POST/)[0]!.body)).toEqual({ sequence_id: sequence.id });
+    expect(JSON.parse(live.server.requests(/POST/)[0]!.body)).toEqual({ sequence_id: sequence.id });
   });
 });

@@ -5,7 +5,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { openSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { serverEnv } from './crm.js';
 
 export interface LoggedRequest {
   method: string;
@@ -104,4 +106,21 @@ export async function api(server: TestServer, method: string, path: string, body
   const json = (await response.json()) as { data: unknown; error: unknown };
   server.log.splice(before);
   return { status: response.status, data: json.data, error: json.error };
+}
+
+/**
+ * One test server for a test file: started before its tests, request log cleared before each test,
+ * closed after. The returned object is filled in when the server is up.
+ */
+export function useTestServer(): { server: TestServer; env: NodeJS.ProcessEnv } {
+  const live = {} as { server: TestServer; env: NodeJS.ProcessEnv };
+  beforeAll(async () => {
+    live.server = await startServer();
+    live.env = serverEnv(live.server);
+  });
+  afterAll(() => live.server.close());
+  beforeEach(() => {
+    live.server.log.length = 0;
+  });
+  return live;
 }
