@@ -2,7 +2,7 @@
 
 import { isObject } from '../http/envelope.js';
 import { usageError } from './errors.js';
-import { cellText, csvCell, getPath, isTimestamp, relativeTime, truncate, tsvCell } from './format.js';
+import { cellText, csvCell, formatNumber, getPath, isTimestamp, relativeTime, truncate, tsvCell } from './format.js';
 import type { IOStreams } from './io.js';
 
 export const FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;
@@ -159,9 +159,10 @@ export class Printer {
     }
   }
 
-  /** On a terminal: relative times, one line a cell. Into a pipe: everything in full. */
+  /** On a terminal: relative times, 12,500 for numbers, one line a cell. Into a pipe: everything as sent. */
   private tableCell(value: unknown): string {
     if (isTimestamp(value) && this.io.stdoutIsTTY) return relativeTime(value, this.now());
+    if (typeof value === 'number' && this.io.stdoutIsTTY) return formatNumber(value);
     return cellText(value).replace(this.io.stdoutIsTTY ? /\s+/g : /[\t\r\n]+/g, ' ');
   }
 

@@ -130,3 +130,14 @@ describe('fitWidths', () => {
     expect(fitWidths(['id', 'name', 'note'], head, rows, 20)).toEqual([14, 8, 8]);
   });
 });
+
+describe('numbers in tables', () => {
+  it('get thousands separators on a terminal only', async () => {
+    const tty = printer('table', { tty: true, env: { NO_COLOR: '1' } });
+    await tty.p.records([{ id: 'd1', amount: 121000.5 }], { columns: ['id', 'amount'] });
+    expect(tty.out()).toContain('121,000.5');
+    const pipe = printer('table');
+    await pipe.p.records([{ id: 'd1', amount: 121000.5 }], { columns: ['id', 'amount'] });
+    expect(pipe.out()).toContain('121000.5');
+  });
+});
