@@ -1,13 +1,12 @@
-// The test server: the sandbox's own request handler served over loopback HTTP, with a request log
-// (how tests prove that nothing was sent) and scripted faults for the failure paths.
+// The test server: `crm sandbox serve` (the built CLI, on a free loopback port, in its own home)
+// behind a transparent proxy in this process that keeps a log of every request crm sends (how tests
+// prove that nothing was sent) and can answer with scripted faults for the failure paths.
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { openSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { serverEnv } from './crm.js';
+import { CRM_BIN, freshHome, serverEnv } from './crm.js';
 
 export interface LoggedRequest {
   method: string;
@@ -31,80 +30,98 @@ export interface Fault {
 }
 
 export interface TestServer {
+  /** The proxy's base URL: what crm is pointed at. */
   url: string;
   apiKey: string;
-  sandbox: Sandbox;
   log: LoggedRequest[];
-  /** Requests that reached the server, other than those the test made itself. */
   requests(filter?: RegExp): LoggedRequest[];
   fault(fault: Fault): void;
   close(): Promise<void>;
 }
 
+/** Starts `crm sandbox serve --port 0 --json` and resolves with what it prints: url, api_key, port. */
+async function startSandboxServe(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; port: number; apiKey: string }> {
+  const child = spawn(process.execPath, [CRM_BIN, 'sandbox', 'serve', '--port', '0', '--json'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const info = await new Promise<{ port: number; api_key: string }>((resolve, reject) => {
+    let text = '';
+    child.stdout!.on('data', (chunk) => {
+      text += chunk;
+      if (text.includes('\n')) resolve(JSON.parse(text.split('\n')[0]!));
+    });
+    child.on('exit', (code) => reject(new Error(`crm sandbox serve exited ${code}: ${stderr}`)));
+  });
+  return { child, port: info.port, apiKey: info.api_key };
+}
+
 export async function startServer(): Promise<TestServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'crm-server-'));
-  const sandbox = openSandbox({ dbPath: join(dir, 'sandbox.db') });
+  const home = freshHome();
+  const serve = await startSandboxServe(home);
   const log: LoggedRequest[] = [];
   const faults: Fault[] = [];
 
-  const server: Server = createServer((req, res) => {
+  const forward = (entry: LoggedRequest, res: import('node:http').ServerResponse) => {
+    const upstream = httpRequest({ host: '127.0.0.1', port: serve.port, method: entry.method, path: entry.url, headers: entry.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    upstream.end(entry.body);
+  };
+
+  const proxy: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      const entry = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body };
+      const entry = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      // The test's own setup and checks (api() below) are neither logged nor faulted.
+      if (req.headers[SETUP_HEADER]) return forward(entry, res);
       log.push(entry);
       const index = faults.findIndex((fault) => !fault.match || fault.match.test(`${entry.method} ${entry.url}`));
-      if (index >= 0) {
-        const fault = faults[index]!;
-        fault.times = (fault.times ?? 1) - 1;
-        if (fault.times <= 0) faults.splice(index, 1);
-        setTimeout(() => {
-          if (fault.destroy) return req.socket.destroy();
-          if (fault.status === undefined) return respond();
-          res.writeHead(fault.status, { 'content-type': 'application/json', ...fault.headers });
-          res.end(fault.body ?? JSON.stringify({ data: null, error: `injected ${fault.status}` }));
-        }, fault.delayMs ?? 0);
-        return;
-      }
-      respond();
-      function respond() {
-        const answer = sandbox.handle({ method: entry.method, url: entry.url, headers: req.headers, body });
-        res.writeHead(answer.status, answer.headers);
-        res.end(answer.body);
-      }
+      if (index < 0) return forward(entry, res);
+      const fault = faults[index]!;
+      fault.times = (fault.times ?? 1) - 1;
+      if (fault.times <= 0) faults.splice(index, 1);
+      setTimeout(() => {
+        if (fault.destroy) return req.socket.destroy();
+        if (fault.status === undefined) return forward(entry, res);
+        res.writeHead(fault.status, { 'content-type': 'application/json', ...fault.headers });
+        res.end(fault.body ?? JSON.stringify({ data: null, error: `injected ${fault.status}` }));
+      }, fault.delayMs ?? 0);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const address = proxy.address();
   const port = typeof address === 'object' && address ? address.port : 0;
 
   return {
     url: `http://127.0.0.1:${port}/api/v1`,
-    apiKey: sandbox.apiKey,
-    sandbox,
+    apiKey: serve.apiKey,
     log,
     requests: (filter) => log.filter((entry) => !filter || filter.test(`${entry.method} ${entry.url}`)),
     fault: (fault) => faults.push(fault),
     close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      sandbox.close();
-      rmSync(dir, { recursive: true, force: true });
+      proxy.closeAllConnections();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+      const exited = new Promise((resolve) => serve.child.on('exit', resolve));
+      serve.child.kill('SIGTERM');
+      await exited;
+      rmSync(home.HOME!, { recursive: true, force: true });
     },
   };
 }
 
-/** Calls the server directly (setup and checks), outside the request log of crm's traffic. */
+const SETUP_HEADER = 'x-test-setup';
+
+/** Calls the service directly (the test's setup and checks), outside the log of crm's traffic. */
 export async function api(server: TestServer, method: string, path: string, body?: unknown): Promise<{ status: number; data: any; error: any }> {
-  const before = server.log.length;
   const response = await fetch(`${server.url}${path}`, {
     method,
-    headers: { 'x-service-api-key': server.apiKey, 'content-type': 'application/json' },
+    headers: { 'x-service-api-key': server.apiKey, 'content-type': 'application/json', [SETUP_HEADER]: '1' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const json = (await response.json()) as { data: unknown; error: unknown };
-  server.log.splice(before);
   return { status: response.status, data: json.data, error: json.error };
 }
 
