@@ -79,12 +79,6 @@ export class Context {
     return (this.cachedConfig ??= readConfig(this.env));
   }
 
-  /** Forgets the cached configuration after a command changed it. */
-  reloadConfig(): void {
-    this.cachedConfig = undefined;
-    this.cachedTarget = undefined;
-  }
-
   target(): Target {
     return (this.cachedTarget ??= resolveTarget({ profile: this.options.profile, baseUrl: this.options.baseUrl }, this.env, this.config()));
   }

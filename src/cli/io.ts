@@ -21,7 +21,6 @@ export interface IOStreams {
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
   colorStdout: boolean;
-  colorStderr: boolean;
   /** Prompts render on stderr and read stdin: both must be terminals, and --no-input must be off. */
   canPrompt: boolean;
 }
@@ -94,9 +93,6 @@ export function createStreams(options: StreamOptions): IOStreams {
     },
     get colorStdout() {
       return colorEnabled({ noColorFlag: options.noColor, env: options.env, isTTY: stdoutIsTTY() });
-    },
-    get colorStderr() {
-      return colorEnabled({ noColorFlag: options.noColor, env: options.env, isTTY: stderrIsTTY() });
     },
     get canPrompt() {
       return !noInput && stdinIsTTY() && stderrIsTTY();

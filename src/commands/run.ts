@@ -42,8 +42,8 @@ export async function runGeneric(ctx: Context, invocation: Invocation): Promise<
 }
 
 /** The path with its `{placeholders}` filled from the positional arguments (URL-encoded). */
-export function pathOf({ op, args }: Invocation, extra: Record<string, string> = {}): string {
-  const params: Record<string, string> = { ...extra };
+export function pathOf({ op, args }: Invocation): string {
+  const params: Record<string, string> = {};
   for (const [name, value] of Object.entries(args)) if (typeof value === 'string') params[name] = value;
   return fillPath(op.path, params);
 }
@@ -98,12 +98,9 @@ export async function confirmOrStop(ctx: Context, question: string, yes: boolean
   if (!confirmed) throw new CliError('cancelled', ExitCode.interrupted, { code: 'cancelled' });
 }
 
-export function attributeName(field: FieldSpec): string {
-  return camelCase(flagName(field));
-}
-
-export function camelCase(flag: string): string {
-  return flag.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+/** The key commander gives a flag's value: --list-id → listId. */
+function attributeName(field: FieldSpec): string {
+  return flagName(field).replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
 }
 
 /**
