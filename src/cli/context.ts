@@ -7,7 +7,7 @@ import { resolveTarget, type Target } from '../config/resolve.js';
 import { ApiClient } from '../http/core.js';
 import { createNetworkTransport, type Transport, type TransportRequest } from '../http/transport.js';
 import { SANDBOX_BASE_URL, assertSafeTransport } from '../http/url.js';
-import { CliError, ExitCode, noKeyError, usageError } from './errors.js';
+import { noKeyError, usageError } from './errors.js';
 import { createStreams, isTruthy, startSpinner, type InStream, type IOStreams, type OutStream } from './io.js';
 import { Printer, parseFormat, type Format } from './output.js';
 import { createPrompter, type Prompter } from './prompt.js';
@@ -228,11 +228,4 @@ export class Context {
     });
     return true;
   }
-}
-
-/** Wraps a failure the command did not classify: the one-line message, exit 1. */
-export function unexpectedError(error: unknown): CliError {
-  if (error instanceof CliError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return new CliError(message, ExitCode.service, { code: 'unexpected' });
 }

@@ -72,6 +72,13 @@ export function hintForStatus(status: number): string | undefined {
   return undefined;
 }
 
+/** Wraps a failure the command did not classify: the one-line message, exit 1. */
+export function unexpectedError(error: unknown): CliError {
+  if (error instanceof CliError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new CliError(message, ExitCode.service, { code: 'unexpected' });
+}
+
 /** Thrown by --dry-run once the request has been printed: the command ends successfully. */
 export class DryRunDone extends Error {
   constructor() {

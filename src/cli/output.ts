@@ -76,31 +76,25 @@ export class Printer {
   }
 
   /** A list whose records arrive page by page: ndjson, tsv, csv, json and -q print as they come. */
-  async stream(items: AsyncIterable<unknown>, view: View = {}): Promise<number> {
-    let count = 0;
+  async stream(items: AsyncIterable<unknown>, view: View = {}): Promise<void> {
     if (this.quiet) {
-      for await (const item of items) {
-        this.printIds([item]);
-        count++;
-      }
-      return count;
+      for await (const item of items) this.printIds([item]);
+      return;
     }
     switch (this.format) {
       case 'json': {
+        let first = true;
         for await (const item of items) {
           const text = JSON.stringify(this.pick(item), null, 2).replace(/\n/g, '\n  ');
-          this.write(`${count === 0 ? '[\n' : ',\n'}  ${text}`);
-          count++;
+          this.write(`${first ? '[\n' : ',\n'}  ${text}`);
+          first = false;
         }
-        this.write(count === 0 ? '[]\n' : '\n]\n');
-        return count;
+        this.write(first ? '[]\n' : '\n]\n');
+        return;
       }
       case 'ndjson':
-        for await (const item of items) {
-          this.write(`${JSON.stringify(this.pick(item))}\n`);
-          count++;
-        }
-        return count;
+        for await (const item of items) this.write(`${JSON.stringify(this.pick(item))}\n`);
+        return;
       case 'tsv':
       case 'csv': {
         let columns: string[] | undefined;
@@ -111,16 +105,14 @@ export class Printer {
           }
           const cells = columns.map((column) => getPath(item, column));
           this.write(this.format === 'csv' ? `${cells.map(csvCell).join(',')}\r\n` : `${cells.map(tsvCell).join('\t')}\n`);
-          count++;
         }
         if (!columns && this.format === 'csv' && this.fields) this.write(`${this.fields.map(csvCell).join(',')}\r\n`);
-        return count;
+        return;
       }
       case 'table': {
         const all: unknown[] = [];
         for await (const item of items) all.push(item);
-        await this.table(all, view);
-        return all.length;
+        return this.table(all, view);
       }
     }
   }
@@ -130,7 +122,7 @@ export class Printer {
     await this.records(rows, { columns });
   }
 
-  columnsFor(items: unknown[], view: View): string[] {
+  private columnsFor(items: unknown[], view: View): string[] {
     if (this.fields) return this.fields;
     const present = new Set(items.flatMap((item) => (isObject(item) ? Object.keys(item) : [])));
     const wanted = (view.columns ?? []).filter((column) => present.has(column.split('.')[0]!));

@@ -1,8 +1,8 @@
 // Runs one command's body with its Context and turns the outcome into the documented exit code.
 // Loaded on the first action, so `crm --version` and `crm --help` never pay for it.
 
-import { Context, unexpectedError, type ContextInit } from './context.js';
-import { CliError, DryRunDone, ExitCode } from './errors.js';
+import { Context, type ContextInit } from './context.js';
+import { CliError, DryRunDone, ExitCode, unexpectedError } from './errors.js';
 
 export type ActionBody = (ctx: Context) => Promise<void>;
 

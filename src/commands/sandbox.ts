@@ -1,9 +1,9 @@
 // crm sandbox init | serve | reset | status: the local workspace (SQLite in the user's data dir).
 
 import { existsSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { interruptedError } from '../cli/errors.js';
 import { parseInteger } from '../cli/input.js';
+import { noticeMarker } from '../http/sandbox-transport.js';
 import { confirmOrStop } from './run.js';
 import type { LocalHandler } from './local.js';
 
@@ -13,10 +13,11 @@ async function sandboxModule() {
   return import('../sandbox/index.js');
 }
 
-async function describe(dbPath: string): Promise<Record<string, unknown>> {
-  if (!existsSync(dbPath)) return { path: dbPath, exists: false };
+/** Path, key and counts; opening creates and seeds the database unless `seed` is false. */
+async function describe(dbPath: string, seed = false): Promise<Record<string, unknown>> {
+  if (!seed && !existsSync(dbPath)) return { path: dbPath, exists: false };
   const { openSandbox } = await sandboxModule();
-  const sandbox = openSandbox({ dbPath, seed: false });
+  const sandbox = openSandbox({ dbPath, seed });
   try {
     return { path: dbPath, exists: true, api_key: sandbox.apiKey, ...sandbox.counts() };
   } finally {
@@ -25,7 +26,7 @@ async function describe(dbPath: string): Promise<Record<string, unknown>> {
 }
 
 export const init: LocalHandler = async (ctx, { options }) => {
-  const { defaultSandboxPath, openSandbox, resetSandbox } = await sandboxModule();
+  const { defaultSandboxPath, resetSandbox } = await sandboxModule();
   const dbPath = defaultSandboxPath(ctx.env);
   if (existsSync(dbPath)) {
     if (!options.force) {
@@ -35,9 +36,9 @@ export const init: LocalHandler = async (ctx, { options }) => {
     }
     resetSandbox(dbPath);
   }
-  openSandbox({ dbPath }).close();
+  const created = await describe(dbPath, true);
   ctx.info(`✓ Created the sandbox with demo data at ${dbPath}`);
-  await ctx.printer.record(await describe(dbPath));
+  await ctx.printer.record(created);
 };
 
 export const status: LocalHandler = async (ctx) => {
@@ -50,7 +51,7 @@ export const reset: LocalHandler = async (ctx, { options }) => {
   const dbPath = defaultSandboxPath(ctx.env);
   await confirmOrStop(ctx, `Delete the sandbox database at ${dbPath}?`, Boolean(options.yes));
   resetSandbox(dbPath);
-  rmSync(join(dirname(dbPath), 'sandbox-notice-shown'), { force: true });
+  rmSync(noticeMarker(dbPath), { force: true });
   ctx.info(`✓ Deleted ${dbPath}; fresh demo data is seeded on next use.`);
 };
 

@@ -2,7 +2,7 @@
 // list unwrapping, error mapping to exit codes, timeouts, retries, paging, debug trace and dry run.
 
 import { CliError, DryRunDone, ExitCode, exitCodeForStatus, hintForStatus } from '../cli/errors.js';
-import { isObject, parseBody, unwrapList, type ListPage } from './envelope.js';
+import { isObject, parseBody, readEnvelope, unwrapList, type ListPage } from './envelope.js';
 import { DEFAULT_MAX_RETRIES, RETRY_AFTER_CAP_MS, backoffDelay, parseRetryAfter, shouldRetry, type Outcome } from './retry.js';
 import { TransportError, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
 import { maskKey, redact } from './redact.js';
@@ -66,10 +66,8 @@ export class ApiClient {
       throw new DryRunDone();
     }
     const response = await this.sendWithRetries(request);
-    let parsed;
     let envelope: unknown;
     try {
-      parsed = parseBody(response.body);
       envelope = response.body.trim() === '' ? null : JSON.parse(response.body);
     } catch {
       if (response.status >= 400) throw this.statusError(response.status, undefined);
@@ -78,6 +76,7 @@ export class ApiClient {
         code: 'malformed_response',
       });
     }
+    const parsed = readEnvelope(envelope);
     if (response.status >= 400 || parsed.error) {
       throw this.statusError(response.status, parsed.error ?? readUnwrappedError(parsed.data));
     }
@@ -162,10 +161,10 @@ export class ApiClient {
       if (failure && !shouldRetry(request.method, outcome)) throw networkError(failure);
 
       const retryAfter = response ? parseRetryAfter(response.headers['retry-after'], this.now()) : undefined;
-      if (retryAfter !== undefined && retryAfter > RETRY_AFTER_CAP_MS) {
-        const reason = response ? describeWait(response) : 'the service asked to wait';
-        const waited = this.options.waitLong ? await this.options.waitLong(retryAfter, reason) : false;
-        if (!waited) throw this.tooLongError(response!, retryAfter);
+      if (response && retryAfter !== undefined && retryAfter > RETRY_AFTER_CAP_MS) {
+        const refusal = this.statusError(response.status, safeParse(response.body) ?? undefined);
+        const waited = this.options.waitLong ? await this.options.waitLong(retryAfter, refusal.message) : false;
+        if (!waited) throw this.tooLongError(refusal, retryAfter);
         attempt = -1; // a wait the user accepted starts the retry budget afresh
         continue;
       }
@@ -204,9 +203,7 @@ export class ApiClient {
     return new CliError(message, exitCodeForStatus(status), { status, code: error?.code ?? `http_${status}`, hint: hintForStatus(status) });
   }
 
-  private tooLongError(response: TransportResponse, waitMs: number): CliError {
-    const parsed = safeParse(response.body);
-    const base = this.statusError(response.status, parsed ?? undefined);
+  private tooLongError(base: CliError, waitMs: number): CliError {
     const at = new Date(this.now() + waitMs).toISOString();
     return new CliError(`${base.message} (retry after ${Math.ceil(waitMs / 1000)}s, at ${at})`, base.exitCode, {
       status: base.status,
@@ -264,10 +261,6 @@ function readUnwrappedError(data: unknown): { message: string; code?: string } |
   if (!isObject(data)) return typeof data === 'string' && data ? { message: data } : undefined;
   const message = data.message ?? data.detail ?? data.title;
   return typeof message === 'string' ? { message, ...(typeof data.code === 'string' ? { code: data.code } : {}) } : undefined;
-}
-
-function describeWait(response: TransportResponse): string {
-  return safeParse(response.body)?.message ?? `HTTP ${response.status} ${reason(response.status)}`;
 }
 
 const REASONS: Record<number, string> = {

@@ -15,8 +15,12 @@ export function isObject(value: unknown): value is JsonObject {
 
 /** Throws a SyntaxError for a body that is not JSON (the caller maps that to a malformed response). */
 export function parseBody(text: string): ParsedBody {
-  if (text.trim() === '') return { data: null, error: null };
-  const json: unknown = JSON.parse(text);
+  return readEnvelope(text.trim() === '' ? null : JSON.parse(text));
+}
+
+/** The envelope of an already parsed body (null: an empty body). */
+export function readEnvelope(json: unknown): ParsedBody {
+  if (json === null) return { data: null, error: null };
   if (isObject(json) && ('data' in json || 'error' in json)) {
     return { data: json.data ?? null, error: readError(json.error) };
   }

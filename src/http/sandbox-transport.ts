@@ -28,10 +28,15 @@ export async function openEmbeddedSandbox(ctx: Context): Promise<EmbeddedSandbox
   return { apiKey: sandbox.apiKey, transport, close: () => sandbox.close() };
 }
 
+/** Beside the database: the notice was shown (`crm sandbox reset` removes it with the data). */
+export function noticeMarker(dbPath: string): string {
+  return join(dirname(dbPath), 'sandbox-notice-shown');
+}
+
 /** Tells a person once (per sandbox database) where their data lives and how to leave the sandbox. */
 function noticeOnce(ctx: Context, dbPath: string): void {
   if (!ctx.io.stderrIsTTY) return;
-  const marker = join(dirname(dbPath), 'sandbox-notice-shown');
+  const marker = noticeMarker(dbPath);
   if (existsSync(marker)) return;
   ctx.info(
     `Using the local sandbox workspace (demo data in ${dbPath}).\n` +
