@@ -48,7 +48,7 @@ function measure(cases) {
 
 async function startServer() {
   const env = home();
-  const child = spawn(node, [CRM, 'sandbox', 'serve', '--port', '0', '--json'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(node, [CRM, 'sandbox', 'serve', '--port', '0', '-o', 'ndjson'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const info = await new Promise((resolve, reject) => {
     let text = '';
     child.stdout.on('data', (chunk) => {

@@ -3,12 +3,13 @@
 // (src/app.ts: the HTTP core, output, commands) is imported when a command actually runs.
 
 import { Command, CommanderError, Option } from 'commander';
-import { GROUPS, OPERATIONS, flagName, type Operation } from './api/endpoints.js';
 import type { ContextInit, GlobalOptions } from './cli/context.js';
 import { exitQuietlyOnBrokenPipe, type OutStream } from './cli/io.js';
-import type { ActionBody } from './cli/runner.js';
+import type { CommandBody, RunSettings } from './cli/runner.js';
 import { VERSION } from './cli/version.js';
-import { LOCAL_COMMANDS, LOCAL_GROUPS, type LocalCommand } from './commands/local.js';
+import { LOCAL_COMMANDS, LOCAL_GROUPS, type LocalCommand } from './registry/local.js';
+import { GROUPS, OPERATIONS, commandOptions } from './registry/operations.js';
+import { flagName, staticValues, type FieldSpec } from './registry/types.js';
 
 export type MainInit = Omit<ContextInit, 'options'>;
 
@@ -62,7 +63,7 @@ export function commandWords(argv: string[]): string[] {
   return words;
 }
 
-type Run = (body: ActionBody, command: Command) => Promise<void>;
+type Run = (body: CommandBody, command: Command, settings?: RunSettings) => Promise<void>;
 
 /** buildProgram's `words` for the whole tree (the generated reference, completions). */
 export const ALL_COMMANDS = null;
@@ -75,7 +76,7 @@ export const ALL_COMMANDS = null;
  */
 export function buildProgram(run: Run, words: string[] | typeof ALL_COMMANDS, io: { stdout: OutStream; stderr: OutStream }): Command {
   /** 'full': build with options and action; 'name': name and aliases only; 'group': only its group's entry. */
-  const detail = (command: string[], aliases: string[] = []): 'full' | 'name' | 'group' => {
+  const detail = (command: readonly string[], aliases: readonly string[] = []): 'full' | 'name' | 'group' => {
     if (words === ALL_COMMANDS) return 'full';
     if (words[0] !== command[0]) return 'group';
     const named = command.every((word, index) => index >= words.length || words[index] === word || (index === command.length - 1 && aliases.includes(words[index]!)));
@@ -98,7 +99,7 @@ export function buildProgram(run: Run, words: string[] | typeof ALL_COMMANDS, io
   addGlobalOptions(program);
 
   const descriptions = new Map([...GROUPS, ...LOCAL_GROUPS]);
-  const groupOf = (path: string[]): Command => {
+  const groupOf = (path: readonly string[]): Command => {
     let parent: Command = program;
     for (let depth = 0; depth < path.length; depth++) {
       const name = path[depth]!;
@@ -114,14 +115,15 @@ export function buildProgram(run: Run, words: string[] | typeof ALL_COMMANDS, io
       continue;
     }
     const command = groupOf(op.command.slice(0, -1)).command(op.command.at(-1)!).description(`${op.summary}  [${op.method} ${op.path}]`);
-    if (op.aliases) command.aliases(op.aliases);
+    if (op.aliases) command.aliases([...op.aliases]);
     if (level === 'name') continue;
-    addOperationOptions(command, op);
+    addArguments(command, op.args);
+    addOptions(command, commandOptions(op));
     command.action(async (...actionArgs: unknown[]) => {
       const leaf = actionArgs.at(-1) as Command;
       await run(async (ctx) => {
         const { runOperation } = await import('./app.js');
-        await runOperation(ctx, { op, args: positionalArgs(op, leaf), options: leaf.opts() });
+        return runOperation(ctx, op, { args: positionalArgs(op.args, leaf), options: leaf.opts() });
       }, leaf);
     });
   }
@@ -134,64 +136,66 @@ export function buildProgram(run: Run, words: string[] | typeof ALL_COMMANDS, io
 }
 
 /** A top-level entry for help listings of a group (or single command) that this run does not need. */
-function placeholder(program: Command, path: string[], summary: string, descriptions: Map<string, string>): void {
+function placeholder(program: Command, path: readonly string[], summary: string, descriptions: Map<string, string>): void {
   const name = path[0]!;
   if (program.commands.some((command) => command.name() === name)) return;
   program.command(name).description(path.length === 1 ? summary : descriptions.get(name) ?? '');
 }
 
-function addOperationOptions(command: Command, op: Operation): void {
-  for (const arg of op.args ?? []) {
-    const label = `${arg.name}${arg.variadic ? '...' : ''}`;
-    command.argument(arg.optional ? `[${label}]` : `<${label}>`, arg.description);
+/** Positional arguments: `<id>`, `[stage]`, `[contact_ids...]`; an argument's `flag` is its display name. */
+function addArguments(command: Command, args: readonly FieldSpec[]): void {
+  for (const arg of args) {
+    const label = `${arg.flag ?? arg.name}${arg.variadic ? '...' : ''}`;
+    command.argument(arg.optional ? `[${label}]` : `<${label}>`, describe(arg));
   }
-  if (op.paged) {
-    command
-      .option('--limit <n>', 'records per page, 1 to 50 (service default 20)')
-      .option('--offset <n>', 'records to skip')
-      .option('--all', 'every page, streamed as it arrives');
+}
+
+const PLACEHOLDERS: Partial<Record<FieldSpec['type'], string>> = { integer: 'n', number: 'n', date: 'date', file: 'file', duration: 'duration', email: 'email', id: 'id', ids: 'ids', list: 'list', json: 'json' };
+
+/** Flags from the registry: `--limit <n>`, `-L`, booleans without a value, repeatable ones collected. */
+function addOptions(command: Command, fields: readonly FieldSpec[]): void {
+  for (const field of fields) {
+    const long = `--${flagName(field)}`;
+    const flags = `${field.short ? `-${field.short}, ` : ''}${long}${field.type === 'boolean' ? '' : ` <${PLACEHOLDERS[field.type] ?? 'value'}>`}`;
+    const required = field.required && !field.readOnly ? ' (required)' : '';
+    const option = new Option(flags, `${describe(field)}${required}`);
+    if (field.repeatable) option.argParser(collect).default(undefined);
+    command.addOption(option);
   }
-  for (const field of op.query ?? []) {
-    command.option(field.type === 'boolean' ? `--${flagName(field)}` : `--${flagName(field)} <value>`, field.description);
-  }
-  for (const field of op.body ?? []) {
-    const required = field.required && op.kind !== 'update' ? ' (required)' : '';
-    command.option(`--${flagName(field)} <value>`, `${field.description}${required}`);
-  }
-  if (op.body) {
-    command
-      .option('--set <key=value>', 'set a body field (repeatable; JSON values, dotted keys nest)', collect, [])
-      .option('--data <json>', 'request body as JSON, @file, or - for stdin');
-  }
-  if (op.kind === 'delete') command.option('-y, --yes', 'do not ask for confirmation');
-  for (const option of op.options ?? []) command.option(option.flags, option.description);
+}
+
+/** The description, with the values a field takes when they are known. */
+function describe(field: FieldSpec): string {
+  const values = staticValues(field);
+  return values ? `${field.description}: ${values.join(', ')}` : field.description;
 }
 
 function addLocalCommand(parent: Command, local: LocalCommand, run: Run, full: boolean): void {
   const command = parent.command(local.command.at(-1)!).description(local.summary);
-  if (local.aliases) command.aliases(local.aliases);
+  if (local.aliases) command.aliases([...local.aliases]);
   if (!full) return;
-  for (const arg of local.args ?? []) command.argument(arg.spec, arg.description);
-  for (const option of local.options ?? []) {
-    if (option.repeatable) command.option(option.flags, option.description, collect, []);
-    else command.option(option.flags, option.description);
-  }
+  addArguments(command, local.args);
+  addOptions(command, local.options);
   command.action(async (...actionArgs: unknown[]) => {
     const leaf = actionArgs.at(-1) as Command;
-    await run(async (ctx) => {
-      const { LOCAL_HANDLERS } = await import('./app.js');
-      await LOCAL_HANDLERS[local.handler](ctx, { args: leaf.processedArgs as unknown[], options: leaf.opts() });
-    }, leaf);
+    await run(
+      async (ctx) => {
+        const { runLocal } = await import('./app.js');
+        return runLocal(ctx, local, { args: positionalArgs(local.args, leaf), options: leaf.opts() });
+      },
+      leaf,
+      { ignoreProfileOutput: local.command[0] === 'config', defaultFormat: local.defaultFormat },
+    );
   });
 }
 
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
 }
 
-function positionalArgs(op: Operation, command: Command): Record<string, string | string[] | undefined> {
-  const values = command.processedArgs as Array<string | string[] | undefined>;
-  return Object.fromEntries((op.args ?? []).map((arg, index) => [arg.name, values[index]]));
+function positionalArgs(args: readonly FieldSpec[], command: Command): Record<string, unknown> {
+  const values = command.processedArgs as unknown[];
+  return Object.fromEntries(args.map((arg, index) => [arg.name, values[index]]));
 }
 
 function rootOf(command: Command): Command {
@@ -208,9 +212,9 @@ export async function main(argv: string[], init: MainInit = {}): Promise<number>
   exitQuietlyOnBrokenPipe(stdout);
   let exitCode = 0;
 
-  const run: Run = async (body, command) => {
+  const run: Run = async (body, command, settings) => {
     const { runAction } = await import('./app.js');
-    exitCode = await runAction({ ...init, options: rootOf(command).opts() as GlobalOptions }, body);
+    exitCode = await runAction({ ...init, options: rootOf(command).opts() as GlobalOptions }, body, settings);
   };
 
   // `crm help contacts list` shows what `crm contacts list --help` shows.

@@ -1,15 +1,19 @@
 // What a command receives: streams, options, configuration, the API client, the printer and the
 // prompter. Everything is built on first use, so a command pays only for what it touches, and tests
-// hand in their own streams, environment and transport instead of patching globals.
+// hand in their own streams, environment, transport and prompter instead of patching globals.
 
 import { readConfig, type ConfigData } from '../config/store.js';
+import { sandboxPath } from '../config/paths.js';
 import { resolveTarget, type Target } from '../config/resolve.js';
-import { ApiClient } from '../http/core.js';
-import { createNetworkTransport, type Transport, type TransportRequest } from '../http/transport.js';
+import { API_KEY_HEADER, ApiClient } from '../http/core.js';
+import { maskKey, redact } from '../http/redact.js';
 import { SANDBOX_BASE_URL, assertSafeTransport } from '../http/url.js';
+import { createRecordingTransport, type PlannedRequest } from '../transport/recording.js';
+import type { Transport, TransportRequest } from '../transport/types.js';
 import { noKeyError, usageError } from './errors.js';
+import { checkName, parseChoice } from './input.js';
 import { createStreams, isTruthy, startSpinner, type InStream, type IOStreams, type OutStream } from './io.js';
-import { Printer, parseFormat, type Format } from './output.js';
+import { FORMATS, Printer, type Format } from './printer.js';
 import { createPrompter, type Prompter } from './prompt.js';
 import { VERSION } from './version.js';
 
@@ -36,18 +40,32 @@ export interface ContextInit {
   stdin?: InStream;
   stdout?: OutStream;
   stderr?: OutStream;
-  /** Replaces the network/sandbox transport (tests). */
+  /** Replaces the network and sandbox transports (tests). */
   transport?: Transport;
   prompter?: Prompter;
+  /** The clock of relative times in tables (tests). */
+  now?: () => number;
 }
+
+/** The output settings, resolved and checked before a command runs. */
+export interface OutputSettings {
+  format: Format;
+  fields?: string[];
+  quiet: boolean;
+}
+
+const MAX_TIMEOUT_SECONDS = 86_400;
 
 export class Context {
   readonly env: NodeJS.ProcessEnv;
   readonly io: IOStreams;
   readonly options: GlobalOptions;
+  /** With --dry-run: every request the command would have sent, in order. */
+  readonly plan: PlannedRequest[] = [];
   private readonly init: ContextInit;
   private cachedConfig?: ConfigData;
   private cachedTarget?: Target;
+  private cachedOutput?: OutputSettings;
   private cachedPrinter?: Printer;
   private cachedPrompter?: Prompter;
   private clientPromise?: Promise<ApiClient>;
@@ -83,22 +101,41 @@ export class Context {
     return (this.cachedTarget ??= resolveTarget({ profile: this.options.profile, baseUrl: this.options.baseUrl }, this.env, this.config()));
   }
 
-  get format(): Format {
+  /**
+   * Format, fields and quiet, from the flags, CRM_OUTPUT and the profile's setting. Checked before
+   * anything is sent: a bad value is exit 2 naming where it came from.
+   */
+  output(options: { ignoreProfileSetting?: boolean; defaultFormat?: Format } = {}): OutputSettings {
+    if (this.cachedOutput) return this.cachedOutput;
+    const format = this.resolveFormat(Boolean(options.ignoreProfileSetting), options.defaultFormat);
+    let fields: string[] | undefined;
+    if (this.options.fields !== undefined) {
+      fields = this.options.fields.split(',').map((field) => field.trim());
+      if (fields.every((field) => field === '')) throw usageError('--fields needs at least one field name', 'for example --fields id,name');
+      for (const field of fields) checkName(field, '--fields');
+    }
+    return (this.cachedOutput = { format, fields, quiet: Boolean(this.options.quiet) });
+  }
+
+  private resolveFormat(ignoreProfileSetting: boolean, defaultFormat?: Format): Format {
+    const parse = (value: string, source: string) => parseChoice(value, FORMATS, source) as Format;
+    if (this.options.output !== undefined) {
+      const format = parse(this.options.output, '--output');
+      if (this.options.json && format !== 'json') throw usageError(`--json and --output ${format} ask for different formats`);
+      return format;
+    }
     if (this.options.json) return 'json';
-    if (this.options.output) return parseFormat(this.options.output, '--output');
-    if (this.env.CRM_OUTPUT) return parseFormat(this.env.CRM_OUTPUT, 'CRM_OUTPUT');
-    const configured = this.safeSettings()?.output;
-    if (configured) return parseFormat(configured, 'output setting');
+    if (defaultFormat) return defaultFormat;
+    if (this.env.CRM_OUTPUT) return parse(this.env.CRM_OUTPUT, 'CRM_OUTPUT');
+    if (!ignoreProfileSetting) {
+      const configured = this.safeSettings()?.output;
+      if (configured !== undefined) return parse(String(configured), 'output setting of the profile (`crm config unset output`)');
+    }
     return this.io.stdoutIsTTY ? 'table' : 'tsv';
   }
 
   get printer(): Printer {
-    if (!this.cachedPrinter) {
-      const fields = this.options.fields?.split(',').map((field) => field.trim()).filter(Boolean);
-      if (this.options.fields !== undefined && !fields?.length) throw usageError('--fields needs at least one field name');
-      this.cachedPrinter = new Printer({ io: this.io, format: this.format, fields, quiet: Boolean(this.options.quiet) });
-    }
-    return this.cachedPrinter;
+    return (this.cachedPrinter ??= new Printer({ io: this.io, ...this.output(), now: this.init.now }));
   }
 
   get prompter(): Prompter {
@@ -109,7 +146,9 @@ export class Context {
     const raw = this.options.timeout ?? this.safeSettings()?.timeout;
     if (raw === undefined) return 30_000;
     const seconds = Number(raw);
-    if (!Number.isFinite(seconds) || seconds <= 0) throw usageError(`invalid --timeout "${raw}" (expected a number of seconds > 0)`);
+    if (String(raw).trim() === '' || !Number.isFinite(seconds) || seconds <= 0 || seconds > MAX_TIMEOUT_SECONDS) {
+      throw usageError(`invalid --timeout "${String(raw)}" (expected seconds, more than 0 and at most ${MAX_TIMEOUT_SECONDS})`);
+    }
     return Math.round(seconds * 1000);
   }
 
@@ -149,17 +188,21 @@ export class Context {
       if (!target.apiKey && !this.dryRun) throw noKeyError();
       return this.clientFor(target.baseUrl, target.apiKey);
     }
-    const { openEmbeddedSandbox } = await import('../http/sandbox-transport.js');
-    const embedded = await openEmbeddedSandbox(this);
+    if (this.dryRun || this.init.transport) return this.newClient(SANDBOX_BASE_URL, undefined, this.init.transport);
+    const { openEmbeddedSandbox } = await import('../transport/sandbox.js');
+    const dbPath = sandboxPath(this.env);
+    const embedded = await openEmbeddedSandbox(dbPath);
     this.onClose(() => embedded.close());
-    return this.newClient(SANDBOX_BASE_URL, embedded.apiKey, this.init.transport ?? embedded.transport);
+    await this.noticeOnce(dbPath);
+    return this.newClient(SANDBOX_BASE_URL, embedded.apiKey, embedded.transport);
   }
 
   /** A client for an explicit workspace over the network (auth login verifies a key with it). */
   async clientFor(baseUrl: string, apiKey: string | undefined): Promise<ApiClient> {
     assertSafeTransport(baseUrl, Boolean(this.options.insecure));
     let transport = this.init.transport;
-    if (!transport) {
+    if (!transport && !this.dryRun) {
+      const { createNetworkTransport } = await import('../transport/network.js');
       const network = await createNetworkTransport();
       this.onClose(() => network.close());
       transport = network;
@@ -167,11 +210,17 @@ export class Context {
     return this.newClient(baseUrl, apiKey, transport);
   }
 
-  private newClient(baseUrl: string, apiKey: string | undefined, transport: Transport): ApiClient {
+  private newClient(baseUrl: string, apiKey: string | undefined, transport: Transport | undefined): ApiClient {
+    const mask = (request: TransportRequest): TransportRequest => {
+      const headers = { ...request.headers };
+      if (headers[API_KEY_HEADER]) headers[API_KEY_HEADER] = maskKey(headers[API_KEY_HEADER]);
+      return { ...request, headers, body: request.body === undefined ? undefined : redact(request.body, apiKey) };
+    };
+    const send = this.dryRun || !transport ? createRecordingTransport(this.plan, mask) : transport;
     const spinning: Transport = async (request) => {
-      const spinner = this.debug ? undefined : startSpinner(this.io, 'Waiting for the service…');
+      const spinner = this.debug || this.dryRun ? undefined : startSpinner(this.io, 'Waiting for the service…');
       try {
-        return await transport(request);
+        return await send(request);
       } finally {
         spinner?.stop();
       }
@@ -183,21 +232,26 @@ export class Context {
       timeoutMs: this.timeoutMs,
       userAgent: `crm/${VERSION} node/${process.versions.node} ${process.platform}`,
       trace: this.debug ? (line) => this.io.stderr.write(`${line}\n`) : undefined,
-      dryRun: this.dryRun ? (request) => this.printDryRun(request) : undefined,
       waitLong: (ms, reason) => this.waitLong(ms, reason),
     });
   }
 
-  private printDryRun(request: TransportRequest): void {
-    const body = request.body === undefined ? undefined : JSON.parse(request.body);
-    if (this.format === 'json' || this.format === 'ndjson') {
-      const text = JSON.stringify({ method: request.method, url: request.url, headers: request.headers, body: body ?? null }, null, this.format === 'json' ? 2 : undefined);
-      this.io.stdout.write(`${text}\n`);
-      return;
+  /** Tells a person once (per sandbox database) where their data lives and how to leave the sandbox. */
+  private async noticeOnce(dbPath: string): Promise<void> {
+    if (!this.io.stderrIsTTY) return;
+    const { existsSync, writeFileSync } = await import('node:fs');
+    const { noticeMarker } = await import('../transport/sandbox.js');
+    const marker = noticeMarker(dbPath);
+    if (existsSync(marker)) return;
+    this.info(
+      `Using the local sandbox workspace (demo data in ${dbPath}).\n` +
+        'Connect a real workspace with `crm auth login --base-url https://<host>`; see `crm sandbox --help`.',
+    );
+    try {
+      writeFileSync(marker, '', { mode: 0o600 });
+    } catch {
+      // Not being able to remember is harmless: the notice shows again next time.
     }
-    const lines = [`${request.method} ${request.url}`, ...Object.entries(request.headers).map(([name, value]) => `${name}: ${value}`)];
-    if (body !== undefined) lines.push('', JSON.stringify(body, null, 2));
-    this.io.stdout.write(`${lines.join('\n')}\n`);
   }
 
   /** A long Retry-After: wait with --wait, count down on a terminal, otherwise give up (exit 5). */

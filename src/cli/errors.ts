@@ -1,4 +1,9 @@
-// Every failure the CLI reports is a CliError carrying its documented exit code (see README "Exit codes").
+// Every failure a user sees is a CliError carrying its documented exit code (README "Exit codes").
+// This is the one place where what went wrong (an HttpError's kind and status, a usage mistake)
+// becomes an exit code and a hint.
+
+import { ConfigError } from '../config/store.js';
+import { HttpError } from '../http/errors.js';
 
 export const ExitCode = {
   ok: 0,
@@ -18,6 +23,14 @@ export interface ErrorDetails {
   hint?: string;
 }
 
+export interface ErrorJson {
+  message: string;
+  status: number | null;
+  code: string | null;
+  exit_code: number;
+  hint?: string;
+}
+
 export class CliError extends Error {
   readonly exitCode: number;
   readonly status?: number;
@@ -33,7 +46,7 @@ export class CliError extends Error {
     this.hint = details.hint;
   }
 
-  toJSON(): { error: { message: string; status: number | null; code: string | null; exit_code: number; hint?: string } } {
+  toJSON(): { error: ErrorJson } {
     return {
       error: {
         message: this.message,
@@ -47,42 +60,50 @@ export class CliError extends Error {
 }
 
 /** Bad flags, arguments or input: caught before anything was sent. */
-export const usageError = (message: string, hint?: string): CliError =>
-  new CliError(message, ExitCode.usage, { code: 'usage', hint });
+export const usageError = (message: string, hint?: string): CliError => new CliError(message, ExitCode.usage, { code: 'usage', hint });
 
 export const noKeyError = (): CliError =>
-  new CliError('no API key configured', ExitCode.auth, {
-    code: 'no_api_key',
-    hint: 'run `crm auth login`, or set CRM_API_KEY',
-  });
+  new CliError('no API key configured', ExitCode.auth, { code: 'no_api_key', hint: 'run `crm auth login`, or set CRM_API_KEY' });
 
 export const interruptedError = (): CliError => new CliError('interrupted', ExitCode.interrupted, { code: 'interrupted' });
 
+/** A 2xx that carries no record where one was promised (get, create, update). */
+export const noRecordError = (what: string): CliError =>
+  new CliError(`malformed response from the service (no ${what} in the answer)`, ExitCode.network, { code: 'malformed_response' });
+
 /** Maps an HTTP error status to the contract's exit code. */
-export function exitCodeForStatus(status: number): number {
+export function exitCodeForStatus(status: number | undefined): number {
   if (status === 401 || status === 403) return ExitCode.auth;
   if (status === 404) return ExitCode.notFound;
   if (status === 429) return ExitCode.rateLimited;
   return ExitCode.service;
 }
 
-export function hintForStatus(status: number): string | undefined {
+function hintForStatus(status: number | undefined): string | undefined {
   if (status === 401) return 'check the key with `crm auth status`, or run `crm auth login`';
   if (status === 403) return 'the API key lacks the scope this request needs';
   return undefined;
 }
 
-/** Wraps a failure the command did not classify: the one-line message, exit 1. */
-export function unexpectedError(error: unknown): CliError {
+const EXIT_BY_KIND: Record<Exclude<HttpError['kind'], 'status'>, number> = {
+  invalid_request: ExitCode.usage,
+  retry_later: ExitCode.rateLimited,
+  network: ExitCode.network,
+  malformed: ExitCode.network,
+  redirect: ExitCode.service,
+};
+
+/** Any failure as the CliError a user sees; an unclassified one is exit 1. */
+export function toCliError(error: unknown): CliError {
   if (error instanceof CliError) return error;
+  if (error instanceof HttpError) {
+    const exitCode = error.kind === 'status' ? exitCodeForStatus(error.status) : EXIT_BY_KIND[error.kind];
+    const hint = error.hint ?? (error.kind === 'status' ? hintForStatus(error.status) : undefined);
+    return new CliError(error.message, exitCode, { status: error.status, code: error.code, hint });
+  }
+  if (error instanceof ConfigError) {
+    return new CliError(error.message, error.usage ? ExitCode.usage : ExitCode.service, { code: error.usage ? 'usage' : 'config', hint: error.hint });
+  }
   const message = error instanceof Error ? error.message : String(error);
   return new CliError(message, ExitCode.service, { code: 'unexpected' });
-}
-
-/** Thrown by --dry-run once the request has been printed: the command ends successfully. */
-export class DryRunDone extends Error {
-  constructor() {
-    super('dry run');
-    this.name = 'DryRunDone';
-  }
 }

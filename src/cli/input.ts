@@ -1,16 +1,24 @@
-// Reading what the user typed into values the service accepts: typed flags, --set, --data.
+// Reading what the user typed into values the service accepts: typed flags, --set, --data, id lists.
 // Every failure here is a usage error (exit 2) raised before anything is sent.
 
 import { readFileSync } from 'node:fs';
 import { isObject, type JsonObject } from '../http/envelope.js';
-import type { FieldType } from '../api/endpoints.js';
+import { isEmail, type FieldSpec, type ValueType } from '../registry/types.js';
 import { usageError } from './errors.js';
 import { readAll, type InStream } from './io.js';
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** Names that would reach an object's prototype: refused wherever crm reads a name. */
+const PROTOTYPE_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
 
-export function isEmail(value: string): boolean {
-  return EMAIL.test(value);
+export function isPrototypeName(name: string): boolean {
+  return PROTOTYPE_NAMES.has(name);
+}
+
+/** Refuses a name that is empty or a prototype name, naming where it came from. */
+export function checkName(name: string, label: string): string {
+  if (name.trim() === '') throw usageError(`${label}: empty name`);
+  if (isPrototypeName(name)) throw usageError(`${label}: "${name}" is not allowed as a name`);
+  return name;
 }
 
 export function emailProblem(value: string): string | undefined {
@@ -27,12 +35,14 @@ export function parseInteger(raw: string, label: string, min: number, max = Numb
   return value;
 }
 
+const MAX_RELATIVE_DAYS = 36_525; // a hundred years
+
 /** YYYY-MM-DD, a full ISO timestamp, or today / tomorrow / +Nd / +Nw. */
 export function parseDate(raw: string, label: string, now: Date = new Date()): string {
   const text = raw.trim().toLowerCase();
-  const relative = /^\+?(\d+)([dw])$/.exec(text);
+  const relative = /^\+?(\d{1,9})([dw])$/.exec(text);
   const offsetDays = text === 'today' ? 0 : text === 'tomorrow' ? 1 : relative ? Number(relative[1]) * (relative[2] === 'w' ? 7 : 1) : undefined;
-  if (offsetDays !== undefined) {
+  if (offsetDays !== undefined && offsetDays <= MAX_RELATIVE_DAYS) {
     const day = new Date(Date.UTC(now.getFullYear(), now.getMonth(), now.getDate() + offsetDays));
     return day.toISOString().slice(0, 10);
   }
@@ -42,48 +52,130 @@ export function parseDate(raw: string, label: string, now: Date = new Date()): s
   } else if (/^\d{4}-\d{2}-\d{2}T/.test(raw) && !Number.isNaN(Date.parse(raw))) {
     return raw;
   }
-  throw usageError(`invalid ${label} "${raw}" (expected YYYY-MM-DD, today, tomorrow or +Nd)`);
+  const hint = offsetDays !== undefined ? `at most +${MAX_RELATIVE_DAYS}d` : 'YYYY-MM-DD, today, tomorrow or +Nd';
+  throw usageError(`invalid ${label} "${raw}" (expected ${hint})`);
 }
 
-/** Converts a flag's text to the field's type. */
-export function parseTyped(raw: string | boolean, type: FieldType | undefined, label: string): unknown {
-  if (typeof raw === 'boolean') return raw;
+/** 30s, 5m, 1h, or a number of seconds; as milliseconds. */
+export function parseDuration(raw: string, label: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(raw.trim());
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(match?.[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
+  const ms = match ? Math.round(Number(match[1]) * unit) : NaN;
+  if (!Number.isFinite(ms) || ms <= 0 || ms > 2 ** 31 - 1) throw usageError(`invalid ${label} "${raw}" (expected a duration such as 30s, 5m or 1h)`);
+  return ms;
+}
+
+/** A value the spec fixes: one of `choices`, matched without regard to case. */
+export function parseChoice(raw: string, choices: readonly string[], label: string): string {
+  const choice = choices.find((candidate) => candidate.toLowerCase() === raw.trim().toLowerCase());
+  if (choice === undefined) throw usageError(`invalid ${label} "${raw}" (expected one of: ${choices.join(', ')})`);
+  return choice;
+}
+
+/** A comma-separated list; with choices, every item must be one of them. */
+export function parseList(raw: string, label: string, choices?: readonly string[]): string[] {
+  const items = [...new Set(raw.split(',').map((item) => item.trim()).filter(Boolean))];
+  if (items.length === 0) throw usageError(`invalid ${label} "${raw}" (expected a comma-separated list${choices ? ` of: ${choices.join(', ')}` : ''})`);
+  return choices ? items.map((item) => parseChoice(item, choices, label)) : items;
+}
+
+export type Value = string | number | boolean | string[] | unknown;
+
+/**
+ * Converts a flag's text (or an already typed value, from an MCP tool call) to the field's type.
+ * Values the spec fixes (`choices`) are checked here; values a workspace defines (`known`) are not.
+ */
+export function parseValue(raw: unknown, field: Pick<FieldSpec, 'type' | 'choices' | 'min' | 'max'>, label: string): Value {
+  if (raw === undefined || raw === null) return raw;
+  const type: ValueType = field.type;
+  if (type === 'boolean') {
+    if (typeof raw === 'boolean') return raw;
+    return parseChoice(String(raw), ['true', 'false'], label) === 'true';
+  }
+  if (type === 'json') return typeof raw === 'string' ? parseJsonValue(raw, label) : raw;
+  if (type === 'ids' || type === 'list') {
+    const items = Array.isArray(raw) ? raw.map((item) => String(item).trim()).filter(Boolean) : parseList(String(raw), label, field.choices);
+    return field.choices ? items.map((item) => parseChoice(item, field.choices!, label)) : items;
+  }
+  if (typeof raw === 'number' && (type === 'integer' || type === 'number')) return parseValue(String(raw), field, label);
+  if (typeof raw !== 'string') throw usageError(`invalid ${label}: expected text, got ${Array.isArray(raw) ? 'a list' : typeof raw}`);
+  if (field.choices) return parseChoice(raw, field.choices, label);
   switch (type) {
     case 'email': {
-      const problem = emailProblem(raw);
+      const problem = emailProblem(raw.trim());
       if (problem) throw usageError(`${label}: ${problem}`);
-      return raw;
+      return raw.trim();
     }
     case 'integer':
-      return parseInteger(raw, label, 0);
+      return parseInteger(raw, label, field.min ?? 0, field.max);
     case 'number': {
       const value = Number(raw);
       if (raw.trim() === '' || !Number.isFinite(value)) throw usageError(`invalid ${label} "${raw}" (expected a number)`);
+      if (field.min !== undefined && value < field.min) throw usageError(`invalid ${label} "${raw}" (expected a number >= ${field.min})`);
       return value;
     }
     case 'date':
       return parseDate(raw, label);
+    case 'duration':
+      return parseDuration(raw, label);
+    case 'id':
+      return parseId(raw, label);
+    case 'file':
+      if (raw.trim() === '') throw usageError(`${label}: empty file name`);
+      return raw;
     default:
       return raw;
   }
 }
 
+/** An id: any non-empty text without control characters (the service defines its format). */
+export function parseId(raw: string, label: string): string {
+  const id = raw.trim();
+  if (id === '' || id === '.' || id === '..') throw usageError(`invalid ${label} ${JSON.stringify(raw)}`);
+  if (/[\u0000-\u001f\u007f]/.test(id)) throw usageError(`invalid ${label} (it holds a control character)`);
+  return id;
+}
+
+function parseJsonValue(text: string, label: string): unknown {
+  try {
+    return checkKeys(JSON.parse(text), label);
+  } catch (error) {
+    if (error instanceof SyntaxError) throw usageError(`invalid JSON in ${label}: ${error.message}`);
+    throw error;
+  }
+}
+
+/** Refuses prototype names anywhere in a parsed JSON value. */
+export function checkKeys<T>(value: T, label: string): T {
+  if (Array.isArray(value)) value.forEach((item) => checkKeys(item, label));
+  else if (isObject(value)) {
+    for (const [key, member] of Object.entries(value)) {
+      if (isPrototypeName(key)) throw usageError(`${label}: "${key}" is not allowed as a field name`);
+      checkKeys(member, label);
+    }
+  }
+  return value;
+}
+
 /** `--set key=value`: the value is JSON when it parses as JSON, else a string; dotted keys nest. */
-export function parseSetPairs(pairs: string[]): JsonObject {
+export function parseSetPairs(pairs: readonly string[], label = '--set'): JsonObject {
   const result: JsonObject = {};
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
-    if (eq <= 0) throw usageError(`invalid --set "${pair}" (expected key=value)`);
+    if (eq <= 0) throw usageError(`invalid ${label} "${pair}" (expected key=value)`);
     const key = pair.slice(0, eq).trim();
     const text = pair.slice(eq + 1);
-    if (key.split('.').some((part) => part === '')) throw usageError(`invalid --set key "${key}"`);
+    const path = key.split('.');
+    if (path.some((part) => part === '')) throw usageError(`invalid ${label} key "${key}"`);
+    for (const part of path) if (isPrototypeName(part)) throw usageError(`invalid ${label} key "${key}" ("${part}" is not allowed as a name)`);
     let value: unknown = text;
     try {
-      value = JSON.parse(text);
-    } catch {
+      value = checkKeys(JSON.parse(text), label);
+    } catch (error) {
+      if (!(error instanceof SyntaxError)) throw error;
       // Not JSON: the text itself.
     }
-    setPath(result, key.split('.'), value);
+    setPath(result, path, value);
   }
   return result;
 }
@@ -97,24 +189,21 @@ function setPath(target: JsonObject, path: string[], value: unknown): void {
   node[path.at(-1)!] = value;
 }
 
+/** The text of a file argument: a path, or - for stdin. Unreadable files are usage errors. */
+export async function readSource(source: string, stdin: InStream, label: string): Promise<string> {
+  if (source === '-') return readAll(stdin);
+  try {
+    return readFileSync(source, 'utf8');
+  } catch (error) {
+    throw usageError(`cannot read ${label} ${source}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
 /** `--data JSON`, `--data @file` or `--data -` (stdin): a JSON object. */
 export async function readDataOption(value: string, stdin: InStream): Promise<JsonObject> {
-  let text: string;
-  let source: string;
-  if (value === '-') {
-    text = await readAll(stdin);
-    source = 'stdin';
-  } else if (value.startsWith('@')) {
-    source = value.slice(1);
-    try {
-      text = readFileSync(source, 'utf8');
-    } catch (error) {
-      throw usageError(`cannot read --data file ${source}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-    }
-  } else {
-    text = value;
-    source = 'the argument';
-  }
+  const fromFile = value === '-' || value.startsWith('@');
+  const source = value === '-' ? 'stdin' : fromFile ? value.slice(1) : 'the argument';
+  const text = fromFile ? await readSource(value === '-' ? '-' : value.slice(1), stdin, '--data file') : value;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -122,10 +211,10 @@ export async function readDataOption(value: string, stdin: InStream): Promise<Js
     throw usageError(`invalid JSON in --data (${source}): ${(error as Error).message}`);
   }
   if (!isObject(parsed)) throw usageError(`--data must be a JSON object (${source} holds ${Array.isArray(parsed) ? 'an array' : typeof parsed})`);
-  return parsed;
+  return checkKeys(parsed, '--data');
 }
 
-/** Later layers win; nested objects merge key by key. */
+/** Later layers win; nested objects merge key by key. Keys were checked for prototype names. */
 export function deepMerge(...layers: JsonObject[]): JsonObject {
   const result: JsonObject = {};
   for (const layer of layers) {
@@ -139,6 +228,7 @@ export function deepMerge(...layers: JsonObject[]): JsonObject {
 /** Ids from text: one a line (blank lines and # comments skipped), or a JSON array of strings. */
 export function parseIdList(text: string, source: string): string[] {
   const trimmed = text.trim();
+  let ids: string[];
   if (trimmed.startsWith('[')) {
     let parsed: unknown;
     try {
@@ -149,10 +239,9 @@ export function parseIdList(text: string, source: string): string[] {
     if (!Array.isArray(parsed) || parsed.some((item) => typeof item !== 'string' && typeof item !== 'number')) {
       throw usageError(`${source} must be a JSON array of ids`);
     }
-    return parsed.map(String).map((id) => id.trim()).filter(Boolean);
+    ids = parsed.map(String);
+  } else {
+    ids = trimmed.split(/\r?\n/).filter((line) => !line.trim().startsWith('#'));
   }
-  return trimmed
-    .split(/\r?\n/)
-    .map((line) => line.trim())
-    .filter((line) => line && !line.startsWith('#'));
+  return ids.map((id) => id.trim()).filter(Boolean).map((id) => parseId(id, `id in ${source}`));
 }

@@ -112,10 +112,11 @@ export function exitQuietlyOnBrokenPipe(stream: OutStream): void {
   });
 }
 
+/** All of a stream as UTF-8 text, decoded once (a character split between chunks stays whole). */
 export async function readAll(stream: InStream): Promise<string> {
-  const chunks: string[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
-  return chunks.join('');
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 export interface Spinner {
@@ -135,7 +136,8 @@ export function startSpinner(io: IOStreams, text: string): Spinner {
   const timer = setTimeout(async () => {
     const { default: ora } = await import('ora');
     if (stopped) return;
-    spinner = ora({ text, stream: io.stderr as NodeJS.WritableStream, color: 'cyan', isEnabled: true }).start();
+    // discardStdin would put the terminal in raw mode and swallow Ctrl-C.
+    spinner = ora({ text, stream: io.stderr as NodeJS.WritableStream, color: 'cyan', isEnabled: true, discardStdin: false }).start();
   }, SPINNER_DELAY_MS);
   timer.unref();
   return {

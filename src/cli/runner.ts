@@ -1,16 +1,37 @@
-// Runs one command's body with its Context and turns the outcome into the documented exit code.
-// Loaded on the first action, so `crm --version` and `crm --help` never pay for it.
+// Runs one command with its Context: checks the global options before anything else, prints what the
+// command returns (or, with --dry-run, the requests it would have sent), and turns the outcome into
+// the documented exit code. Loaded on the first action, so `crm --version` and `--help` never pay.
 
 import { Context, type ContextInit } from './context.js';
-import { CliError, DryRunDone, ExitCode, unexpectedError } from './errors.js';
+import { CliError, ExitCode, toCliError } from './errors.js';
+import { safeLine } from './format.js';
+import type { Result } from './result.js';
 
-export type ActionBody = (ctx: Context) => Promise<void>;
+export type CommandBody = (ctx: Context) => Promise<Result>;
 
-export async function runAction(init: ContextInit, body: ActionBody): Promise<number> {
+export interface RunSettings {
+  /** The command must work even when the profile's output setting is broken (crm config ...). */
+  ignoreProfileOutput?: boolean;
+  /** The format unless a flag asks for another (CRM_OUTPUT and the profile setting do not apply). */
+  defaultFormat?: 'json';
+}
+
+export async function runAction(init: ContextInit, body: CommandBody, settings: RunSettings = {}): Promise<number> {
   const ctx = new Context(init);
   try {
-    await body(ctx);
-    return ExitCode.ok;
+    // Every global check before the first request: format, fields, timeout.
+    ctx.output({ ignoreProfileSetting: settings.ignoreProfileOutput, defaultFormat: settings.defaultFormat });
+    void ctx.timeoutMs;
+    const result = await body(ctx);
+    // A dry run shows the requests it would have sent instead of the stand-in answers they got.
+    if (ctx.dryRun && ctx.plan.length > 0) {
+      ctx.printer.plan(ctx.plan);
+      return ExitCode.ok;
+    }
+    await ctx.printer.print(result);
+    const later = result.kind === 'record' && result.afterPrint ? await result.afterPrint() : undefined;
+    const problem = result.failure ?? later;
+    return problem ? report(problem, ctx) : ExitCode.ok;
   } catch (error) {
     return report(error, ctx);
   } finally {
@@ -18,12 +39,12 @@ export async function runAction(init: ContextInit, body: ActionBody): Promise<nu
   }
 }
 
+/** One line `crm: message` (and a hint) on stderr; the JSON error object too with --json. */
 function report(error: unknown, ctx: Context): number {
-  if (error instanceof DryRunDone) return ExitCode.ok;
-  const failure = unexpectedError(error);
+  const failure = toCliError(error);
   const stderr = ctx.io.stderr;
-  stderr.write(`crm: ${failure.message}\n`);
-  if (failure.hint) stderr.write(`hint: ${failure.hint}\n`);
+  stderr.write(`crm: ${safeLine(failure.message)}\n`);
+  if (failure.hint) stderr.write(`hint: ${safeLine(failure.hint)}\n`);
   if (ctx.options.json) stderr.write(`${JSON.stringify(failure.toJSON())}\n`);
   if (ctx.debug && error instanceof Error && !(error instanceof CliError)) stderr.write(`${error.stack}\n`);
   return failure.exitCode;

@@ -1,7 +1,10 @@
-// Which code runs an operation: its handler when the registry names one, else the generic runner.
+// Which code runs a command: an operation's handler when the registry names one, else the generic
+// runner; a local command's handler by its name. Each returns a Result for the printer.
 
-import type { HandlerName } from '../api/endpoints.js';
 import type { Context } from '../cli/context.js';
+import type { Result } from '../cli/result.js';
+import type { LocalCommand, LocalHandlerName } from '../registry/local.js';
+import { optionKey, type HandlerName, type Operation } from '../registry/types.js';
 import { run as aiAccept } from './handlers/ai-accept.js';
 import { run as aiTrigger } from './handlers/ai-trigger.js';
 import { run as analytics } from './handlers/analytics.js';
@@ -11,7 +14,14 @@ import { run as pipelineDeals } from './handlers/pipeline-deals.js';
 import { run as search } from './handlers/search.js';
 import { run as sequencesEnroll } from './handlers/sequences-enroll.js';
 import { run as tasksComplete } from './handlers/tasks-complete.js';
-import { runGeneric, type Handler, type Invocation } from './run.js';
+import { parseInvocation, type KeyOf } from './invocation.js';
+import * as api from './local/api.js';
+import * as auth from './local/auth.js';
+import * as config from './local/config.js';
+import * as profiles from './local/profiles.js';
+import * as sandbox from './local/sandbox.js';
+import type { LocalHandler } from './local/types.js';
+import { runGeneric, type Handler } from './run.js';
 
 const HANDLERS: Record<HandlerName, Handler> = {
   'contacts-create': contactsCreate,
@@ -25,7 +35,38 @@ const HANDLERS: Record<HandlerName, Handler> = {
   'ai-trigger': aiTrigger,
 };
 
-export async function runOperation(ctx: Context, invocation: Invocation): Promise<void> {
-  const handler = invocation.op.handler ? HANDLERS[invocation.op.handler] : runGeneric;
-  await handler(ctx, invocation);
+const LOCAL_HANDLERS: Record<LocalHandlerName, LocalHandler> = {
+  'auth.login': auth.login,
+  'auth.status': auth.status,
+  'auth.logout': auth.logout,
+  'profiles.list': profiles.listProfiles,
+  'profiles.use': profiles.use,
+  'profiles.remove': profiles.remove,
+  'config.get': config.get,
+  'config.set': config.set,
+  'config.unset': config.unset,
+  'config.list': config.listSettings,
+  'sandbox.init': sandbox.init,
+  'sandbox.serve': sandbox.serve,
+  'sandbox.reset': sandbox.reset,
+  'sandbox.status': sandbox.status,
+  'api.run': api.run,
+};
+
+/** Arguments and options as commander hands them over. */
+export interface RawInput {
+  args: Readonly<Record<string, unknown>>;
+  options: Readonly<Record<string, unknown>>;
+}
+
+/** Options by commander's camelCase key; an MCP tool passes them by field name. */
+export const COMMANDER_KEYS: KeyOf = optionKey;
+
+export async function runOperation(ctx: Context, op: Operation, input: RawInput, keyOf: KeyOf = COMMANDER_KEYS): Promise<Result> {
+  const invocation = parseInvocation(op, input.args, input.options, keyOf);
+  return (op.handler ? HANDLERS[op.handler] : runGeneric)(ctx, invocation);
+}
+
+export async function runLocal(ctx: Context, local: LocalCommand, input: RawInput): Promise<Result> {
+  return LOCAL_HANDLERS[local.handler](ctx, parseInvocation(local, input.args, input.options, COMMANDER_KEYS));
 }

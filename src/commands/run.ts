@@ -1,197 +1,143 @@
-// The generic command runner: for any operation of the registry, turn flags and arguments into a
-// request (validated before anything is sent), call the service, and render the result.
+// The generic command runner: for any operation of the registry, call the service with the checked
+// invocation and return the result. Handlers (./handlers/) add behaviour on top of these pieces.
 
-import { flagName, type DynamicChoices, type FieldSpec, type Operation } from '../api/endpoints.js';
 import type { Context } from '../cli/context.js';
-import { CliError, ExitCode, usageError } from '../cli/errors.js';
-import { deepMerge, emailProblem, parseInteger, parseSetPairs, parseTyped, readDataOption } from '../cli/input.js';
-import type { Choice } from '../cli/prompt.js';
+import { CliError, ExitCode, noRecordError, toCliError, usageError } from '../cli/errors.js';
+import { cellText, safeLine } from '../cli/format.js';
+import { done, list, record, type Result, type View } from '../cli/result.js';
 import { isObject, type JsonObject } from '../http/envelope.js';
+import { HttpError } from '../http/errors.js';
 import { PAGE_MAX } from '../http/core.js';
+import { walk } from '../http/paginate.js';
 import { fillPath, type Query } from '../http/url.js';
+import { RESOURCES } from '../registry/resources.js';
+import type { Operation } from '../registry/types.js';
+import { buildBody } from './body.js';
+import type { Invocation } from './invocation.js';
 
-export interface Invocation {
-  op: Operation;
-  /** Positional arguments by their ArgSpec name. */
-  args: Record<string, string | string[] | undefined>;
-  /** The command's own options, by commander attribute name (camelCase of the flag). */
-  options: Record<string, unknown>;
-}
+export type Handler = (ctx: Context, invocation: Invocation<Operation>) => Promise<Result>;
 
-export type Handler = (ctx: Context, invocation: Invocation) => Promise<void>;
+/** The service's page size when no limit is sent. */
+const DEFAULT_PAGE = 20;
 
-export async function runGeneric(ctx: Context, invocation: Invocation): Promise<void> {
-  const { op } = invocation;
+export const runGeneric: Handler = async (ctx, invocation) => {
+  const op = invocation.spec;
   switch (op.kind) {
     case 'list':
-      return printList(ctx, op, pathOf(invocation), listQuery(invocation), Boolean(invocation.options.all));
-    case 'get': {
-      const path = pathOf(invocation);
-      const data = await (await ctx.client()).request('GET', path);
-      return ctx.printer.record(data, { columns: op.columns });
-    }
+      return listResult(ctx, invocation, listQuery(invocation));
+    case 'get':
+      return record(await requestRecord(ctx, invocation, 'GET'), viewOf(op));
     case 'delete':
       return runDelete(ctx, invocation);
     default: {
-      const path = pathOf(invocation);
       const body = await buildBody(ctx, invocation);
-      const data = await (await ctx.client()).request(op.method, path, { body });
-      return ctx.printer.record(data, { columns: op.columns }, { quietId: op.kind === 'create' });
+      return { ...record(await requestRecord(ctx, invocation, op.method, body), viewOf(op)), quietId: op.kind === 'create' };
     }
   }
+};
+
+export function viewOf(op: Operation): View {
+  return { columns: op.columns, noun: op.listKey ?? (op.resource ? RESOURCES[op.resource].plural : undefined) };
 }
 
 /** The path with its `{placeholders}` filled from the positional arguments (URL-encoded). */
-export function pathOf({ op, args }: Invocation): string {
+export function pathOf({ spec, args }: Invocation<Operation>, id?: string): string {
   const params: Record<string, string> = {};
-  for (const [name, value] of Object.entries(args)) if (typeof value === 'string') params[name] = value;
-  return fillPath(op.path, params);
+  for (const field of spec.args) {
+    const value = args.get(field.name);
+    if (typeof value === 'string') params[field.name] = value;
+  }
+  if (id !== undefined) params.id = id;
+  return fillPath(spec.path, params);
 }
 
-/** Paging flags and filters of a list command. */
-export function listQuery({ op, options }: Invocation): Query {
+/** The filters of a list command as query parameters. */
+export function listQuery({ spec, options }: Invocation<Operation>): Query {
   const query: Query = {};
-  if (op.paged) {
-    if (options.all && options.limit !== undefined) throw usageError('--all and --limit cannot be used together');
-    if (options.limit !== undefined) query.limit = parseInteger(String(options.limit), '--limit', 1, PAGE_MAX);
-    if (options.offset !== undefined) query.offset = parseInteger(String(options.offset), '--offset', 0);
-  }
-  for (const field of op.query ?? []) {
-    const raw = options[attributeName(field)];
-    if (raw === undefined) continue;
-    query[field.name] = parseTyped(raw as string | boolean, field.type, `--${flagName(field)}`) as string | number | boolean;
+  for (const field of spec.query) {
+    const value = options.get(field.name);
+    if (value !== undefined) query[field.name] = Array.isArray(value) ? value.join(',') : (value as string | number | boolean);
   }
   return query;
 }
 
-export async function printList(ctx: Context, op: Operation, path: string, query: Query, all = false): Promise<void> {
-  const client = await ctx.client();
-  if (all) {
-    await ctx.printer.stream(client.paginate(path, query, op.listKey), { columns: op.columns });
-    return;
-  }
-  const page = await client.list(path, query, op.listKey);
-  await ctx.printer.records(page.items, { columns: op.columns });
-  if (ctx.printer.format === 'table' && ctx.io.stderrIsTTY && page.total !== undefined && page.total > page.items.length) {
-    const from = Number(query.offset ?? 0) + 1;
-    ctx.info(`Showing ${from}-${from + page.items.length - 1} of ${page.total} ${op.listKey ?? 'records'} (use --all, or --offset for more).`);
-  }
-}
-
-async function runDelete(ctx: Context, invocation: Invocation): Promise<void> {
-  const { op, args, options } = invocation;
-  const path = pathOf(invocation);
-  await confirmOrStop(ctx, `Delete ${op.noun} ${String(args.id)}?`, Boolean(options.yes));
-  const data = await (await ctx.client()).request('DELETE', path);
-  if (ctx.printer.format === 'json' || ctx.printer.format === 'ndjson') {
-    await ctx.printer.record(isObject(data) ? data : { id: args.id, deleted: true });
-  } else if (ctx.io.stderrIsTTY && !ctx.options.quiet) {
-    ctx.info(`✓ Deleted ${op.noun} ${String(args.id)}`);
-  }
-}
-
-/** Destructive steps need a yes: --yes, or a person answering the question. Scripts without --yes stop (exit 2). */
-export async function confirmOrStop(ctx: Context, question: string, yes: boolean): Promise<void> {
-  if (yes || ctx.dryRun) return;
-  if (!ctx.io.canPrompt) throw usageError('refusing to delete without confirmation', 'pass --yes to confirm');
-  const confirmed = await ctx.prompter.confirm(question, false);
-  if (!confirmed) throw new CliError('cancelled', ExitCode.interrupted, { code: 'cancelled' });
-}
-
-/** The key commander gives a flag's value: --list-id → listId. */
-function attributeName(field: FieldSpec): string {
-  return flagName(field).replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
-}
-
 /**
- * The request body of a create, update or action: --data, then --set, then the named flags (the most
- * specific wins). Required fields are checked on the merged body; a person at a terminal is asked
- * for what is missing, a script gets exit 2 naming the flags.
+ * A list: one page (the service's default size, or --limit up to 50), or a walk streamed page by
+ * page (--all, or --limit above 50: no request ever asks for more than 50).
  */
-export async function buildBody(ctx: Context, { op, options }: Invocation, fixed: JsonObject = {}): Promise<JsonObject> {
-  const fields = op.body ?? [];
-  const named: JsonObject = {};
-  for (const field of fields) {
-    const raw = options[attributeName(field)];
-    if (raw !== undefined) named[field.name] = parseTyped(raw as string, field.type, `--${flagName(field)}`);
-  }
-  const data = typeof options.data === 'string' ? await readDataOption(options.data, ctx.io.stdin) : {};
-  const set = Array.isArray(options.set) ? parseSetPairs(options.set as string[]) : {};
-  let body = deepMerge(data, set, named, fixed);
-
-  for (const field of fields) {
-    if (field.type === 'email' && typeof body[field.name] === 'string') {
-      const problem = emailProblem(body[field.name] as string);
-      if (problem) throw usageError(`${field.name}: ${problem}`);
-    }
-  }
-
-  const missing = fields.filter((field) => field.required && isBlank(body[field.name]));
-  if (missing.length > 0) {
-    if (!ctx.io.canPrompt) {
-      const flags = missing.map((field) => `--${flagName(field)}`).join(', ');
-      throw usageError(`missing required ${flags}`, ctx.io.stdinIsTTY ? 'prompts are off (--no-input)' : 'pass the flags, or --set/--data');
-    }
-    const asked = fields.filter((field) => missing.includes(field) || (field.prompt && body[field.name] === undefined));
-    body = { ...body, ...(await askFields(ctx, asked)) };
-  }
-
-  if (op.kind === 'update' && Object.keys(body).length === 0) {
-    const flags = fields.map((field) => `--${flagName(field)}`).join(', ');
-    throw usageError('nothing to update', `pass at least one of ${flags}, --set or --data`);
-  }
-  return body;
-}
-
-function isBlank(value: unknown): boolean {
-  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
-}
-
-/** Prompts for each field; optional ones may be left empty. */
-async function askFields(ctx: Context, fields: FieldSpec[]): Promise<JsonObject> {
-  const answers: JsonObject = {};
-  for (const field of fields) {
-    const label = field.description.charAt(0).toUpperCase() + field.description.slice(1);
-    if (field.choices) {
-      const choices = await choicesFor(ctx, field.choices);
-      if (choices.length > 0) {
-        answers[field.name] = await ctx.prompter.select(label, choices);
-        continue;
-      }
-    }
-    const answer = await ctx.prompter.input(`${label}${field.required ? '' : ' (optional)'}`, {
-      required: field.required,
-      validate: (value) => validateAnswer(field, value),
-    });
-    if (answer.trim() !== '') answers[field.name] = parseTyped(answer.trim(), field.type, field.name);
-  }
-  return answers;
-}
-
-function validateAnswer(field: FieldSpec, value: string): string | true {
-  const text = value.trim();
-  if (text === '') return field.required ? `${field.description} is required` : true;
-  try {
-    parseTyped(text, field.type, field.name);
-    return true;
-  } catch (error) {
-    return (error as Error).message;
-  }
-}
-
-/** Values a person picks from: a fixed list, or fetched from the service (stages, sequences). */
-export async function choicesFor(ctx: Context, source: NonNullable<FieldSpec['choices']>): Promise<Choice[]> {
-  if (typeof source !== 'string') return source.map((value) => ({ value }));
-  return fetchChoices(ctx, source);
-}
-
-async function fetchChoices(ctx: Context, source: DynamicChoices): Promise<Choice[]> {
+export async function listResult(ctx: Context, invocation: Invocation<Operation>, query: Query, view: View = viewOf(invocation.spec)): Promise<Result> {
+  const { spec: op, options } = invocation;
   const client = await ctx.client();
-  const path = source === 'stages' ? '/pipeline/stages' : '/sequences';
-  const page = await client.list(path, source === 'stages' ? {} : { limit: PAGE_MAX }, source);
-  return page.items.filter(isObject).map((item) => {
-    const value = String(item.id ?? item.name);
-    const name = typeof item.name === 'string' && item.name !== value ? `${item.name} (${value})` : value;
-    return { value, name };
-  });
+  const path = pathOf(invocation);
+  const limit = options.number('limit');
+  const offset = options.number('offset');
+  if (options.flag('all') || (limit !== undefined && limit > PAGE_MAX)) {
+    return list(walk(client, path, { ...query, offset }, { limit, key: op.listKey }), view);
+  }
+  const page = await client.list(path, { ...query, limit, offset }, op.listKey);
+  const size = limit ?? DEFAULT_PAGE;
+  return list(page.items, view, { offset: offset ?? 0, total: page.total, full: page.items.length >= size });
+}
+
+/** A request whose answer must be a record (get, create, update); a 404 names the id. */
+export async function requestRecord(ctx: Context, invocation: Invocation<Operation>, method: string, body?: JsonObject): Promise<unknown> {
+  const op = invocation.spec;
+  const client = await ctx.client();
+  try {
+    const data = await client.request(method, pathOf(invocation), { body });
+    if (!isObject(data)) throw noRecordError(op.noun);
+    return data;
+  } catch (error) {
+    throw namingTheId(error, invocation);
+  }
+}
+
+/** "Contact not found" → "contact con_x not found": the id the user gave, for one-id commands. */
+export function namingTheId(error: unknown, invocation: Invocation<Operation>): unknown {
+  const { noun, id } = subjectOf(invocation);
+  if (!(error instanceof HttpError) || error.status !== 404 || id === undefined) return error;
+  const said = toCliError(error).message;
+  // The service's own words are kept as a hint when they say more than "not found".
+  const hint = /^\w+ not found$/i.test(said) ? undefined : `the service said: ${said}`;
+  return new CliError(`${noun} ${id} not found`, ExitCode.notFound, { status: 404, code: error.code, hint });
+}
+
+/** Which record a one-id command is about: the noun of the path's first collection, and its id. */
+function subjectOf({ spec, args }: Invocation<Operation>): { noun: string; id?: string } {
+  if (spec.path === '/ai/trigger') return { noun: 'contact', id: args.string('contact_id') };
+  const collection = spec.path.split('/')[1] ?? '';
+  const noun = collection === 'ai' ? 'suggestion' : collection.replace(/s$/, '');
+  return { noun, id: args.string('id') };
+}
+
+async function runDelete(ctx: Context, invocation: Invocation<Operation>): Promise<Result> {
+  const op = invocation.spec;
+  const id = invocation.args.string('id')!;
+  const path = pathOf(invocation);
+  const client = await ctx.client();
+  if (!invocation.options.flag('yes') && !ctx.dryRun) {
+    if (!ctx.io.canPrompt) throw usageError(`refusing to delete ${op.noun} ${id} without confirmation`, 'pass --yes to confirm');
+    const label = await describeRecord(ctx, invocation);
+    const confirmed = await ctx.prompter.confirm(`Delete ${op.noun} ${label}?`, false);
+    if (!confirmed) throw new CliError('cancelled', ExitCode.interrupted, { code: 'cancelled' });
+  }
+  let data: unknown;
+  try {
+    data = await client.request('DELETE', path);
+  } catch (error) {
+    throw namingTheId(error, invocation);
+  }
+  return done(`✓ Deleted ${op.noun} ${id}`, isObject(data) && Object.keys(data).length > 0 ? { id, deleted: true, ...data } : { id, deleted: true });
+}
+
+/** "con_x (Ada Lovelace)" for a confirmation; the id alone when the record cannot be read. */
+async function describeRecord(ctx: Context, invocation: Invocation<Operation>): Promise<string> {
+  const id = invocation.args.string('id')!;
+  try {
+    const data = await (await ctx.client()).request('GET', pathOf(invocation));
+    const name = isObject(data) ? (data.name ?? data.title) : undefined;
+    return name === undefined || name === null ? id : `${id} (${safeLine(cellText(name))})`;
+  } catch (error) {
+    throw namingTheId(error, invocation);
+  }
 }

@@ -21,3 +21,8 @@ export function dataDir(env: NodeJS.ProcessEnv): string {
   if (process.platform === 'win32') return join(env.LOCALAPPDATA || join(home(), 'AppData', 'Local'), 'crm');
   return join(env.XDG_DATA_HOME || join(home(), '.local', 'share'), 'crm');
 }
+
+/** The embedded sandbox's database. */
+export function sandboxPath(env: NodeJS.ProcessEnv): string {
+  return join(dataDir(env), 'sandbox.db');
+}

@@ -1,9 +1,9 @@
 // Profiles and settings on disk. Reading is a plain JSON read (conf costs ~35 ms to load, and most
-// commands only read); writing goes through conf, which writes atomically, with file mode 0600.
+// commands only read); writing goes through conf, which writes atomically with file mode 0600, under
+// a lock file so that concurrent crm processes never lose each other's changes.
 
-import { chmodSync, readFileSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { CliError, ExitCode } from '../cli/errors.js';
 import { configDir } from './paths.js';
 
 export const SANDBOX_PROFILE = 'sandbox';
@@ -21,6 +21,34 @@ export interface ConfigData {
   profiles: Record<string, Profile>;
 }
 
+/** A problem with the stored configuration or a name given for it; `usage` when the user's input was wrong. */
+export class ConfigError extends Error {
+  constructor(
+    message: string,
+    readonly hint?: string,
+    readonly usage = false,
+  ) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+const RESERVED = new Set(['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty']);
+
+/** Profile names: letters, digits, `_`, `.`, `-`; never a name an object already has. */
+export function checkProfileName(name: string): string {
+  if (!PROFILE_NAME.test(name) || RESERVED.has(name)) {
+    throw new ConfigError(`invalid profile name "${name}"`, 'use letters, digits, _, . and - (up to 64)', true);
+  }
+  return name;
+}
+
+/** The stored profile of that name, if there is one (own members only). */
+export function profileOf(config: ConfigData, name: string): Profile | undefined {
+  return Object.hasOwn(config.profiles, name) ? config.profiles[name] : undefined;
+}
+
 export function configPath(env: NodeJS.ProcessEnv): string {
   return join(configDir(env), 'config.json');
 }
@@ -32,29 +60,64 @@ export function readConfig(env: NodeJS.ProcessEnv): ConfigData {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: {} };
-    throw new CliError(`cannot read ${path}: ${(error as Error).message}`, ExitCode.service);
+    throw new ConfigError(`cannot read ${path}: ${(error as Error).message}`);
   }
   try {
     const data = JSON.parse(text) as Partial<ConfigData>;
-    return { ...data, profiles: data.profiles ?? {} };
+    const profiles = data.profiles && typeof data.profiles === 'object' && !Array.isArray(data.profiles) ? data.profiles : {};
+    return { ...data, profiles };
   } catch {
-    throw new CliError(`${path} is not valid JSON`, ExitCode.service, { hint: 'fix or delete the file, then run `crm auth login`' });
+    throw new ConfigError(`${path} is not valid JSON`, 'fix or delete the file, then run `crm auth login`');
   }
 }
 
-/** Reads, changes and saves the configuration in one step. */
+const LOCK_WAIT_MS = 10_000;
+const STALE_LOCK_MS = 30_000;
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** Holds `<config>.lock` while `work` runs; a lock left by a crashed process is taken over. */
+function withLock<T>(path: string, work: () => T): T {
+  const lock = `${path}.lock`;
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      closeSync(openSync(lock, 'wx', 0o600));
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) rmSync(lock, { force: true });
+      } catch {
+        // Gone already: try again.
+      }
+      if (Date.now() > deadline) throw new ConfigError(`the configuration is locked by another crm (${lock})`, 'try again; delete the lock file if no crm is running');
+      sleepSync(5 + Math.random() * 20);
+    }
+  }
+  try {
+    return work();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+/** Reads, changes and saves the configuration in one locked step. */
 export async function updateConfig(env: NodeJS.ProcessEnv, change: (data: ConfigData) => void): Promise<ConfigData> {
   const { default: Conf } = await import('conf');
-  const store = new Conf<ConfigData>({
-    projectName: 'crm',
-    cwd: configDir(env),
-    configName: 'config',
-    configFileMode: 0o600,
+  const dir = configDir(env);
+  // Owner-only, also when an earlier version created it wider.
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+  return withLock(configPath(env), () => {
+    const store = new Conf<ConfigData>({ projectName: 'crm', cwd: dir, configName: 'config', configFileMode: 0o600 });
+    const data = readConfig(env);
+    change(data);
+    store.store = data;
+    // A file created earlier with a wider mode is narrowed too.
+    chmodSync(store.path, 0o600);
+    return data;
   });
-  const data = readConfig(env);
-  change(data);
-  store.store = data;
-  // A file created earlier with a wider mode is narrowed too.
-  chmodSync(store.path, 0o600);
-  return data;
 }

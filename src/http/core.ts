@@ -1,14 +1,16 @@
 // The one HTTP core every command goes through: URL building, auth header, JSON bodies, envelope and
-// list unwrapping, error mapping to exit codes, timeouts, retries, paging, debug trace and dry run.
+// list unwrapping, errors by kind, timeouts, retries and the debug trace. It knows nothing of exit
+// codes or terminals: the CLI maps its HttpErrors (src/cli/errors.ts) and decides how to wait.
 
-import { CliError, DryRunDone, ExitCode, exitCodeForStatus, hintForStatus } from '../cli/errors.js';
-import { isObject, parseBody, readEnvelope, unwrapList, type ListPage } from './envelope.js';
-import { DEFAULT_MAX_RETRIES, RETRY_AFTER_CAP_MS, backoffDelay, parseRetryAfter, shouldRetry, type Outcome } from './retry.js';
-import { TransportError, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
+import { HttpError } from './errors.js';
+import { isObject, parseBody, readEnvelope, unwrapList, type ErrorMember, type ListPage } from './envelope.js';
+import { DEFAULT_MAX_RETRIES, MAX_WAIT_MS, RETRY_AFTER_CAP_MS, backoffDelay, parseRetryAfter, shouldRetry, type Outcome } from './retry.js';
+import { TransportError, type Transport, type TransportRequest, type TransportResponse } from '../transport/types.js';
 import { maskKey, redact } from './redact.js';
 import { buildUrl, type Query } from './url.js';
 
 export const API_KEY_HEADER = 'X-Service-API-Key';
+/** The service's maximum records per page. */
 export const PAGE_MAX = 50;
 
 export interface ClientOptions {
@@ -20,8 +22,6 @@ export interface ClientOptions {
   maxRetries?: number;
   /** Receives trace lines (already redacted) when --debug is on. */
   trace?: (line: string) => void;
-  /** With --dry-run: shows the request; nothing is sent. */
-  dryRun?: (request: TransportRequest) => void;
   /**
    * Asked when the service wants a wait longer than the cap (429/503 with a long Retry-After).
    * Resolves true once it has waited (--wait, or a countdown on a TTY); false to give up at once.
@@ -35,6 +35,13 @@ export interface ClientOptions {
 export interface RequestOptions {
   query?: Query;
   body?: unknown;
+}
+
+export interface Exchange {
+  status: number;
+  data: unknown;
+  /** The parsed body as the service sent it (`crm api --raw`). */
+  envelope: unknown;
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -53,25 +60,21 @@ export class ApiClient {
     return this.options.apiKey ? maskKey(this.options.apiKey) : null;
   }
 
-  /** Sends one request and returns the envelope's data; throws CliError with the right exit code. */
-  async request<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-    return (await this.exchange(method, path, options)).data as T;
+  /** Sends one request and returns the envelope's data; throws HttpError. */
+  async request(method: string, path: string, options: RequestOptions = {}): Promise<unknown> {
+    return (await this.exchange(method, path, options)).data;
   }
 
-  /** The whole parsed envelope (for `crm api --raw`). */
-  async exchange(method: string, path: string, options: RequestOptions = {}): Promise<{ status: number; data: unknown; envelope: unknown }> {
+  async exchange(method: string, path: string, options: RequestOptions = {}): Promise<Exchange> {
     const request = this.prepare(method, path, options);
-    if (this.options.dryRun) {
-      this.options.dryRun(redactRequest(request, this.options.apiKey));
-      throw new DryRunDone();
-    }
     const response = await this.sendWithRetries(request);
+    if (response.status >= 300 && response.status < 400) throw this.redirectError(response);
     let envelope: unknown;
     try {
       envelope = response.body.trim() === '' ? null : JSON.parse(response.body);
     } catch {
       if (response.status >= 400) throw this.statusError(response.status, undefined);
-      throw new CliError(`malformed response from the service (HTTP ${response.status}, not JSON)`, ExitCode.network, {
+      throw new HttpError('malformed', `malformed response from the service (HTTP ${response.status}, not JSON)`, {
         status: response.status,
         code: 'malformed_response',
       });
@@ -87,37 +90,8 @@ export class ApiClient {
   async list(path: string, query: Query = {}, key?: string): Promise<ListPage> {
     const data = await this.request('GET', path, { query });
     const page = unwrapList(data, key);
-    if (!page) {
-      throw new CliError('malformed response from the service (expected a list)', ExitCode.network, { code: 'malformed_response' });
-    }
+    if (!page) throw new HttpError('malformed', 'malformed response from the service (expected a list)', { code: 'malformed_response' });
     return page;
-  }
-
-  /**
-   * Every record of a list, page by page (offset steps of 50), streamed as pages arrive. Newest-first
-   * lists shift while being walked, so a record whose id was already yielded is dropped.
-   */
-  async *paginate(path: string, query: Query = {}, key?: string): AsyncGenerator<unknown> {
-    const seen = new Set<string>();
-    let offset = Number(query.offset ?? 0);
-    for (;;) {
-      const page = await this.list(path, { ...query, limit: PAGE_MAX, offset }, key);
-      let fresh = 0;
-      for (const item of page.items) {
-        const id = isObject(item) && (typeof item.id === 'string' || typeof item.id === 'number') ? String(item.id) : undefined;
-        if (id !== undefined) {
-          if (seen.has(id)) continue;
-          seen.add(id);
-        }
-        fresh++;
-        yield item;
-      }
-      offset += page.items.length;
-      const shortPage = page.items.length < PAGE_MAX;
-      const pastTotal = page.total !== undefined && offset >= page.total;
-      // A full page with nothing new means the server ignores offset: stop rather than loop forever.
-      if (shortPage || pastTotal || fresh === 0) return;
-    }
   }
 
   private prepare(method: string, path: string, options: RequestOptions): TransportRequest {
@@ -143,6 +117,8 @@ export class ApiClient {
   private async sendWithRetries(request: TransportRequest): Promise<TransportResponse> {
     const maxRetries = this.options.maxRetries ?? DEFAULT_MAX_RETRIES;
     const sleep = this.options.sleep ?? defaultSleep;
+    /** The previous attempt got no answer: the service may have acted on it. */
+    let previousUnanswered = false;
     for (let attempt = 0; ; attempt++) {
       let outcome: Outcome;
       let response: TransportResponse | undefined;
@@ -156,16 +132,17 @@ export class ApiClient {
         outcome = { kind: 'network', delivered: error.delivered };
       }
       if (response && (response.status < 400 || !shouldRetry(request.method, outcome))) {
-        return this.forgiveRepeatedDelete(request, response, attempt);
+        return this.forgiveRepeatedDelete(request, response, previousUnanswered);
       }
       if (failure && !shouldRetry(request.method, outcome)) throw networkError(failure);
+      previousUnanswered = failure !== undefined && failure.delivered;
 
       const retryAfter = response ? parseRetryAfter(response.headers['retry-after'], this.now()) : undefined;
       if (response && retryAfter !== undefined && retryAfter > RETRY_AFTER_CAP_MS) {
-        const refusal = this.statusError(response.status, safeParse(response.body) ?? undefined);
-        const waited = this.options.waitLong ? await this.options.waitLong(retryAfter, refusal.message) : false;
-        if (!waited) throw this.tooLongError(refusal, retryAfter);
-        attempt = -1; // a wait the user accepted starts the retry budget afresh
+        const refusal = this.statusError(response.status, safeErrorOf(response.body));
+        // A wait longer than MAX_WAIT_MS (or one that would overflow a timer) is never waited out.
+        const waited = retryAfter <= MAX_WAIT_MS && attempt < maxRetries && this.options.waitLong ? await this.options.waitLong(retryAfter, refusal.message) : false;
+        if (!waited) throw this.retryLaterError(refusal, retryAfter);
         continue;
       }
       if (attempt >= maxRetries) {
@@ -178,10 +155,13 @@ export class ApiClient {
     }
   }
 
-  /** A DELETE repeated after an unanswered first try finds the record gone: that is the success we wanted. */
-  private forgiveRepeatedDelete(request: TransportRequest, response: TransportResponse, attempt: number): TransportResponse {
-    if (request.method !== 'DELETE' || attempt === 0 || response.status !== 404) return response;
-    this.trace('* 404 on a repeated DELETE: the first attempt deleted the record');
+  /**
+   * A DELETE repeated after an attempt that got no answer finds the record gone: the first attempt
+   * deleted it. After an answered refusal (429, 503) a 404 means what it says.
+   */
+  private forgiveRepeatedDelete(request: TransportRequest, response: TransportResponse, previousUnanswered: boolean): TransportResponse {
+    if (request.method !== 'DELETE' || !previousUnanswered || response.status !== 404) return response;
+    this.trace('* 404 on a DELETE repeated after an unanswered attempt: the first attempt deleted the record');
     return { status: 200, headers: response.headers, body: JSON.stringify({ data: { deleted: true }, error: null }) };
   }
 
@@ -198,17 +178,31 @@ export class ApiClient {
     }
   }
 
-  private statusError(status: number, error: { message: string; code?: string } | undefined): CliError {
-    const message = error?.message || `HTTP ${status}${status ? ` ${reason(status)}` : ''}`;
-    return new CliError(message, exitCodeForStatus(status), { status, code: error?.code ?? `http_${status}`, hint: hintForStatus(status) });
+  private statusError(status: number, error: ErrorMember | undefined): HttpError {
+    const message = error?.message ? this.redact(error.message) : `HTTP ${status}${status ? ` ${reason(status)}` : ''}`;
+    return new HttpError('status', message, { status, code: error?.code ? this.redact(error.code) : `http_${status}` });
   }
 
-  private tooLongError(base: CliError, waitMs: number): CliError {
+  private redirectError(response: TransportResponse): HttpError {
+    const location = headerValue(response.headers.location);
+    const where = location ? ` to ${this.redact(location)}` : '';
+    return new HttpError('redirect', `the service answered with a redirect (HTTP ${response.status}${where}); crm does not follow redirects`, {
+      status: response.status,
+      code: 'redirect',
+      location: location ? this.redact(location) : undefined,
+      hint: 'check the base URL (https://, and the path ending in /api/v1)',
+    });
+  }
+
+  private retryLaterError(base: HttpError, waitMs: number): HttpError {
     const at = new Date(this.now() + waitMs).toISOString();
-    return new CliError(`${base.message} (retry after ${Math.ceil(waitMs / 1000)}s, at ${at})`, base.exitCode, {
+    const seconds = Math.ceil(waitMs / 1000);
+    const when = waitMs <= MAX_WAIT_MS ? `retry after ${seconds}s, at ${at}` : `retry after ${at}`;
+    return new HttpError('retry_later', `${base.message} (${when})`, {
       status: base.status,
       code: base.code,
-      hint: 'pass --wait to wait it out',
+      retryAfterMs: waitMs,
+      hint: waitMs <= MAX_WAIT_MS ? 'pass --wait to wait it out' : undefined,
     });
   }
 
@@ -216,8 +210,12 @@ export class ApiClient {
     return (this.options.now ?? Date.now)();
   }
 
+  private redact(text: string): string {
+    return redact(text, this.options.apiKey);
+  }
+
   private trace(line: string): void {
-    this.options.trace?.(redact(line, this.options.apiKey));
+    this.options.trace?.(this.redact(line));
   }
 
   private traceRequest(request: TransportRequest): void {
@@ -238,37 +236,36 @@ export class ApiClient {
   }
 }
 
-function redactRequest(request: TransportRequest, key: string | undefined): TransportRequest {
-  const headers = { ...request.headers };
-  if (headers[API_KEY_HEADER]) headers[API_KEY_HEADER] = maskKey(headers[API_KEY_HEADER]);
-  return { ...request, headers, body: request.body === undefined ? undefined : redact(request.body, key) };
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }
 
-function networkError(error: TransportError): CliError {
-  return new CliError(error.message, ExitCode.network, { code: error.code.toLowerCase() });
+function networkError(error: TransportError): HttpError {
+  return new HttpError('network', error.message, { code: error.code.toLowerCase() });
 }
 
-function safeParse(body: string): { message: string; code?: string } | null {
+function safeErrorOf(body: string): ErrorMember | undefined {
   try {
-    return parseBody(body).error;
+    return parseBody(body).error ?? undefined;
   } catch {
-    return null;
+    return undefined;
   }
 }
 
 /** Error bodies without an envelope: {"message": "..."} or {"error": {...}}. */
-function readUnwrappedError(data: unknown): { message: string; code?: string } | undefined {
+function readUnwrappedError(data: unknown): ErrorMember | undefined {
   if (!isObject(data)) return typeof data === 'string' && data ? { message: data } : undefined;
   const message = data.message ?? data.detail ?? data.title;
   return typeof message === 'string' ? { message, ...(typeof data.code === 'string' ? { code: data.code } : {}) } : undefined;
 }
 
 const REASONS: Record<number, string> = {
-  200: 'OK', 201: 'Created', 204: 'No Content', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden',
-  404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict', 413: 'Payload Too Large', 422: 'Unprocessable Entity',
-  429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
+  200: 'OK', 201: 'Created', 204: 'No Content', 301: 'Moved Permanently', 302: 'Found', 303: 'See Other', 307: 'Temporary Redirect',
+  308: 'Permanent Redirect', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
+  409: 'Conflict', 413: 'Payload Too Large', 422: 'Unprocessable Entity', 429: 'Too Many Requests', 500: 'Internal Server Error',
+  502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
 };
 
 function reason(status: number): string {
-  return REASONS[status] ?? '';
+  return Object.hasOwn(REASONS, status) ? REASONS[status]! : '';
 }

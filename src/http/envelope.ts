@@ -3,10 +3,15 @@
 
 export type JsonObject = Record<string, unknown>;
 
+export interface ErrorMember {
+  message: string;
+  code?: string;
+}
+
 export interface ParsedBody {
   data: unknown;
   /** Non-null when the service reported a failure. */
-  error: { message: string; code?: string } | null;
+  error: ErrorMember | null;
 }
 
 export function isObject(value: unknown): value is JsonObject {

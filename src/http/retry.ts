@@ -3,6 +3,8 @@
 export const DEFAULT_MAX_RETRIES = 3;
 /** A Retry-After longer than this is not waited out in a script (exit 5 at once; --wait waits). */
 export const RETRY_AFTER_CAP_MS = 10_000;
+/** Even with --wait, a Retry-After longer than this is not waited out (exit 5 saying when). */
+export const MAX_WAIT_MS = 3_600_000;
 const BACKOFF_BASE_MS = 300;
 const BACKOFF_MAX_MS = 5_000;
 
@@ -35,7 +37,7 @@ export function parseRetryAfter(value: string | string[] | undefined, now: numbe
   const text = Array.isArray(value) ? value[0] : value;
   if (!text) return undefined;
   const trimmed = text.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.min(Number.MAX_SAFE_INTEGER, Math.round(Number(trimmed) * 1000));
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);

@@ -1,4 +1,4 @@
-import { usageError } from '../cli/errors.js';
+import { invalidRequest } from './errors.js';
 
 export const API_PREFIX = '/api/v1';
 export const SANDBOX_BASE_URL = `sandbox://local${API_PREFIX}`;
@@ -14,13 +14,14 @@ export function normalizeBaseUrl(input: string): string {
   try {
     url = new URL(input.trim());
   } catch {
-    throw usageError(`invalid base URL: ${input}`, 'give a full URL such as https://crm.example.com');
+    throw invalidRequest(`invalid base URL: ${input}`, 'give a full URL such as https://crm.example.com');
   }
   if (url.protocol === 'sandbox:') return SANDBOX_BASE_URL;
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw usageError(`invalid base URL: ${input} (scheme must be http or https)`);
+    throw invalidRequest(`invalid base URL: ${input} (scheme must be http or https)`);
   }
-  if (url.search || url.hash) throw usageError(`invalid base URL: ${input} (no query or fragment allowed)`);
+  if (url.search || url.hash) throw invalidRequest(`invalid base URL: ${input} (no query or fragment allowed)`);
+  if (url.username || url.password) throw invalidRequest(`invalid base URL: ${input} (no user or password in the URL)`);
   const path = url.pathname.replace(/\/+$/, '');
   return `${url.protocol}//${url.host}${path === '' ? API_PREFIX : path}`;
 }
@@ -28,7 +29,7 @@ export function normalizeBaseUrl(input: string): string {
 /** Encodes one path parameter so that no value can change which path is called. */
 export function encodePathParam(name: string, value: string): string {
   if (value === '' || value === '.' || value === '..') {
-    throw usageError(`invalid ${name}: ${JSON.stringify(value)}`);
+    throw invalidRequest(`invalid ${name}: ${JSON.stringify(value)}`);
   }
   return encodeURIComponent(value);
 }
@@ -37,7 +38,7 @@ export function encodePathParam(name: string, value: string): string {
 export function fillPath(template: string, params: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params[name];
-    if (value === undefined) throw usageError(`missing ${name}`);
+    if (value === undefined) throw invalidRequest(`missing ${name}`);
     return encodePathParam(name, value);
   });
 }
@@ -60,11 +61,14 @@ export function buildUrl(baseUrl: string, path: string, query?: Query): string {
   return `${base}${rest}${queryString(query)}`;
 }
 
+/** This machine, by name or address: the only place plain HTTP may carry the key. */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (host === 'localhost') return true;
   if (host === '::1' || host === '0:0:0:0:0:0:0:1') return true;
-  if (/^::ffff:127\./.test(host)) return true;
+  // IPv4-mapped IPv6, as the URL parser writes it: ::ffff:7f00:1 for ::ffff:127.0.0.1.
+  const mapped = /^::ffff:(?:7f[0-9a-f]{2}:[0-9a-f]{1,4}|127\.\d{1,3}\.\d{1,3}\.\d{1,3})$/.exec(host);
+  if (mapped) return true;
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
@@ -72,7 +76,7 @@ export function isLoopbackHost(hostname: string): boolean {
 export function assertSafeTransport(baseUrl: string, insecure: boolean): void {
   const url = new URL(baseUrl);
   if (url.protocol !== 'http:' || insecure || isLoopbackHost(url.hostname)) return;
-  throw usageError(
+  throw invalidRequest(
     `refusing to send the API key over plain HTTP to ${url.host}`,
     'use an https:// base URL, or pass --insecure if you accept the risk',
   );

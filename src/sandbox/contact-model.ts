@@ -1,4 +1,6 @@
-export const CONTACT_STATUSES = ['lead', 'prospect', 'customer', 'churned'] as const;
+import { CONTACT_STATUSES } from '../registry/resources.js';
+
+export { CONTACT_STATUSES };
 export type ContactStatus = (typeof CONTACT_STATUSES)[number];
 
 /** A contact's columns in response order (table alias c); list_ids comes out as JSON text. */

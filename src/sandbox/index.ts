@@ -1,7 +1,6 @@
 import Database from 'better-sqlite3';
 import { closeSync, mkdirSync, openSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { dataDir } from '../config/paths.js';
+import { dirname } from 'node:path';
 import { handleRequest } from './handler.js';
 import { SUGGESTION_VISIBLE } from './routes/ai.js';
 import { migrate } from './schema.js';
@@ -40,7 +39,7 @@ export interface Sandbox {
 }
 
 export interface OpenOptions {
-  dbPath?: string;
+  dbPath: string;
   now?: () => Date;
   /** Seed demo data when the database is new; default true. */
   seed?: boolean;
@@ -48,9 +47,6 @@ export interface OpenOptions {
 
 const BUSY_TIMEOUT_MS = 10_000;
 
-export function defaultSandboxPath(env: NodeJS.ProcessEnv = process.env): string {
-  return join(dataDir(env), 'sandbox.db');
-}
 
 /** Creates the file owner-only before SQLite sees it; SQLite gives -wal and -shm the same mode. */
 function createPrivateFile(path: string): void {
@@ -107,8 +103,8 @@ const COUNT_SQL = `SELECT
   (SELECT COUNT(*) FROM notes n JOIN contacts c ON c.id = n.contact_id WHERE c.deleted_at IS NULL) AS notes,
   (SELECT COUNT(*) FROM suggestions g WHERE g.status = 'pending' AND ${SUGGESTION_VISIBLE}) AS suggestions`;
 
-export function openSandbox(options: OpenOptions = {}): Sandbox {
-  const dbPath = options.dbPath ?? defaultSandboxPath();
+export function openSandbox(options: OpenOptions): Sandbox {
+  const dbPath = options.dbPath;
   const db = openDatabase(dbPath);
   const store = new Store(db, options.now ?? (() => new Date()));
   let apiKey: string;
@@ -132,6 +128,6 @@ export function openSandbox(options: OpenOptions = {}): Sandbox {
 }
 
 /** Deletes the sandbox database and its WAL files; the next open creates and seeds a new one. */
-export function resetSandbox(dbPath: string = defaultSandboxPath()): void {
+export function resetSandbox(dbPath: string): void {
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${dbPath}${suffix}`, { force: true });
 }

@@ -1,3 +1,4 @@
+import { isEmail } from '../registry/types.js';
 import { badRequest } from './http.js';
 
 /** Checks one body value and returns it normalised; throws a 400 naming the field otherwise. */
@@ -82,12 +83,10 @@ export function optionalText(maxLength: number): Rule<string | null> {
   };
 }
 
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
-
 export const emailAddress: Rule<string> = (value, field) => {
   if (value === null || value === '') throw badRequest(`${field} is required`);
   const text = typeof value === 'string' ? value.trim() : '';
-  if (!EMAIL_PATTERN.test(text) || text.length > 254) throw badRequest(`${field} is not a valid email address`);
+  if (!isEmail(text)) throw badRequest(`${field} is not a valid email address`);
   return text;
 };
 

@@ -101,7 +101,7 @@ describe('crm sandbox init, status, reset', () => {
 describe('crm sandbox serve', () => {
   it('serves the sandbox on 127.0.0.1 for other tools and for crm itself; stops on SIGTERM', async () => {
     const home = freshHome();
-    const child = spawn(process.execPath, [CRM_BIN, 'sandbox', 'serve', '--port', '0', '--json'], { env: home });
+    const child = spawn(process.execPath, [CRM_BIN, 'sandbox', 'serve', '--port', '0', '-o', 'ndjson'], { env: home });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const info = await new Promise<{ url: string; api_key: string; port: number }>((resolve) => {
@@ -124,6 +124,20 @@ describe('crm sandbox serve', () => {
       child.kill('SIGTERM');
     }
     expect(await new Promise((resolve) => child.on('close', resolve))).toBe(0);
+  });
+
+  it('a port in use is a usage error suggesting --port 0', async () => {
+    const { createServer } = await import('node:net');
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const result = await crm(['sandbox', 'serve', '--port', String(port)], { env: freshHome() });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(`crm: port ${port} is in use\nhint: pick another with --port N, or --port 0 for a free one\n`);
+    } finally {
+      blocker.close();
+    }
   });
 
   it('rejects a bad --port before starting', async () => {

@@ -3,7 +3,8 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { defaultSandboxPath, openSandbox, resetSandbox } from '../../src/sandbox/index.js';
+import { sandboxPath as defaultSandboxPath } from '../../src/config/paths.js';
+import { openSandbox, resetSandbox } from '../../src/sandbox/index.js';
 
 let dir: string;
 beforeEach(() => {
@@ -119,7 +120,7 @@ describe('the database file', () => {
   });
 });
 
-describe('defaultSandboxPath', () => {
+describe('sandboxPath', () => {
   it('prefers CRM_DATA_DIR, then XDG_DATA_HOME, then the platform data directory', () => {
     expect(defaultSandboxPath({ CRM_DATA_DIR: '/data/crm', XDG_DATA_HOME: '/xdg' })).toBe(join('/data/crm', 'sandbox.db'));
     expect(defaultSandboxPath({ XDG_DATA_HOME: '/xdg' })).toBe(join('/xdg', 'crm', 'sandbox.db'));

@@ -1,9 +1,12 @@
 // The core's own logic (retries, envelope, errors, redaction, paging) against a scripted transport:
 // the transport is the core's injection point, so nothing of the core itself is replaced.
 import { describe, expect, it } from 'vitest';
-import { CliError, DryRunDone } from '../../src/cli/errors.js';
+import { CliError, toCliError } from '../../src/cli/errors.js';
 import { ApiClient, type ClientOptions } from '../../src/http/core.js';
-import { TransportError, type TransportRequest, type TransportResponse } from '../../src/http/transport.js';
+import { HttpError } from '../../src/http/errors.js';
+import { walk } from '../../src/http/paginate.js';
+import { createRecordingTransport, type PlannedRequest } from '../../src/transport/recording.js';
+import { TransportError, type TransportRequest, type TransportResponse } from '../../src/transport/types.js';
 
 type Step = TransportResponse | TransportError;
 
@@ -37,11 +40,12 @@ function client(steps: Step[], options: Partial<ClientOptions> = {}) {
   return { api, requests, sleeps };
 }
 
+/** The failure as a user sees it: the core's HttpError through the CLI's one mapping to exit codes. */
 async function failure(promise: Promise<unknown>): Promise<CliError> {
   try {
     await promise;
   } catch (error) {
-    if (error instanceof CliError) return error;
+    if (error instanceof HttpError) return toCliError(error);
     throw error;
   }
   throw new Error('expected a failure');
@@ -194,46 +198,79 @@ describe('debug trace and dry run', () => {
     expect(trace).not.toContain('abcdefghijklmnop');
   });
 
-  it('prints the request and sends nothing with --dry-run', async () => {
-    const shown: TransportRequest[] = [];
-    const { api, requests } = client([], { dryRun: (request) => shown.push(request) });
-    await expect(api.request('POST', '/contacts', { body: { name: 'A' } })).rejects.toBeInstanceOf(DryRunDone);
-    expect(requests).toHaveLength(0);
-    expect(shown[0]).toMatchObject({ method: 'POST', url: 'https://crm.test/api/v1/contacts', body: '{"name":"A"}' });
-    expect(shown[0]!.headers['X-Service-API-Key']).toBe('****3456');
+  it('with --dry-run records every request, answers with stand-ins, and sends nothing', async () => {
+    const plan: PlannedRequest[] = [];
+    const mask = (request: TransportRequest) => ({ ...request, headers: { ...request.headers, 'X-Service-API-Key': '****3456' } });
+    const api = new ApiClient({ baseUrl: 'https://crm.test/api/v1', apiKey: 'key_live_abcdefghijklmnopqrstuvwxyz123456', userAgent: 'crm/test', transport: createRecordingTransport(plan, mask) });
+    const created = (await api.request('POST', '/contacts', { body: { name: 'A' } })) as { id: string };
+    expect(created.id).toBe('<new contact id>');
+    await api.request('POST', '/ai/trigger', { body: { contact_id: created.id } });
+    expect(plan).toEqual([
+      { method: 'POST', url: 'https://crm.test/api/v1/contacts', headers: expect.objectContaining({ 'X-Service-API-Key': '****3456' }), body: { name: 'A' } },
+      { method: 'POST', url: 'https://crm.test/api/v1/ai/trigger', headers: expect.any(Object), body: { contact_id: '<new contact id>' } },
+    ]);
   });
 });
 
 describe('paging', () => {
   const page = (ids: number[], total?: number) => ok({ contacts: ids.map((id) => ({ id: `c${id}` })), ...(total === undefined ? {} : { total }) });
   const range = (from: number, to: number) => Array.from({ length: to - from }, (_, index) => from + index);
-
-  it('walks pages of 50 until a short page and drops ids already seen', async () => {
-    // The second page repeats c49 and c50 (two records were added while walking).
-    const { api, requests } = client([page(range(0, 50)), page([48, 49, ...range(50, 98)]), page([98, 99])]);
+  const collect = async (items: AsyncIterable<unknown>) => {
     const ids: string[] = [];
-    for await (const item of api.paginate('/contacts', { status: 'lead' }, 'contacts')) ids.push((item as { id: string }).id);
-    expect(ids).toEqual(range(0, 100).map((id) => `c${id}`));
+    for await (const item of items) ids.push((item as { id: string }).id);
+    return ids;
+  };
+
+  it('walks pages of 50 until a short page and drops ids already seen; without a total each page re-reads 5', async () => {
+    // The second page repeats c45..c49 (the overlap) and c48, c49 again (two records were added while walking).
+    const { api, requests } = client([page(range(0, 50)), page([43, 44, ...range(45, 93)]), page(range(88, 100))]);
+    expect(await collect(walk(api, '/contacts', { status: 'lead' }, { key: 'contacts' }))).toEqual(range(0, 100).map((id) => `c${id}`));
     expect(requests.map((request) => new URL(request.url).search)).toEqual([
       '?status=lead&limit=50&offset=0',
-      '?status=lead&limit=50&offset=50',
-      '?status=lead&limit=50&offset=100',
+      '?status=lead&limit=50&offset=45',
+      '?status=lead&limit=50&offset=90',
     ]);
+  });
+
+  it('with a total, steps back by as many records as were deleted behind the walk', async () => {
+    // 100 records; after the first page, c3 and c7 are deleted: the list shifts two to the left.
+    const after = range(0, 100).filter((id) => id !== 3 && id !== 7);
+    const { api, requests } = client([page(range(0, 50), 100), page(after.slice(50, 100), 98), page(after.slice(48, 98), 98)]);
+    // c50 and c51 moved to positions 48 and 49, before the second page's offset: re-read, not skipped.
+    expect(await collect(walk(api, '/contacts', {}))).toEqual(range(0, 100).map((id) => `c${id}`));
+    expect(requests.map((request) => new URL(request.url).search)).toEqual(['?limit=50&offset=0', '?limit=50&offset=50', '?limit=50&offset=48']);
+  });
+
+  it('without a total, reads again from further back when a page does not start on a record already seen', async () => {
+    // c10..c19 (already read) are deleted: the page at offset 45 now starts at c55, past c50..c54.
+    const live = [...range(0, 10), ...range(20, 105)];
+    const at = (offset: number) => page(live.slice(offset, offset + 50));
+    const { api, requests } = client([page(range(0, 50)), at(45), at(0), at(45), at(90)]);
+    expect(await collect(walk(api, '/contacts', {}))).toEqual(range(0, 105).map((id) => `c${id}`));
+    expect(requests.map((request) => new URL(request.url).search.replace('?limit=50&offset=', ''))).toEqual(['0', '45', '0', '45', '90']);
   });
 
   it('stops when the total is reached', async () => {
     const { api, requests } = client([page(range(0, 50), 50)]);
-    const items = [];
-    for await (const item of api.paginate('/contacts')) items.push(item);
-    expect(items).toHaveLength(50);
+    expect(await collect(walk(api, '/contacts', {}))).toHaveLength(50);
     expect(requests).toHaveLength(1);
   });
 
-  it('stops on a full page with nothing new (a server ignoring offset)', async () => {
-    const { api, requests } = client([page(range(0, 50)), page(range(0, 50))]);
+  it('stops a walk that meets the same page again (a server ignoring offset), also when records have no ids', async () => {
+    const same = client([page(range(0, 50)), page(range(0, 50))]);
+    expect(await collect(walk(same.api, '/contacts', {}))).toHaveLength(50);
+    expect(same.requests).toHaveLength(2);
+    const anonymous = () => ok({ contacts: range(0, 50).map((n) => ({ n })) });
+    const noIds = client([anonymous(), anonymous()]);
     const items = [];
-    for await (const item of api.paginate('/contacts')) items.push(item);
+    for await (const item of walk(noIds.api, '/contacts', {})) items.push(item);
     expect(items).toHaveLength(50);
-    expect(requests).toHaveLength(2);
+    expect(noIds.requests).toHaveLength(2);
+  });
+
+  it('--limit is a total: pages of at most 50, the last one asks only for what is left', async () => {
+    const { api, requests } = client([page(range(0, 50), 500), page(range(50, 100), 500), page(range(100, 120), 500)]);
+    expect(await collect(walk(api, '/contacts', {}, { limit: 120 }))).toHaveLength(120);
+    expect(requests.map((request) => new URL(request.url).search)).toEqual(['?limit=50&offset=0', '?limit=50&offset=50', '?limit=20&offset=100']);
   });
 });

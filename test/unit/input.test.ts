@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { deepMerge, parseDate, parseIdList, parseInteger, parseSetPairs, parseTyped } from '../../src/cli/input.js';
+import { deepMerge, parseDate, parseIdList, parseInteger, parseSetPairs, parseValue, readDataOption } from '../../src/cli/input.js';
+import { Readable } from 'node:stream';
 
 describe('--set', () => {
   it('parses JSON values, keeps other text as strings, and nests dotted keys', () => {
@@ -12,8 +13,28 @@ describe('--set', () => {
       note: 'a=b',
     });
   });
-  it.each(['novalue', '=x', 'a..b=1'])('rejects %j with exit 2', (pair) => {
+  it.each(['novalue', '=x', 'a..b=1', '__proto__.x=1', 'constructor=1', 'a.prototype.b=1', 'x={"__proto__":{"y":1}}'])('rejects %j with exit 2', (pair) => {
     expect(() => parseSetPairs([pair])).toThrow(expect.objectContaining({ exitCode: 2 }));
+  });
+});
+
+describe('prototype names', () => {
+  it('never reach Object.prototype, from --set or --data', async () => {
+    expect(() => parseSetPairs(['__proto__.polluted=1'])).toThrow(/"__proto__" is not allowed/);
+    await expect(readDataOption('{"name":"A","__proto__":{"polluted":1}}', Readable.from([]))).rejects.toThrow(/"__proto__" is not allowed/);
+    await expect(readDataOption('{"nested":{"constructor":{"prototype":{}}}}', Readable.from([]))).rejects.toThrow(/not allowed/);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe('stdin', () => {
+  it('decodes UTF-8 once, so a character split between chunks stays whole', async () => {
+    const text = `{"name":"${'é'.repeat(40_000)}"}`;
+    const bytes = Buffer.from(text, 'utf8');
+    // 64 KiB chunks split the two bytes of an é.
+    const chunks = [bytes.subarray(0, 65_537), bytes.subarray(65_537)];
+    const data = await readDataOption('-', Readable.from(chunks));
+    expect(data.name).toBe('é'.repeat(40_000));
   });
 });
 
@@ -30,11 +51,15 @@ describe('typed flags', () => {
       expect(() => parseInteger(bad, '--limit', 1, 50)).toThrow(/invalid --limit/);
     }
   });
-  it('checks emails and numbers', () => {
-    expect(parseTyped('a@b.co', 'email', '--email')).toBe('a@b.co');
-    expect(() => parseTyped('not-an-email', 'email', '--email')).toThrow(/invalid email/);
-    expect(parseTyped('12.5', 'number', '--amount')).toBe(12.5);
-    expect(() => parseTyped('lots', 'number', '--amount')).toThrow(/expected a number/);
+  it('checks emails, numbers and the values the spec fixes (without regard to case)', () => {
+    expect(parseValue('a@b.co', { type: 'email' }, '--email')).toBe('a@b.co');
+    expect(() => parseValue('not-an-email', { type: 'email' }, '--email')).toThrow(/invalid email/);
+    expect(parseValue('12.5', { type: 'number' }, '--amount')).toBe(12.5);
+    expect(() => parseValue('lots', { type: 'number' }, '--amount')).toThrow(/expected a number/);
+    expect(parseValue('7D', { type: 'string', choices: ['7d', '30d'] }, '--period')).toBe('7d');
+    expect(() => parseValue('1y', { type: 'string', choices: ['7d', '30d'] }, '--period')).toThrow('invalid --period "1y" (expected one of: 7d, 30d)');
+    expect(parseValue('deals, contacts', { type: 'list', choices: ['contacts', 'deals'] }, '--types')).toEqual(['deals', 'contacts']);
+    expect(() => parseValue('deals,people', { type: 'list', choices: ['contacts', 'deals'] }, '--types')).toThrow(/invalid --types "people"/);
   });
   it('reads dates: YYYY-MM-DD, ISO timestamps and relative words', () => {
     const now = new Date(2026, 10, 21, 15, 0, 0);
@@ -44,7 +69,7 @@ describe('typed flags', () => {
     expect(parseDate('+3d', '--due', now)).toBe('2026-11-24');
     expect(parseDate('2w', '--due', now)).toBe('2026-12-05');
     expect(parseDate('2026-12-01T09:00:00Z', '--due', now)).toBe('2026-12-01T09:00:00Z');
-    for (const bad of ['2026-02-30', 'next week', '12/01/2026']) expect(() => parseDate(bad, '--due', now)).toThrow(/invalid --due/);
+    for (const bad of ['2026-02-30', 'next week', '12/01/2026', '+100000000d', '+3000000d']) expect(() => parseDate(bad, '--due', now)).toThrow(/invalid --due/);
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createStreams, colorEnabled } from '../../src/cli/io.js';
-import { Printer, fitWidths, type Format } from '../../src/cli/output.js';
+import { Printer, fitColumns, type Format } from '../../src/cli/printer.js';
+import { done, list, record, type View } from '../../src/cli/result.js';
 
 function printer(format: Format, options: { tty?: boolean; fields?: string[]; quiet?: boolean; env?: NodeJS.ProcessEnv } = {}) {
   let out = '';
@@ -13,7 +14,12 @@ function printer(format: Format, options: { tty?: boolean; fields?: string[]; qu
     stderr: { write: (text: string) => (err += text), isTTY: options.tty },
   });
   const now = Date.parse('2026-11-21T12:00:00Z');
-  const p = new Printer({ io, format, fields: options.fields, quiet: options.quiet ?? false, now: () => now });
+  const printer = new Printer({ io, format, fields: options.fields, quiet: options.quiet ?? false, now: () => now });
+  const p = {
+    records: (items: unknown[], view?: View) => printer.print(list(items, view)),
+    record: (value: unknown, view?: View, options: { quietId?: boolean } = {}) => printer.print({ ...record(value, view), ...options }),
+    print: printer.print.bind(printer),
+  };
   return { p, out: () => out, err: () => err };
 }
 
@@ -102,7 +108,7 @@ describe('Printer', () => {
     const a = printer('table', { tty: true, env: { NO_COLOR: '1' } });
     await a.p.record(records[0], view);
     expect(a.out()).toMatch(/name\s+Ada, "the first"/);
-    expect(a.out()).toMatch(/tags\s+\["a"\]/);
+    expect(a.out()).toMatch(/tags\s+a\n/);
   });
 });
 
@@ -119,15 +125,60 @@ describe('colour', () => {
   });
 });
 
-describe('fitWidths', () => {
-  const head = ['ID', 'NAME', 'NOTE'];
-  const rows = [['con_0123456789', 'Ada Lovelace', 'a'.repeat(60)]];
+describe('fitColumns', () => {
+  const columns = ['id', 'name', 'note', 'created_at'];
+  const numeric = [false, false, false, false];
   it('keeps natural widths when they fit', () => {
-    expect(fitWidths(['id', 'name', 'note'], head, rows, 200)).toEqual([14, 12, 60]);
+    expect(fitColumns(columns, [20, 12, 60, 10], numeric, 200)).toEqual({ keep: [0, 1, 2, 3], widths: [20, 12, 60, 10] });
   });
-  it('shrinks the widest columns first and never an id', () => {
-    expect(fitWidths(['id', 'name', 'note'], head, rows, 50)).toEqual([14, 12, 20]);
-    expect(fitWidths(['id', 'name', 'note'], head, rows, 20)).toEqual([14, 8, 8]);
+  it('cuts long text first, then drops the lowest-priority columns; never cuts an id or a short value', () => {
+    // 20 + 12 + 60 + 10 + 3 gaps of 2 = 108: the note gives way down to 32.
+    expect(fitColumns(columns, [20, 12, 60, 10], numeric, 80)).toEqual({ keep: [0, 1, 2, 3], widths: [20, 12, 32, 10] });
+    // At 50 even a 12-wide note leaves no room for created_at: it goes, then the note is cut to fit.
+    expect(fitColumns(columns, [20, 12, 60, 10], numeric, 50)).toEqual({ keep: [0, 1, 2], widths: [20, 12, 14] });
+    expect(fitColumns(columns, [20, 12, 60, 10], numeric, 30)).toEqual({ keep: [0], widths: [20] });
+  });
+});
+
+describe('what the printer guards', () => {
+  it('replaces control characters from the service in tables, tsv and messages', async () => {
+    const a = printer('tsv');
+    await a.p.records([{ id: 'c1', name: 'Evil\x1b]0;pwned\x07\x1b[2J' }], { columns: ['id', 'name'] });
+    expect(a.out()).toBe('c1\tEvil\uFFFD]0;pwned\uFFFD\uFFFD[2J\n');
+    const b = printer('table', { tty: true, env: { NO_COLOR: '1' } });
+    await b.p.print(done('Deleted \x1b[31mred', { id: 'x' }));
+    expect(b.err()).toBe('Deleted \uFFFD[31mred\n');
+  });
+
+  it('never reads prototype members as fields', async () => {
+    const a = printer('tsv', { fields: ['id', 'toString'] });
+    await a.p.records([{ id: 'c1' }]);
+    expect(a.out()).toBe('c1\t\n');
+    expect(a.err()).toContain('no record has the field "toString"; fields: id');
+  });
+
+  it('warns on stderr about a --fields name no record has, naming the fields that exist', async () => {
+    const a = printer('json', { fields: ['id', 'nmae'] });
+    await a.p.records([{ id: 'c1', name: 'Ada' }]);
+    expect(a.err()).toBe('crm: warning: no record has the field "nmae"; fields: id, name\n');
+  });
+
+  it('prints one record in a pipe as key<TAB>value lines, nested objects as dotted keys', async () => {
+    const a = printer('tsv');
+    await a.p.record({ id: 'c1', tags: ['a', 'b'], counts: { open: 2, by: { x: 1 } } });
+    expect(a.out()).toBe('id\tc1\ntags\t["a","b"]\ncounts.open\t2\ncounts.by.x\t1\n');
+  });
+
+  it('says honestly where a page sits: more, the last page, or past the end', async () => {
+    const footer = async (count: number, offset: number, total: number | undefined, full: boolean) => {
+      const a = printer('table', { tty: true, env: { NO_COLOR: '1' } });
+      await a.p.print(list(Array.from({ length: count }, (_, n) => ({ id: `c${n}` })), { noun: 'contacts' }, { offset, total, full }));
+      return a.err();
+    };
+    expect(await footer(20, 0, 52, true)).toBe('Showing 1-20 of 52 contacts; more with --offset 20, or --all.\n');
+    expect(await footer(12, 40, 52, false)).toBe('Showing 41-52 of 52 contacts.\n');
+    expect(await footer(0, 1000, 52, false)).toBe('No contacts at offset 1000 (52 in all).\n');
+    expect(await footer(20, 0, undefined, true)).toBe('Showing 1-20 contacts; more with --offset 20, or --all.\n');
   });
 });
 

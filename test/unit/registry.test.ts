@@ -1,7 +1,8 @@
 // The endpoint registry (which drives the commands) and the sandbox (which implements the service)
 // describe the same 40 endpoints of service-api.md section 4.
 import { describe, expect, it } from 'vitest';
-import { OPERATIONS, flagName } from '../../src/api/endpoints.js';
+import { OPERATIONS } from '../../src/registry/operations.js';
+import { flagName } from '../../src/registry/types.js';
 import { ROUTES } from '../../src/sandbox/handler.js';
 
 const key = (method: string, path: string) => `${method} ${path.replace(/\{(\w+)\}|:(\w+)/g, '{}')}`;

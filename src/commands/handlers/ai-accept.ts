@@ -2,24 +2,27 @@
 
 import type { Context } from '../../cli/context.js';
 import { usageError } from '../../cli/errors.js';
-import { cellText } from '../../cli/format.js';
+import { cellText, safeLine } from '../../cli/format.js';
 import type { Choice } from '../../cli/prompt.js';
+import { done } from '../../cli/result.js';
 import { isObject } from '../../http/envelope.js';
 import { PAGE_MAX } from '../../http/core.js';
-import type { Handler } from '../run.js';
-import { postEach } from './each.js';
+import { buildBody } from '../body.js';
+import { forEachId, report } from '../bulk.js';
+import { pathOf, viewOf, type Handler } from '../run.js';
 
-export const run: Handler = async (ctx, { op, args }) => {
-  let ids = [...new Set((args.ids as string[] | undefined) ?? [])];
+export const run: Handler = async (ctx, invocation) => {
+  let ids = [...new Set(invocation.args.list('ids'))];
+  const body = await buildBody(ctx, invocation);
   if (ids.length === 0) {
     if (!ctx.io.canPrompt) throw usageError('missing suggestion ids', 'list them with `crm ai suggestions`');
     ids = await pickPending(ctx);
-    if (ids.length === 0) {
-      ctx.info('Nothing selected; nothing accepted.');
-      return;
-    }
+    if (ids.length === 0) return done('Nothing selected; nothing accepted.');
   }
-  await postEach(ctx, op, ids);
+  const paths = new Map(ids.map((id) => [id, pathOf(invocation, id)]));
+  const client = await ctx.client();
+  const rows = await forEachId(ids, (id) => client.request('POST', paths.get(id)!, { body: Object.keys(body).length > 0 ? body : undefined }), 'accepted');
+  return report(rows, viewOf(invocation.spec));
 };
 
 async function pickPending(ctx: Context): Promise<string[]> {
@@ -27,8 +30,8 @@ async function pickPending(ctx: Context): Promise<string[]> {
   const page = await client.list('/ai/suggestions', { limit: PAGE_MAX }, 'suggestions');
   const choices: Choice[] = page.items.filter(isObject).map((suggestion) => ({
     value: String(suggestion.id),
-    name: `${cellText(suggestion.title ?? suggestion.type ?? suggestion.id)}  (${String(suggestion.id)})`,
-    description: typeof suggestion.reason === 'string' ? suggestion.reason : undefined,
+    name: safeLine(`${cellText(suggestion.title ?? suggestion.type ?? suggestion.id)}  (${String(suggestion.id)})`),
+    description: typeof suggestion.reason === 'string' ? safeLine(suggestion.reason) : undefined,
   }));
   if (choices.length === 0) {
     ctx.info('No pending suggestions.');

@@ -1,64 +1,60 @@
-// crm deals stage ID [STAGE]: STAGE is checked against the pipeline's stages before anything moves;
-// with no STAGE a person picks one. Prints the moved deal and the activity the move logged.
+// crm deals stage ID [STAGE]: STAGE is matched against the pipeline's stages (by id or name) before
+// anything moves; with no STAGE a person picks one. The result is the moved deal (with the activity
+// the move logged) and, under a table, a line about that activity.
 
-import type { Context } from '../../cli/context.js';
 import { usageError } from '../../cli/errors.js';
 import { cellText } from '../../cli/format.js';
-import { isObject, type JsonObject } from '../../http/envelope.js';
+import type { Choice } from '../../cli/prompt.js';
+import { record } from '../../cli/result.js';
+import { isObject } from '../../http/envelope.js';
 import { fillPath } from '../../http/url.js';
-import { buildBody, choicesFor, pathOf, type Handler } from '../run.js';
+import { buildBody, fetchChoices } from '../body.js';
+import { namingTheId, pathOf, type Handler } from '../run.js';
 
 export const run: Handler = async (ctx, invocation) => {
-  const { op, args } = invocation;
   const path = pathOf(invocation); // the deal id is checked first
-  const requested = typeof args.stage === 'string' ? args.stage.trim() : undefined;
+  const id = invocation.args.string('id')!;
+  const requested = invocation.args.string('stage')?.trim();
   let stage: string;
   if (ctx.dryRun) {
     if (!requested) throw usageError('missing STAGE (required with --dry-run)');
     stage = requested;
+  } else if (requested) {
+    stage = matchStage(requested, await fetchChoices(ctx, 'stages'));
   } else {
-    const stages = await choicesFor(ctx, 'stages');
-    if (requested) {
-      const match = stages.find((choice) => [choice.value, choice.name ?? ''].some((label) => sameStage(label, requested)));
-      if (!match) {
-        throw usageError(`unknown stage "${requested}" (valid stages: ${stages.map((choice) => choice.value).join(', ')})`);
-      }
-      stage = match.value;
-    } else {
-      if (!ctx.io.canPrompt) throw usageError('missing STAGE', `give one of: ${stages.map((choice) => choice.value).join(', ')}`);
-      const deal = await (await ctx.client()).request('GET', fillPath('/deals/{id}', { id: String(args.id) }));
-      const current = isObject(deal) ? cellText(deal.stage) : undefined;
-      stage = await ctx.prompter.select(`Move ${cellText(isObject(deal) ? deal.name ?? args.id : args.id)} to which stage?`, stages, current);
-    }
+    const stages = await fetchChoices(ctx, 'stages');
+    if (!ctx.io.canPrompt) throw usageError('missing STAGE', `give one of: ${stages.map((choice) => choice.value).join(', ')}`);
+    const deal = await (await ctx.client()).request('GET', fillPath('/deals/{id}', { id })).catch((error) => {
+      throw namingTheId(error, invocation);
+    });
+    const name = isObject(deal) && deal.name !== undefined ? cellText(deal.name) : id;
+    stage = await ctx.prompter.select(`Move ${name} to which stage?`, stages, isObject(deal) ? cellText(deal.stage) : undefined);
   }
   const body = await buildBody(ctx, invocation, { stage });
-  const data = await (await ctx.client()).request('POST', path, { body });
-  await printMove(ctx, data, op.columns ?? []);
+  let data: unknown;
+  try {
+    data = await (await ctx.client()).request('POST', path, { body });
+  } catch (error) {
+    throw namingTheId(error, invocation);
+  }
+  // The service may answer the deal with an `activity` member, or {deal, activity}: one shape out.
+  const moved = isObject(data) && isObject(data.deal) ? { ...data.deal, activity: data.activity } : data;
+  return record(moved, { keys: invocation.spec.columns, notes: isObject(moved) ? activityNote(moved.activity) : [] });
 };
 
 /** "Closed Won (closed_won)" matches closed_won, "closed won" and "Closed Won". */
-function sameStage(label: string, requested: string): boolean {
+function matchStage(requested: string, stages: Choice[]): string {
   const normal = (text: string) => text.toLowerCase().replace(/[\s_-]+/g, ' ').trim();
-  const bare = label.replace(/\s*\([^)]*\)$/, '');
-  return normal(label) === normal(requested) || normal(bare) === normal(requested);
+  const labels = (choice: Choice) => [choice.value, choice.name ?? '', (choice.name ?? '').replace(/\s*\([^)]*\)$/, '')];
+  const match = stages.find((choice) => labels(choice).some((label) => normal(label) === normal(requested)));
+  // A workspace that lists no stages leaves the check to the service.
+  if (!match && stages.length > 0) throw usageError(`unknown stage "${requested}" (valid stages: ${stages.map((choice) => choice.value).join(', ')})`);
+  return match?.value ?? requested;
 }
 
-/** The service may answer the deal with an `activity` member, or {deal, activity}. */
-async function printMove(ctx: Context, data: unknown, columns: readonly string[]): Promise<void> {
-  if (ctx.printer.isMachineReadable || ctx.options.quiet || !isObject(data)) {
-    return ctx.printer.record(data, { columns });
-  }
-  const { deal, activity } = splitMove(data);
-  await ctx.printer.record(deal, { columns });
-  if (isObject(activity)) {
-    const from = cellText(activity.from_stage ?? activity.from);
-    const to = cellText(activity.to_stage ?? activity.to);
-    ctx.printer.write(`Activity logged: ${cellText(activity.type ?? 'stage change')} ${from ? `${from} → ` : ''}${to} (${cellText(activity.id)})\n`);
-  }
-}
-
-function splitMove(data: JsonObject): { deal: unknown; activity: unknown } {
-  if (isObject(data.deal)) return { deal: data.deal, activity: data.activity };
-  const { activity, ...deal } = data;
-  return { deal, activity };
+function activityNote(activity: unknown): string[] {
+  if (!isObject(activity)) return [];
+  const from = cellText(activity.from_stage ?? activity.from);
+  const to = cellText(activity.to_stage ?? activity.to);
+  return [`Activity logged: ${cellText(activity.type ?? 'stage change')} ${from ? `${from} → ` : ''}${to} (${cellText(activity.id)})`];
 }

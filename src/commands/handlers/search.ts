@@ -1,47 +1,36 @@
-// crm search QUERY [--types ...]: grouped by type on a terminal; flat records with a `type` field
-// in json, ndjson, csv and tsv.
+// crm search QUERY [--types ...]: flat records with a singular `type`, grouped by type under a
+// table. Results may come flat ({results: [{type, ...}]}) or grouped ({contacts: [...], ...}).
 
 import { usageError } from '../../cli/errors.js';
+import { list } from '../../cli/result.js';
 import { isObject, type JsonObject } from '../../http/envelope.js';
-import type { Query } from '../../http/url.js';
-import { listQuery, type Handler } from '../run.js';
-import type { Context } from '../../cli/context.js';
+import { walk } from '../../http/paginate.js';
+import { listQuery, viewOf, type Handler } from '../run.js';
 
-export const SEARCH_TYPES = ['contacts', 'deals', 'accounts', 'tasks'] as const;
 const SINGULAR: Record<string, string> = { contacts: 'contact', deals: 'deal', accounts: 'account', tasks: 'task' };
 
 export const run: Handler = async (ctx, invocation) => {
-  const { op, args, options } = invocation;
-  const text = String(args.query ?? '').trim();
+  const { spec: op, args, options } = invocation;
+  const text = args.string('q')?.trim();
   if (!text) throw usageError('the search query is empty');
-  const query: Query = { ...listQuery(invocation), q: text };
-  if (typeof options.types === 'string') query.types = parseTypes(options.types).join(',');
-
+  const query = { q: text, ...listQuery(invocation) };
+  const view = { ...viewOf(op), groupBy: 'type', noun: 'results' };
   const client = await ctx.client();
-  let results: JsonObject[];
-  if (options.all) {
-    results = [];
-    for await (const item of client.paginate(op.path, query, op.listKey)) if (isObject(item)) results.push(withType(undefined)(item));
-  } else {
-    const data = await client.request('GET', op.path, { query });
-    results = flatten(data);
+  const limit = options.number('limit');
+  const offset = options.number('offset');
+  if (options.flag('all') || (limit !== undefined && limit > 50)) {
+    return list(typed(walk(client, op.path, { ...query, offset }, { limit, key: op.listKey })), view);
   }
-  await print(ctx, results, op.columns ?? []);
+  const data = await client.request('GET', op.path, { query: { ...query, limit, offset } });
+  const total = isObject(data) && typeof data.total === 'number' ? data.total : undefined;
+  const results = flatten(data);
+  return list(results, view, { offset: offset ?? 0, total, full: results.length >= (limit ?? 20) });
 };
 
-export function parseTypes(value: string): string[] {
-  const types = value.split(',').map((type) => type.trim().toLowerCase()).filter(Boolean);
-  const unknown = types.filter((type) => !(SEARCH_TYPES as readonly string[]).includes(type));
-  if (types.length === 0 || unknown.length > 0) {
-    throw usageError(`invalid --types "${value}" (valid types: ${SEARCH_TYPES.join(', ')})`);
-  }
-  return [...new Set(types)];
+async function* typed(items: AsyncIterable<unknown>): AsyncIterable<JsonObject> {
+  for await (const item of items) if (isObject(item)) yield withType(undefined)(item);
 }
 
-/**
- * Results may come flat ({results: [{type, ...}]}) or grouped ({contacts: [...], deals: [...]}):
- * both become flat records with a singular `type` first.
- */
 export function flatten(data: unknown): JsonObject[] {
   if (Array.isArray(data)) return data.filter(isObject).map(withType(undefined));
   if (!isObject(data)) return [];
@@ -50,27 +39,10 @@ export function flatten(data: unknown): JsonObject[] {
   if (flat) return flat.filter(isObject).map(withType(undefined));
   return Object.entries(data)
     .filter(([, value]) => Array.isArray(value))
-    .flatMap(([key, value]) => (value as unknown[]).filter(isObject).map(withType(SINGULAR[key] ?? key)));
+    .flatMap(([key, value]) => (value as unknown[]).filter(isObject).map(withType(Object.hasOwn(SINGULAR, key) ? SINGULAR[key] : key)));
 }
 
 const withType = (type: string | undefined) => (record: JsonObject): JsonObject => {
   const { type: own, ...rest } = record;
   return { type: own ?? type ?? 'result', ...rest };
 };
-
-async function print(ctx: Context, results: JsonObject[], columns: readonly string[]): Promise<void> {
-  if (ctx.printer.format !== 'table' || ctx.options.quiet) return ctx.printer.records(results, { columns });
-  if (results.length === 0) {
-    ctx.info('No results.');
-    return;
-  }
-  const groups = new Map<string, JsonObject[]>();
-  for (const result of results) {
-    const type = String(result.type);
-    groups.set(type, [...(groups.get(type) ?? []), result]);
-  }
-  for (const [type, records] of groups) {
-    ctx.printer.write(`\n${type.toUpperCase()}S (${records.length})\n`);
-    await ctx.printer.records(records, { columns: columns.filter((column) => column !== 'type') });
-  }
-}

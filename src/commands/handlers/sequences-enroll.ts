@@ -1,18 +1,19 @@
 // crm sequences enroll ID CONTACT_ID... | --file FILE | -: bulk enrolment. Ids from arguments, a
-// file or stdin (one a line, or a JSON array), sent in requests of at most 50 ids; every id is
-// accounted for in the report, and a run that failed part-way can simply be repeated.
+// file or stdin (one a line, or a JSON array), all read before the first request, sent in batches
+// of at most 50; every id is one row of the report, and a run that failed part-way can be repeated.
 
-import { readFileSync } from 'node:fs';
 import type { Context } from '../../cli/context.js';
-import { CliError, ExitCode, usageError } from '../../cli/errors.js';
-import { readAll } from '../../cli/io.js';
-import { parseIdList } from '../../cli/input.js';
+import { toCliError, usageError, ExitCode } from '../../cli/errors.js';
+import { parseIdList, readSource } from '../../cli/input.js';
+import type { ReportRow } from '../../cli/result.js';
 import { isObject } from '../../http/envelope.js';
-import { buildBody, pathOf, type Handler, type Invocation } from '../run.js';
+import type { Operation } from '../../registry/types.js';
+import { buildBody } from '../body.js';
+import { report } from '../bulk.js';
+import type { Invocation } from '../invocation.js';
+import { namingTheId, pathOf, type Handler } from '../run.js';
 
 export const ENROLL_BATCH = 50;
-
-type Outcome = 'enrolled' | 'already_enrolled' | 'not_found' | 'failed';
 
 export const run: Handler = async (ctx, invocation) => {
   const path = pathOf(invocation);
@@ -20,77 +21,46 @@ export const run: Handler = async (ctx, invocation) => {
   const base = await buildBody(ctx, invocation, { contact_ids: [] });
   const client = await ctx.client();
 
-  const outcomes = new Map<string, { outcome: Outcome; error?: string }>();
-  let lastError: CliError | undefined;
+  const rows: Array<ReportRow & { failure?: ReturnType<typeof toCliError> }> = [];
   for (let start = 0; start < ids.length; start += ENROLL_BATCH) {
     const batch = ids.slice(start, start + ENROLL_BATCH);
     try {
       const data = await client.request('POST', path, { body: { ...base, contact_ids: batch } });
-      for (const id of batch) outcomes.set(id, { outcome: outcomeOf(data, id) });
+      for (const id of batch) {
+        const result = outcomeOf(data, id);
+        rows.push({ id, ok: result !== 'not_found', result, error: result === 'not_found' ? 'contact not found' : null });
+      }
     } catch (error) {
-      if (!(error instanceof CliError)) throw error;
-      lastError = error;
-      for (const id of batch) outcomes.set(id, { outcome: 'failed', error: error.message });
+      const failure = toCliError(namingTheId(error, invocation));
+      if (failure.exitCode === ExitCode.usage || failure.exitCode === ExitCode.interrupted) throw failure;
+      for (const id of batch) rows.push({ id, ok: false, result: 'failed', error: failure.message, failure });
     }
   }
-
-  const rows = ids.map((id) => ({ contact_id: id, result: outcomes.get(id)!.outcome, error: outcomes.get(id)!.error ?? null }));
-  await printReport(ctx, String(invocation.args.id), rows);
-
-  const failed = rows.filter((row) => row.result === 'failed' || row.result === 'not_found');
-  if (failed.length === 0) return;
-  if (lastError && failed.length === rows.length && rows.every((row) => row.result === 'failed')) throw lastError;
-  throw new CliError(`${failed.length} of ${rows.length} contacts were not enrolled`, ExitCode.partial, {
-    code: 'partial_failure',
-    hint: 'the report lists each contact; running the same command again is safe',
-  });
+  const result = report(rows, { columns: ['id', 'result', 'error'], noun: 'contacts' }, 'the report lists each contact; running the same command again is safe');
+  // Every batch refused for the same reason (an unknown sequence): that reason, with its own exit code.
+  const failures = rows.filter((row) => row.failure);
+  if (failures.length === rows.length && rows.length > 1) return { ...result, failure: failures[0]!.failure };
+  return result;
 };
 
-async function contactIds(ctx: Context, { args, options }: Invocation): Promise<string[]> {
-  const fromArgs = ((args.contact_ids as string[] | undefined) ?? []).map((id) => id.trim());
+async function contactIds(ctx: Context, { args, options }: Invocation<Operation>): Promise<string[]> {
+  const fromArgs = args.list('contact_ids');
   const ids = fromArgs.filter((id) => id !== '-');
-  const wantsStdin = fromArgs.includes('-') || (fromArgs.length === 0 && options.file === undefined && !ctx.io.stdinIsTTY);
-  if (typeof options.file === 'string') {
-    let text: string;
-    try {
-      text = readFileSync(options.file, 'utf8');
-    } catch (error) {
-      throw usageError(`cannot read --file ${options.file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-    }
-    ids.push(...parseIdList(text, options.file));
-  }
-  if (wantsStdin) ids.push(...parseIdList(await readAll(ctx.io.stdin), 'stdin'));
+  const file = options.string('file');
+  const wantsStdin = fromArgs.includes('-') || (fromArgs.length === 0 && file === undefined && !ctx.io.stdinIsTTY);
+  if (file !== undefined) ids.push(...parseIdList(await readSource(file, ctx.io.stdin, '--file'), file));
+  if (wantsStdin) ids.push(...parseIdList(await readSource('-', ctx.io.stdin, 'stdin'), 'stdin'));
   const unique = [...new Set(ids.filter(Boolean))];
   if (unique.length === 0) throw usageError('no contact ids given', 'pass them as arguments, with --file FILE, or on stdin');
   return unique;
 }
 
 /** Reads {enrolled, already_enrolled, not_found} lists of ids, or of objects with contact_id. */
-function outcomeOf(data: unknown, id: string): Outcome {
+function outcomeOf(data: unknown, id: string): 'enrolled' | 'already_enrolled' | 'not_found' {
   if (!isObject(data)) return 'enrolled';
   const has = (key: string) =>
     Array.isArray(data[key]) && (data[key] as unknown[]).some((item) => (isObject(item) ? String(item.contact_id ?? item.id) : String(item)) === id);
   if (has('not_found')) return 'not_found';
   if (has('already_enrolled')) return 'already_enrolled';
   return 'enrolled';
-}
-
-async function printReport(ctx: Context, sequenceId: string, rows: Array<{ contact_id: string; result: Outcome; error: string | null }>): Promise<void> {
-  if (ctx.printer.format === 'json') {
-    const pick = (outcome: Outcome) => rows.filter((row) => row.result === outcome).map((row) => row.contact_id);
-    const failed = rows.filter((row) => row.result === 'failed').map(({ contact_id, error }) => ({ contact_id, error }));
-    ctx.printer.write(
-      `${JSON.stringify({ sequence_id: sequenceId, enrolled: pick('enrolled'), already_enrolled: pick('already_enrolled'), not_found: pick('not_found'), failed }, null, 2)}\n`,
-    );
-    return;
-  }
-  if (ctx.options.quiet) {
-    await ctx.printer.records(rows.filter((row) => row.result === 'enrolled').map((row) => ({ id: row.contact_id })));
-    return;
-  }
-  await ctx.printer.rows(rows, ['contact_id', 'result', 'error']);
-  if (ctx.io.stderrIsTTY) {
-    const count = (outcome: Outcome) => rows.filter((row) => row.result === outcome).length;
-    ctx.info(`${count('enrolled')} enrolled, ${count('already_enrolled')} already enrolled, ${count('not_found')} not found, ${count('failed')} failed`);
-  }
 }

@@ -1,11 +1,16 @@
 // crm tasks complete ID...: each id completed and reported; some failing → exit 7.
 
 import { usageError } from '../../cli/errors.js';
-import type { Handler } from '../run.js';
-import { postEach } from './each.js';
+import { buildBody } from '../body.js';
+import { forEachId, report } from '../bulk.js';
+import { pathOf, viewOf, type Handler } from '../run.js';
 
-export const run: Handler = async (ctx, { op, args }) => {
-  const ids = [...new Set((args.ids as string[] | undefined) ?? [])];
+export const run: Handler = async (ctx, invocation) => {
+  const ids = [...new Set(invocation.args.list('ids'))];
   if (ids.length === 0) throw usageError('missing task ids');
-  await postEach(ctx, op, ids);
+  const paths = new Map(ids.map((id) => [id, pathOf(invocation, id)]));
+  const body = await buildBody(ctx, invocation);
+  const client = await ctx.client();
+  const rows = await forEachId(ids, (id) => client.request('POST', paths.get(id)!, { body: Object.keys(body).length > 0 ? body : undefined }), 'completed');
+  return report(rows, viewOf(invocation.spec), 'the report lists each task; completing one again is harmless');
 };

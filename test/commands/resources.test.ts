@@ -4,69 +4,68 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { crm, json } from '../helpers/crm.js';
-import { api, useTestServer } from '../helpers/server.js';
+import { json, run, useWorkspace } from '../helpers/inprocess.js';
 
-const live = useTestServer();
+const ws = useWorkspace();
 
 const tmpFile = (name: string, text: string) => {
   const path = join(mkdtempSync(join(tmpdir(), 'crm-file-')), name);
   writeFileSync(path, text);
   return path;
 };
-const first = async (plural: string, query = '') => (await api(live.server, 'GET', `/${plural}?limit=1${query}`)).data[plural][0];
+const first = async (plural: string, query = '') => (ws.api('GET', `/${plural}?limit=1${query}`)).data[plural][0];
 
 describe.each([
   ['accounts', ['--name', 'Initrode', '--domain', 'initrode.example', '--employees', '120'], { name: 'Initrode', domain: 'initrode.example', employees: 120 }, ['--industry', 'Logistics'], /ID\s+NAME\s+DOMAIN\s+INDUSTRY\s+EMPLOYEES/],
-  ['deals', ['--name', 'Big Deal', '--amount', '25000.5', '--stage', 'proposal'], { name: 'Big Deal', amount: 25000.5, stage: 'proposal' }, ['--amount', '30000'], /ID\s+NAME\s+STAGE\s+AMOUNT\s+CURRENCY\s+STATUS/],
+  ['deals', ['--name', 'Big Deal', '--amount', '25000.5', '--stage', 'proposal'], { name: 'Big Deal', amount: 25000.5, stage: 'proposal' }, ['--amount', '30000'], /ID\s+NAME\s+AMOUNT\s+STAGE\s+STATUS\s+CLOSE_DATE\s+CURRENCY/],
   ['sequences', ['--name', 'Onboarding', '--status', 'paused'], { name: 'Onboarding', status: 'paused' }, ['--description', 'Week one'], /ID\s+NAME\s+STATUS\s+ENROLLED_COUNT/],
-  ['tasks', ['--title', 'Call back', '--due', '2099-03-01', '--priority', 'high'], { title: 'Call back', due_date: '2099-03-01', priority: 'high' }, ['--status', 'completed'], /ID\s+TITLE\s+STATUS\s+PRIORITY\s+DUE_DATE/],
+  ['tasks', ['--title', 'Call back', '--due', '2099-03-01', '--priority', 'high'], { title: 'Call back', due_date: '2099-03-01', priority: 'high' }, ['--status', 'completed'], /ID\s+TITLE\s+DUE_DATE\s+STATUS\s+PRIORITY/],
 ] as const)('%s', (plural, createFlags, expected, updateFlags, header) => {
   it('list in json, table and tsv', async () => {
-    const asJson = await crm([plural, 'list', '--limit', '3', '--json'], { env: live.env });
+    const asJson = await run([plural, 'list', '--limit', '3', '--json'], { ws });
     expect(asJson.code).toBe(0);
     expect(json(asJson)).toHaveLength(3);
-    const table = await crm([plural, 'ls', '--limit', '3', '-o', 'table'], { env: live.env });
+    const table = await run([plural, 'ls', '--limit', '3', '-o', 'table'], { ws });
     expect(table.stdout.split('\n')[0]).toMatch(header);
-    const tsv = await crm([plural, 'list', '--limit', '3'], { env: live.env });
+    const tsv = await run([plural, 'list', '--limit', '3'], { ws });
     expect(tsv.stdout.trim().split('\n')).toHaveLength(3);
-    expect(live.server.requests().map((request) => request.url)).toEqual(Array(3).fill(`/api/v1/${plural}?limit=3`));
+    expect(ws.requests().map((request) => request.url)).toEqual(Array(3).fill(`/api/v1/${plural}?limit=3`));
   });
 
   it('--all lists every record once', async () => {
-    const total = (await api(live.server, 'GET', `/${plural}?limit=1`)).data.total;
-    const result = await crm([plural, 'list', '--all', '-q'], { env: live.env });
+    const total = (ws.api('GET', `/${plural}?limit=1`)).data.total;
+    const result = await run([plural, 'list', '--all', '-q'], { ws });
     const ids = result.stdout.trim().split('\n');
     expect(ids).toHaveLength(total);
     expect(new Set(ids).size).toBe(total);
   });
 
   it('create, get, update, delete', async () => {
-    const created = await crm([plural, 'create', ...createFlags, '--json'], { env: live.env });
+    const created = await run([plural, 'create', ...createFlags, '--json'], { ws });
     expect(created.code).toBe(0);
     const record = json(created);
     expect(record).toMatchObject(expected);
-    const got = await crm([plural, 'get', record.id, '-o', 'table'], { env: live.env });
+    const got = await run([plural, 'get', record.id, '-o', 'table'], { ws });
     expect(got.stdout).toContain(record.id);
-    const updated = await crm([plural, 'update', record.id, ...updateFlags, '--json'], { env: live.env });
+    const updated = await run([plural, 'update', record.id, ...updateFlags, '--json'], { ws });
     expect(updated.code).toBe(0);
-    expect(live.server.requests(/PATCH/)).toHaveLength(1);
-    const deleted = await crm([plural, 'delete', record.id, '--yes'], { env: live.env });
+    expect(ws.requests(/PATCH/)).toHaveLength(1);
+    const deleted = await run([plural, 'delete', record.id, '--yes'], { ws });
     expect(deleted.code).toBe(0);
-    expect((await crm([plural, 'get', record.id], { env: live.env })).code).toBe(4);
+    expect((await run([plural, 'get', record.id], { ws })).code).toBe(4);
   });
 
   it('create without its required field exits 2 and sends nothing', async () => {
-    const result = await crm([plural, 'create'], { env: live.env });
+    const result = await run([plural, 'create'], { ws });
     expect(result.code).toBe(2);
     expect(result.stderr.split('\n')[0]).toBe(`crm: missing required --${plural === 'tasks' ? 'title' : 'name'}`);
-    expect(live.server.requests()).toHaveLength(0);
+    expect(ws.requests()).toHaveLength(0);
   });
 
   it('delete in a script needs --yes', async () => {
-    const result = await crm([plural, 'delete', 'x_1'], { env: live.env });
+    const result = await run([plural, 'delete', 'x_1'], { ws });
     expect(result.code).toBe(2);
-    expect(live.server.requests()).toHaveLength(0);
+    expect(ws.requests()).toHaveLength(0);
   });
 });
 
@@ -75,19 +74,23 @@ describe('typed fields are checked before sending', () => {
     [['accounts', 'create', '--name', 'A', '--employees', 'many'], 'crm: invalid --employees "many" (expected an integer >= 0)'],
     [['deals', 'create', '--name', 'D', '--amount', 'lots'], 'crm: invalid --amount "lots" (expected a number)'],
     [['deals', 'create', '--name', 'D', '--close-date', '31/12/2026'], 'crm: invalid --close-date "31/12/2026" (expected YYYY-MM-DD, today, tomorrow or +Nd)'],
-    [['tasks', 'list', '--limit', '99'], 'crm: invalid --limit "99" (expected an integer between 1 and 50)'],
+    [['tasks', 'list', '--limit', '1.5'], 'crm: invalid --limit "1.5" (expected an integer >= 1)'],
+    [['tasks', 'list', '--overdue', 'yes'], 'crm: too many arguments for \'list\'. Expected 0 arguments but got 1.'],
+    [['deals', 'create', '--name', 'D', '--amount', '-5'], 'crm: invalid --amount "-5" (expected a number >= 0)'],
+    [['deals', 'list', '--offset', '-1'], 'crm: invalid --offset "-1" (expected an integer >= 0)'],
+    [['contacts', 'get', 'a\u0007b'], 'crm: invalid ID (it holds a control character)'],
     [['tasks', 'list', '--all', '--limit', '5'], 'crm: --all and --limit cannot be used together'],
   ])('%j', async (args, message) => {
-    const result = await crm(args, { env: live.env });
+    const result = await run(args, { ws });
     expect(result.code).toBe(2);
     expect(result.stderr.split('\n')[0]).toBe(message);
-    expect(live.server.requests()).toHaveLength(0);
+    expect(ws.requests()).toHaveLength(0);
   });
 
   it('filters become query parameters', async () => {
-    await crm(['tasks', 'list', '--overdue', '--status', 'open', '--contact-id', 'con_1'], { env: live.env });
-    await crm(['deals', 'list', '--stage', 'proposal', '--account-id', 'acc_1'], { env: live.env });
-    expect(live.server.requests().map((request) => request.url)).toEqual([
+    await run(['tasks', 'list', '--overdue', '--status', 'open', '--contact-id', 'con_1'], { ws });
+    await run(['deals', 'list', '--stage', 'proposal', '--account-id', 'acc_1'], { ws });
+    expect(ws.requests().map((request) => request.url)).toEqual([
       '/api/v1/tasks?status=open&contact_id=con_1&overdue=true',
       '/api/v1/deals?stage=proposal&account_id=acc_1',
     ]);
@@ -97,138 +100,146 @@ describe('typed fields are checked before sending', () => {
 describe('deals stage', () => {
   it('moves the deal by stage name, sending the stage id, and prints the deal and the activity', async () => {
     const deal = await first('deals', '&stage=prospecting');
-    const result = await crm(['deals', 'stage', deal.id, 'Qualification', '-o', 'table'], { env: live.env });
+    const result = await run(['deals', 'stage', deal.id, 'Qualification', '-o', 'table'], { ws });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/stage\s+qualification/);
     expect(result.stdout).toMatch(/Activity logged: stage_change prospecting → qualification \(act_\w+\)/);
-    expect(live.server.requests().map((request) => `${request.method} ${request.url}`)).toEqual(['GET /api/v1/pipeline/stages', `POST /api/v1/deals/${deal.id}/stage`]);
-    expect(JSON.parse(live.server.requests()[1]!.body)).toEqual({ stage: 'qualification' });
-    const after = (await api(live.server, 'GET', `/deals/${deal.id}`)).data;
+    expect(ws.requests().map((request) => `${request.method} ${request.url}`)).toEqual(['GET /api/v1/pipeline/stages', `POST /api/v1/deals/${deal.id}/stage`]);
+    expect(JSON.parse(ws.requests()[1]!.body)).toEqual({ stage: 'qualification' });
+    const after = (ws.api('GET', `/deals/${deal.id}`)).data;
     expect(after.activities[0]).toMatchObject({ type: 'stage_change', from_stage: 'prospecting', to_stage: 'qualification' });
   });
 
   it('--json prints the service data with the activity', async () => {
     const deal = await first('deals', '&stage=qualification');
-    const result = await crm(['deals', 'stage', deal.id, 'proposal', '--json'], { env: live.env });
+    const result = await run(['deals', 'stage', deal.id, 'proposal', '--json'], { ws });
     expect(json(result)).toMatchObject({ id: deal.id, stage: 'proposal', activity: { from_stage: 'qualification', to_stage: 'proposal' } });
   });
 
   it('an unknown stage exits 2 listing the valid ones, and nothing moves', async () => {
     const deal = await first('deals');
-    const result = await crm(['deals', 'stage', deal.id, 'won-ish'], { env: live.env });
+    const result = await run(['deals', 'stage', deal.id, 'won-ish'], { ws });
     expect(result.code).toBe(2);
     expect(result.stderr).toBe('crm: unknown stage "won-ish" (valid stages: prospecting, qualification, proposal, negotiation, closed_won, closed_lost)\n');
-    expect(live.server.requests().map((request) => request.method)).toEqual(['GET']);
+    expect(ws.requests().map((request) => request.method)).toEqual(['GET']);
   });
 
   it('no stage in a script exits 2', async () => {
-    const result = await crm(['deals', 'stage', 'deal_1'], { env: live.env });
+    const result = await run(['deals', 'stage', 'deal_1'], { ws });
     expect(result.code).toBe(2);
     expect(result.stderr.split('\n')[0]).toBe('crm: missing STAGE');
-    expect(live.server.requests(/POST/)).toHaveLength(0);
+    expect(ws.requests(/POST/)).toHaveLength(0);
   });
 });
 
 describe('sequences enroll and contacts', () => {
-  const someContacts = async (count: number) => (await api(live.server, 'GET', `/contacts?limit=${count}`)).data.contacts.map((c: { id: string }) => c.id);
-  const newSequence = async () => (await api(live.server, 'POST', '/sequences', { name: `Seq ${Math.random()}` })).data.id;
+  const someContacts = async (count: number) => (ws.api('GET', `/contacts?limit=${count}`)).data.contacts.map((c: { id: string }) => c.id);
+  const newSequence = async () => (ws.api('POST', '/sequences', { name: `Seq ${Math.random()}` })).data.id;
 
   it('ids from arguments: one request, each contact reported', async () => {
     const [a, b] = await someContacts(2);
     const sequence = await newSequence();
-    const result = await crm(['sequences', 'enroll', sequence, a, b, '--json'], { env: live.env });
+    const result = await run(['sequences', 'enroll', sequence, a, b, '--json'], { ws });
     expect(result.code).toBe(0);
-    expect(json(result)).toEqual({ sequence_id: sequence, enrolled: [a, b], already_enrolled: [], not_found: [], failed: [] });
-    expect(JSON.parse(live.server.requests()[0]!.body)).toEqual({ contact_ids: [a, b] });
-    const again = await crm(['sequences', 'enroll', sequence, a], { env: live.env });
+    expect(json(result)).toEqual([
+      { id: a, ok: true, result: 'enrolled', error: null },
+      { id: b, ok: true, result: 'enrolled', error: null },
+    ]);
+    expect(JSON.parse(ws.requests()[0]!.body)).toEqual({ contact_ids: [a, b] });
+    const again = await run(['sequences', 'enroll', sequence, a], { ws, tty: { stderr: true } });
     expect(again.code).toBe(0);
     expect(again.stdout).toBe(`${a}\talready_enrolled\t\n`);
+    expect(again.stderr).toBe('1 already enrolled\n');
   });
 
   it('ids from a file (one a line) and from stdin (a JSON array, or with -)', async () => {
     const ids = await someContacts(4);
     const sequence = await newSequence();
     const file = tmpFile('ids.txt', `${ids[0]}\n# a comment\n\n${ids[1]}\n`);
-    const fromFile = await crm(['sequences', 'enroll', sequence, '--file', file, '-q'], { env: live.env });
+    const fromFile = await run(['sequences', 'enroll', sequence, '--file', file, '-q'], { ws });
     expect(fromFile.stdout).toBe(`${ids[0]}\n${ids[1]}\n`);
-    const fromStdin = await crm(['sequences', 'enroll', sequence, '-q'], { env: live.env, input: JSON.stringify([ids[2]]) });
+    const fromStdin = await run(['sequences', 'enroll', sequence, '-q'], { ws, stdin: JSON.stringify([ids[2]]) });
     expect(fromStdin.stdout).toBe(`${ids[2]}\n`);
-    const dash = await crm(['sequences', 'enroll', sequence, '-', '-q'], { env: live.env, input: `${ids[3]}\n` });
+    const dash = await run(['sequences', 'enroll', sequence, '-', '-q'], { ws, stdin: `${ids[3]}\n` });
     expect(dash.stdout).toBe(`${ids[3]}\n`);
   });
 
   it('a long list is split into requests of 50', async () => {
-    const ids = (await api(live.server, 'GET', '/contacts?limit=50')).data.contacts.map((c: { id: string }) => c.id);
-    const more = (await api(live.server, 'GET', '/contacts?limit=50&offset=50')).data.contacts.map((c: { id: string }) => c.id);
+    const ids = (ws.api('GET', '/contacts?limit=50')).data.contacts.map((c: { id: string }) => c.id);
+    const more = (ws.api('GET', '/contacts?limit=50&offset=50')).data.contacts.map((c: { id: string }) => c.id);
     const all = [...ids, ...more, 'con_missing_1'];
     const sequence = await newSequence();
-    const result = await crm(['sequences', 'enroll', sequence, '--json'], { env: live.env, input: all.join('\n') });
-    const bodies = live.server.requests(/POST/).map((request) => JSON.parse(request.body).contact_ids.length);
+    const result = await run(['sequences', 'enroll', sequence, '--json'], { ws, stdin: all.join('\n') });
+    const bodies = ws.requests(/POST/).map((request) => JSON.parse(request.body).contact_ids.length);
     expect(bodies).toEqual([50, Math.min(50, all.length - 50), ...(all.length > 100 ? [all.length - 100] : [])]);
     expect(result.code).toBe(7);
-    expect(json(result).not_found).toEqual(['con_missing_1']);
-    expect(json(result).enrolled).toHaveLength(all.length - 1);
-    expect(result.stderr).toContain('1 of');
+    const rows = json(result);
+    expect(rows.filter((row: { result: string }) => row.result === 'not_found').map((row: { id: string }) => row.id)).toEqual(['con_missing_1']);
+    expect(rows.filter((row: { result: string }) => row.result === 'enrolled')).toHaveLength(all.length - 1);
+    expect(result.stderr.split('\n')[0]).toBe(`crm: 1 of ${all.length} failed: con_missing_1`);
   });
 
   it('no ids at all exits 2; an unknown sequence exits 4', async () => {
-    const none = await crm(['sequences', 'enroll', 'seq_1'], { env: live.env, input: '' });
+    const none = await run(['sequences', 'enroll', 'seq_1'], { ws, stdin: '' });
     expect(none.code).toBe(2);
     expect(none.stderr.split('\n')[0]).toBe('crm: no contact ids given');
     const [a] = await someContacts(1);
-    const unknown = await crm(['sequences', 'enroll', 'seq_missing', a], { env: live.env });
+    const unknown = await run(['sequences', 'enroll', 'seq_missing', a], { ws });
     expect(unknown.code).toBe(4);
   });
 
   it('contacts ID lists the enrolled contacts', async () => {
     const [a] = await someContacts(1);
     const sequence = await newSequence();
-    await api(live.server, 'POST', `/sequences/${sequence}/enroll`, { contact_ids: [a] });
-    const result = await crm(['sequences', 'contacts', sequence, '--json'], { env: live.env });
+    ws.api('POST', `/sequences/${sequence}/enroll`, { contact_ids: [a] });
+    const result = await run(['sequences', 'contacts', sequence, '--json'], { ws });
     expect(json(result)).toEqual([expect.objectContaining({ id: a, enrollment_status: 'active' })]);
-    const table = await crm(['sequences', 'contacts', sequence, '-o', 'table'], { env: live.env });
+    const table = await run(['sequences', 'contacts', sequence, '-o', 'table'], { ws });
     expect(table.stdout.split('\n')[0]).toMatch(/ID\s+NAME\s+EMAIL\s+ENROLLMENT_STATUS\s+ENROLLED_AT/);
   });
 });
 
 describe('tasks complete', () => {
   it('completes several tasks, each reported', async () => {
-    const one = (await api(live.server, 'POST', '/tasks', { title: 'One' })).data.id;
-    const two = (await api(live.server, 'POST', '/tasks', { title: 'Two' })).data.id;
-    const result = await crm(['tasks', 'complete', one, two, '--json'], { env: live.env });
+    const one = (ws.api('POST', '/tasks', { title: 'One' })).data.id;
+    const two = (ws.api('POST', '/tasks', { title: 'Two' })).data.id;
+    const result = await run(['tasks', 'complete', one, two, '--json'], { ws });
     expect(result.code).toBe(0);
     expect(json(result)).toEqual([
-      { id: one, ok: true, record: expect.objectContaining({ id: one, status: 'completed' }) },
-      { id: two, ok: true, record: expect.objectContaining({ id: two, status: 'completed' }) },
+      { id: one, ok: true, result: 'completed', error: null, record: expect.objectContaining({ id: one, status: 'completed' }) },
+      { id: two, ok: true, result: 'completed', error: null, record: expect.objectContaining({ id: two, status: 'completed' }) },
     ]);
-    const table = await crm(['tasks', 'done', one, '-o', 'table'], { env: live.env });
-    expect(table.stdout).toMatch(new RegExp(`${one}\\s+One\\s+completed`));
+    const table = await run(['tasks', 'done', one, '-o', 'table'], { ws });
+    expect(table.stdout).toMatch(new RegExp(`${one}\\s+completed\\s+One`));
+    const some = await run(['tasks', 'complete', one, 'task_missing', '--json'], { ws });
+    expect(some.code).toBe(7);
+    expect(json(some)[1]).toEqual({ id: 'task_missing', ok: false, result: 'not_found', error: 'Task not found' });
   });
 
   it('one unknown task alone exits 4; no ids exits 2', async () => {
-    expect((await crm(['tasks', 'complete', 'task_missing'], { env: live.env })).code).toBe(4);
-    expect((await crm(['tasks', 'complete'], { env: live.env })).code).toBe(2);
+    expect((await run(['tasks', 'complete', 'task_missing'], { ws })).code).toBe(4);
+    expect((await run(['tasks', 'complete'], { ws })).code).toBe(2);
   });
 });
 
 describe('pipeline', () => {
   it('stages in json and table', async () => {
-    const result = await crm(['pipeline', 'stages', '--json'], { env: live.env });
+    const result = await run(['pipeline', 'stages', '--json'], { ws });
     expect(json(result).map((stage: { id: string }) => stage.id)).toEqual(['prospecting', 'qualification', 'proposal', 'negotiation', 'closed_won', 'closed_lost']);
-    const table = await crm(['pipeline', 'stages', '-o', 'table'], { env: live.env });
+    const table = await run(['pipeline', 'stages', '-o', 'table'], { ws });
     expect(table.stdout.split('\n')[0]).toMatch(/ID\s+NAME\s+POSITION\s+PROBABILITY/);
   });
 
   it('deals: count and total value per stage', async () => {
-    const result = await crm(['pipeline', 'deals', '--json'], { env: live.env });
+    const result = await run(['pipeline', 'deals', '--json'], { ws });
     const stages = json(result);
     expect(stages).toHaveLength(6);
-    const deals = (await api(live.server, 'GET', '/deals?stage=proposal&limit=50')).data.deals;
+    const deals = (ws.api('GET', '/deals?stage=proposal&limit=50')).data.deals;
     const proposal = stages.find((stage: { id: string }) => stage.id === 'proposal');
     expect(proposal.count).toBe(deals.length);
     expect(proposal.total_value).toBeCloseTo(deals.reduce((sum: number, deal: { amount: number }) => sum + deal.amount, 0));
-    const table = await crm(['pipeline', 'deals', '-o', 'table'], { env: live.env });
-    expect(table.stdout.split('\n')[0]).toMatch(/STAGE\s+DEALS\s+TOTAL_VALUE/);
+    const table = await run(['pipeline', 'deals', '-o', 'table'], { ws });
+    expect(table.stdout.split('\n')[0]).toMatch(/NAME\s+COUNT\s+TOTAL_VALUE/);
     expect(table.stdout).not.toContain('█'); // no chart into a pipe
     expect(table.stdout).toMatch(/\d+ deals, total value [\d,.]+\n$/);
   });
@@ -236,134 +247,135 @@ describe('pipeline', () => {
 
 describe('search', () => {
   it('flat records with a type field in json, honouring --types', async () => {
-    const result = await crm(['search', 'globex', '--json'], { env: live.env });
+    const result = await run(['search', 'globex', '--json'], { ws });
     expect(result.code).toBe(0);
     const types = new Set<string>(json(result).map((record: { type: string }) => record.type));
     expect([...types].every((type) => ['contact', 'deal', 'account', 'task'].includes(type))).toBe(true);
     expect(types.size).toBeGreaterThan(1);
-    const deals = await crm(['search', 'globex', '--types', 'deals,accounts', '--json'], { env: live.env });
-    expect(live.server.requests().at(-1)!.url).toBe('/api/v1/search?q=globex&types=deals%2Caccounts');
+    const deals = await run(['search', 'globex', '--types', 'deals,accounts', '--json'], { ws });
+    expect(ws.requests().at(-1)!.url).toBe('/api/v1/search?q=globex&types=deals%2Caccounts');
     expect(json(deals).every((record: { type: string }) => record.type === 'deal' || record.type === 'account')).toBe(true);
-    const tsv = await crm(['search', 'globex', '--types', 'contacts'], { env: live.env });
+    const tsv = await run(['search', 'globex', '--types', 'contacts'], { ws });
     expect(tsv.stdout.split('\n')[0]!.split('\t')[0]).toBe('contact');
   });
 
   it('grouped by type in a table', async () => {
-    const result = await crm(['search', 'globex', '-o', 'table'], { env: live.env });
+    const result = await run(['search', 'globex', '-o', 'table'], { ws });
     expect(result.stdout).toMatch(/CONTACTS \(\d+\)\n\s*ID\s+TITLE\s+SUBTITLE/);
   });
 
   it('bad --types or an empty query exit 2 and send nothing', async () => {
-    const types = await crm(['search', 'x', '--types', 'contacts,people'], { env: live.env });
+    const types = await run(['search', 'x', '--types', 'contacts,people'], { ws });
     expect(types.code).toBe(2);
-    expect(types.stderr.split('\n')[0]).toBe('crm: invalid --types "contacts,people" (valid types: contacts, deals, accounts, tasks)');
-    const empty = await crm(['search', '  '], { env: live.env });
+    expect(types.stderr.split('\n')[0]).toBe('crm: invalid --types "people" (expected one of: contacts, deals, accounts, tasks)');
+    const empty = await run(['search', '  '], { ws });
     expect(empty.code).toBe(2);
-    expect(live.server.requests()).toHaveLength(0);
+    expect(ws.requests()).toHaveLength(0);
   });
 });
 
 describe('analytics', () => {
   it('the service data as it is with --json; 30d by default', async () => {
-    const result = await crm(['analytics', '--json'], { env: live.env });
+    const result = await run(['analytics', '--json'], { ws });
     expect(result.code).toBe(0);
-    expect(live.server.requests()[0]!.url).toBe('/api/v1/analytics?period=30d');
-    const { from: _from, to: _to, ...rollups } = (await api(live.server, 'GET', '/analytics?period=30d')).data;
+    expect(ws.requests()[0]!.url).toBe('/api/v1/analytics?period=30d');
+    const { from: _from, to: _to, ...rollups } = (ws.api('GET', '/analytics?period=30d')).data;
     expect(json(result)).toMatchObject({ ...rollups, from: expect.any(String), to: expect.any(String) });
   });
 
   it('a readable summary in a table; metric rows in tsv', async () => {
-    const table = await crm(['analytics', '--period', '7d', '-o', 'table'], { env: live.env });
+    const table = await run(['analytics', '--period', '7d'], { ws, tty: { stdout: true } });
     expect(table.stdout).toMatch(/^Analytics for the last 7 days/);
     for (const section of ['Contacts', 'Deals', 'Emails', 'Tasks']) expect(table.stdout).toContain(`\n${section}\n`);
-    expect(table.stdout).toMatch(/open rate\s+\d+(\.\d)?%/);
-    const tsv = await crm(['analytics', '--period', '90d'], { env: live.env });
+    expect(table.stdout).toMatch(/ {2}open_rate\s+\d+(\.\d)?%/);
+    expect(table.stdout).toMatch(/ {2}open_value\s+\d{1,3}(,\d{3})+/);
+    const tsv = await run(['analytics', '--period', '90d'], { ws });
     expect(tsv.stdout).toMatch(/^period\t90d$/m);
     expect(tsv.stdout).toMatch(/^deals\.won_value\t[\d.]+$/m);
   });
 
   it('an unknown period exits 2 and sends nothing', async () => {
-    const result = await crm(['analytics', '--period', '1y'], { env: live.env });
+    const result = await run(['analytics', '--period', '1y'], { ws });
     expect(result.code).toBe(2);
     expect(result.stderr.split('\n')[0]).toBe('crm: invalid --period "1y" (expected one of: 7d, 30d, 90d)');
-    expect(live.server.requests()).toHaveLength(0);
+    expect(ws.requests()).toHaveLength(0);
   });
 });
 
 describe('ai', () => {
   it('suggestions lists the pending ones', async () => {
-    const result = await crm(['ai', 'suggestions', '--json'], { env: live.env });
+    const result = await run(['ai', 'suggestions', '--json'], { ws });
     expect(json(result).length).toBeGreaterThan(0);
     expect(json(result).every((suggestion: { status: string }) => suggestion.status === 'pending')).toBe(true);
   });
 
   it('accept ID accepts; no ID in a script exits 2', async () => {
-    const pending = (await api(live.server, 'GET', '/ai/suggestions?limit=1')).data.suggestions[0];
-    const result = await crm(['ai', 'accept', pending.id, '--json'], { env: live.env });
+    const pending = (ws.api('GET', '/ai/suggestions?limit=1')).data.suggestions[0];
+    const result = await run(['ai', 'accept', pending.id, '--json'], { ws });
     expect(result.code).toBe(0);
     expect(json(result)[0]).toMatchObject({ id: pending.id, ok: true, record: { status: 'accepted' } });
-    const again = await crm(['ai', 'accept', pending.id], { env: live.env });
+    const again = await run(['ai', 'accept', pending.id], { ws });
     expect(again.code).toBe(1);
-    const none = await crm(['ai', 'accept'], { env: live.env });
+    const none = await run(['ai', 'accept'], { ws });
     expect(none.code).toBe(2);
     expect(none.stderr.split('\n')[0]).toBe('crm: missing suggestion ids');
   });
 
   it('trigger prints the score, its reasons and the next best action', async () => {
     const contact = await first('contacts');
-    const table = await crm(['ai', 'trigger', contact.id, '-o', 'table'], { env: live.env });
+    const table = await run(['ai', 'trigger', contact.id, '-o', 'table'], { ws });
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(new RegExp(`^Contact ${contact.id} scored \\d+/100`));
     expect(table.stdout).toMatch(/Next best action: .+/);
-    expect(JSON.parse(live.server.requests()[0]!.body)).toEqual({ contact_id: contact.id });
-    const asJson = await crm(['ai', 'trigger', contact.id, '--json'], { env: live.env });
+    expect(JSON.parse(ws.requests()[0]!.body)).toEqual({ contact_id: contact.id });
+    const asJson = await run(['ai', 'trigger', contact.id, '--json'], { ws });
     expect(json(asJson)).toMatchObject({ contact_id: contact.id, score: expect.any(Number), next_best_action: expect.any(String) });
-    expect((await crm(['ai', 'trigger', 'con_missing'], { env: live.env })).code).toBe(4);
+    expect((await run(['ai', 'trigger', 'con_missing'], { ws })).code).toBe(4);
   });
 
   it('contacts create --score scores the new contact at once', async () => {
-    const result = await crm(['contacts', 'create', '--name', 'Scored', '--email', 'scored@example.com', '--score', '--json'], { env: live.env });
+    const result = await run(['contacts', 'create', '--name', 'Scored', '--email', 'scored@example.com', '--score', '--json'], { ws });
     expect(result.code).toBe(0);
     expect(json(result)).toMatchObject({ name: 'Scored', score: expect.any(Number) });
-    expect(live.server.requests().map((request) => `${request.method} ${request.url}`)).toEqual(['POST /api/v1/contacts', 'POST /api/v1/ai/trigger']);
+    expect(ws.requests().map((request) => `${request.method} ${request.url}`)).toEqual(['POST /api/v1/contacts', 'POST /api/v1/ai/trigger']);
   });
 });
 
 describe('crm api', () => {
   it('GET with -f fields as the query; prints the data', async () => {
-    const result = await crm(['api', 'get', '/contacts', '-f', 'limit=2'], { env: live.env });
+    const result = await run(['api', 'get', '/contacts', '-f', 'limit=2'], { ws });
     expect(result.code).toBe(0);
     expect(json(result).contacts).toHaveLength(2);
-    expect(live.server.requests()[0]!.url).toBe('/api/v1/contacts?limit=2');
+    expect(ws.requests()[0]!.url).toBe('/api/v1/contacts?limit=2');
   });
 
   it('--raw prints the whole envelope', async () => {
-    const result = await crm(['api', 'GET', 'contacts?limit=1', '--raw'], { env: live.env });
+    const result = await run(['api', 'GET', 'contacts?limit=1', '--raw'], { ws });
     expect(json(result)).toMatchObject({ data: { contacts: [expect.any(Object)], total: expect.any(Number) }, error: null });
   });
 
   it('POST with -F typed fields and -f strings; --input from a file', async () => {
-    const result = await crm(['api', 'POST', '/deals', '-f', 'name=Api Deal', '-F', 'amount=1500', '-f', 'currency=EUR'], { env: live.env });
+    const result = await run(['api', 'POST', '/deals', '-f', 'name=Api Deal', '-F', 'amount=1500', '-f', 'currency=EUR'], { ws });
     expect(result.code).toBe(0);
-    expect(JSON.parse(live.server.requests()[0]!.body)).toEqual({ name: 'Api Deal', amount: 1500, currency: 'EUR' });
+    expect(JSON.parse(ws.requests()[0]!.body)).toEqual({ name: 'Api Deal', amount: 1500, currency: 'EUR' });
     const file = tmpFile('body.json', JSON.stringify({ name: 'From File', email: 'from-file@example.com' }));
-    const fromFile = await crm(['api', 'POST', '/contacts', '--input', file], { env: live.env });
+    const fromFile = await run(['api', 'POST', '/contacts', '--input', file], { ws });
     expect(json(fromFile)).toMatchObject({ name: 'From File' });
   });
 
   it('--paginate walks every page into one array', async () => {
-    const total = (await api(live.server, 'GET', '/accounts?limit=1')).data.total;
-    const result = await crm(['api', 'GET', '/accounts', '--paginate'], { env: live.env });
+    const total = (ws.api('GET', '/accounts?limit=1')).data.total;
+    const result = await run(['api', 'GET', '/accounts', '--paginate'], { ws });
     expect(json(result)).toHaveLength(total);
   });
 
   it('maps errors to exit codes and validates before sending', async () => {
-    expect((await crm(['api', 'GET', '/contacts/con_missing'], { env: live.env })).code).toBe(4);
-    const method = await crm(['api', 'FETCH', '/contacts'], { env: live.env });
+    expect((await run(['api', 'GET', '/contacts/con_missing'], { ws })).code).toBe(4);
+    const method = await run(['api', 'FETCH', '/contacts'], { ws });
     expect(method.code).toBe(2);
-    expect(method.stderr.split('\n')[0]).toBe('crm: invalid method "FETCH" (expected one of: GET, POST, PUT, PATCH, DELETE)');
-    expect((await crm(['api', 'GET', 'https://elsewhere.example/x'], { env: live.env })).code).toBe(2);
-    expect((await crm(['api', 'POST', '/contacts', '--input', '/no/file'], { env: live.env })).code).toBe(2);
-    expect(live.server.requests().filter((request) => !request.url.includes('con_missing'))).toHaveLength(0);
+    expect(method.stderr.split('\n')[0]).toBe('crm: invalid METHOD "FETCH" (expected one of: GET, POST, PATCH, PUT, DELETE)');
+    expect((await run(['api', 'GET', 'https://elsewhere.example/x'], { ws })).code).toBe(2);
+    expect((await run(['api', 'POST', '/contacts', '--input', '/no/file'], { ws })).code).toBe(2);
+    expect(ws.requests().filter((request) => !request.url.includes('con_missing'))).toHaveLength(0);
   });
 });

@@ -1,0 +1,67 @@
+// What a command returns: data, plus hints for the human view. The printer (./printer.ts) renders
+// a result as table, tsv, json, ndjson or csv; MCP tools return the same data as JSON and `watch`
+// streams it. No command renders for itself.
+
+import type { CliError } from './errors.js';
+
+export interface View {
+  /** Table columns in priority order: the last ones give way first on a narrow terminal. */
+  columns?: readonly string[];
+  /** One record under a table: the fields shown (default: every field). */
+  keys?: readonly string[];
+  /** Tables: one titled block per value of this field (search results by type). */
+  groupBy?: string;
+  /** Tables: a bar chart of this numeric field in an extra column. */
+  chart?: string;
+  /** Tables: a line above the data. */
+  title?: string;
+  /** Tables: lines below the data (totals, what a move logged, why a score). */
+  notes?: readonly string[];
+  /** What the records are called in messages: "contacts". */
+  noun?: string;
+  /** A line for people on stderr after the data (a bulk command's counts). */
+  summary?: string;
+}
+
+/** Where a page sits in the whole list: for the footer people see under a table. */
+export interface PageInfo {
+  offset: number;
+  total?: number;
+  /** The page ended because of the page size, not the end of the list. */
+  full: boolean;
+}
+
+/** One item of a bulk command: what happened to it. */
+export interface ReportRow {
+  id: string;
+  /** Succeeded (completed, enrolled, created...) or not (failed, not_found, invalid...). */
+  ok: boolean;
+  /** One word: completed, accepted, enrolled, already_enrolled, not_found, failed, ... */
+  result: string;
+  error?: string | null;
+  record?: unknown;
+}
+
+export type Result = (
+  /** Records: a page, a walk streamed as it arrives, or the rows of a bulk command's report. */
+  | { kind: 'list'; items: readonly unknown[] | AsyncIterable<unknown>; view?: View; page?: PageInfo }
+  /**
+   * One record. `quietId`: -q prints its id (create). `afterPrint`: work that goes on once the
+   * record is out (a server announces its address, then serves until stopped).
+   */
+  | { kind: 'record'; record: unknown; view?: View; quietId?: boolean; afterPrint?: () => Promise<CliError | undefined> }
+  /** Something done that has no data worth a table (delete, logout): a line on a terminal's stderr, data for JSON. */
+  | { kind: 'done'; message: string; data?: Record<string, unknown> }
+  /** A bare value, printed as it is (`crm config get`); JSON with --json. */
+  | { kind: 'value'; value: unknown }
+  /** Nothing to print. */
+  | { kind: 'none' }
+) & {
+  /** The command failed after producing this (a partial bulk run): printed first, then reported. */
+  failure?: CliError;
+};
+
+export const list = (items: readonly unknown[] | AsyncIterable<unknown>, view?: View, page?: PageInfo): Result => ({ kind: 'list', items, view, page });
+export const record = (value: unknown, view?: View): Result => ({ kind: 'record', record: value, view });
+export const done = (message: string, data?: Record<string, unknown>): Result => ({ kind: 'done', message, data });
+export const NOTHING: Result = { kind: 'none' };

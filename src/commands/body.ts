@@ -1,0 +1,102 @@
+// The request body of a create, update or action: --data, then --set, then the named flags (the
+// most specific wins), then what the command fixes. Required fields are checked on the merged body;
+// a person at a terminal is asked for what is missing, a script gets exit 2 naming the flags.
+
+import type { Context } from '../cli/context.js';
+import { usageError } from '../cli/errors.js';
+import { safeLine } from '../cli/format.js';
+import { deepMerge, emailProblem, parseSetPairs, parseValue, readDataOption } from '../cli/input.js';
+import type { Choice } from '../cli/prompt.js';
+import { isObject, type JsonObject } from '../http/envelope.js';
+import { PAGE_MAX } from '../http/core.js';
+import { flagName, staticValues, type DynamicValues, type FieldSpec, type Operation } from '../registry/types.js';
+import type { Invocation } from './invocation.js';
+
+export async function buildBody(ctx: Context, { spec: op, options }: Invocation<Operation>, fixed: JsonObject = {}): Promise<JsonObject> {
+  const fields = op.body;
+  const data = options.has('data') ? await readDataOption(options.string('data')!, ctx.io.stdin) : {};
+  const set = parseSetPairs(options.list('set'));
+  let body = deepMerge(data, set, options.pick(fields), fixed);
+
+  for (const field of fields) {
+    const value = body[field.name];
+    if (field.type === 'email' && typeof value === 'string') {
+      const problem = emailProblem(value.trim());
+      if (problem) throw usageError(`${field.name}: ${problem}`);
+    }
+  }
+
+  const missing = fields.filter((field) => field.required && isBlank(body[field.name]));
+  if (missing.length > 0) {
+    if (!ctx.io.canPrompt) {
+      const flags = missing.map((field) => `--${flagName(field)}`).join(', ');
+      throw usageError(`missing required ${flags}`, ctx.io.stdinIsTTY ? 'prompts are off (--no-input)' : 'pass the flags, or --set/--data');
+    }
+    const asked = fields.filter((field) => missing.includes(field) || (field.prompt && body[field.name] === undefined));
+    body = { ...body, ...(await askFields(ctx, asked)) };
+  }
+
+  if (op.kind === 'update' && Object.keys(body).length === 0) {
+    const flags = fields.map((field) => `--${flagName(field)}`).join(', ');
+    throw usageError('nothing to update', `pass at least one of ${flags}, --set or --data`);
+  }
+  return body;
+}
+
+function isBlank(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/** Asks for each field; optional ones may be left empty. */
+async function askFields(ctx: Context, fields: readonly FieldSpec[]): Promise<JsonObject> {
+  const answers: JsonObject = {};
+  for (const field of fields) {
+    const label = field.description.charAt(0).toUpperCase() + field.description.slice(1);
+    const choices = await choicesFor(ctx, field);
+    if (choices.length > 0) {
+      answers[field.name] = await ctx.prompter.select(label, choices, typeof field.default === 'string' ? field.default : undefined);
+      continue;
+    }
+    const answer = await ctx.prompter.input(`${label}${field.required ? '' : ' (optional)'}`, {
+      required: field.required,
+      validate: (value) => validateAnswer(field, value),
+    });
+    if (answer.trim() !== '') answers[field.name] = parseValue(answer.trim(), field, field.name);
+  }
+  return answers;
+}
+
+function validateAnswer(field: FieldSpec, value: string): string | true {
+  const text = value.trim();
+  if (text === '') return field.required ? `${field.description} is required` : true;
+  try {
+    parseValue(text, field, field.name);
+    return true;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+/** What a person picks from: the spec's or the sandbox's values, or the workspace's own (stages, sequences). */
+export async function choicesFor(ctx: Context, field: FieldSpec): Promise<Choice[]> {
+  const values = staticValues(field);
+  if (values) return values.map((value) => ({ value }));
+  if (field.known === 'stages' || field.known === 'sequences') return fetchChoices(ctx, field.known);
+  return [];
+}
+
+const SOURCES: Record<'stages' | 'sequences', { path: string; query: Record<string, string | number> }> = {
+  stages: { path: '/pipeline/stages', query: {} },
+  // Only sequences that take enrolments.
+  sequences: { path: '/sequences', query: { limit: PAGE_MAX, status: 'active' } },
+};
+
+export async function fetchChoices(ctx: Context, source: Extract<DynamicValues, 'stages' | 'sequences'>): Promise<Choice[]> {
+  const client = await ctx.client();
+  const page = await client.list(SOURCES[source].path, SOURCES[source].query, source);
+  return page.items.filter(isObject).map((item) => {
+    const value = String(item.id ?? item.name);
+    const name = typeof item.name === 'string' && item.name !== value ? `${item.name} (${value})` : value;
+    return { value, name: safeLine(name) };
+  });
+}

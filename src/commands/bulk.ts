@@ -1,0 +1,47 @@
+// Commands that act on many items (tasks complete, ai accept, sequences enroll, contacts import):
+// every item ends in one row of a report, and the run's exit code says whether all went well.
+
+import { CliError, ExitCode, toCliError } from '../cli/errors.js';
+import { list, type ReportRow, type Result, type View } from '../cli/result.js';
+
+/** One request per id, a few at a time; a usage error (nothing sent for it) stops the run. */
+export async function forEachId(ids: readonly string[], action: (id: string) => Promise<unknown>, success: string, concurrency = 4): Promise<Array<ReportRow & { failure?: CliError }>> {
+  const rows: Array<ReportRow & { failure?: CliError }> = new Array(ids.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < ids.length) {
+      const index = next++;
+      const id = ids[index]!;
+      try {
+        rows[index] = { id, ok: true, result: success, error: null, record: await action(id) };
+      } catch (error) {
+        const failure = toCliError(error);
+        if (failure.exitCode === ExitCode.usage || failure.exitCode === ExitCode.interrupted) throw failure;
+        rows[index] = { id, ok: false, result: failure.status === 404 ? 'not_found' : 'failed', error: failure.message, failure };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, ids.length) }, worker));
+  return rows;
+}
+
+/** "3 completed, 1 not found". */
+export function countsOf(rows: readonly ReportRow[]): string {
+  const counts = new Map<string, number>();
+  for (const row of rows) counts.set(row.result, (counts.get(row.result) ?? 0) + 1);
+  return [...counts].map(([result, count]) => `${count} ${result.replace(/_/g, ' ')}`).join(', ');
+}
+
+/**
+ * The report as a result. One item that failed exits with that failure's own code (4 for a missing
+ * id); some of several: exit 7 naming them.
+ */
+export function report(rows: ReadonlyArray<ReportRow & { failure?: CliError }>, view: View, hint?: string): Result {
+  const failed = rows.filter((row) => !row.ok);
+  const shown = rows.map(({ failure: _failure, ...row }) => row);
+  const result = list(shown, { ...view, summary: countsOf(rows) });
+  if (failed.length === 0) return result;
+  if (rows.length === 1 && failed[0]!.failure) return { ...result, failure: failed[0]!.failure };
+  const names = failed.slice(0, 10).map((row) => row.id).join(', ') + (failed.length > 10 ? `, and ${failed.length - 10} more` : '');
+  return { ...result, failure: new CliError(`${failed.length} of ${rows.length} failed: ${names}`, ExitCode.partial, { code: 'partial_failure', hint }) };
+}

@@ -1,0 +1,98 @@
+// crm sandbox init | serve | reset | status: the local workspace (SQLite in the user's data dir).
+
+import { existsSync, rmSync } from 'node:fs';
+import type { Context } from '../../cli/context.js';
+import { CliError, ExitCode, interruptedError, usageError } from '../../cli/errors.js';
+import { done, record } from '../../cli/result.js';
+import { sandboxPath } from '../../config/paths.js';
+import { noticeMarker } from '../../transport/sandbox.js';
+import type { LocalHandler } from './types.js';
+
+export const DEFAULT_PORT = 4010;
+
+async function sandboxModule() {
+  return import('../../sandbox/index.js');
+}
+
+/** Path, key and counts; opening creates and seeds the database unless `seed` is false. */
+async function describe(dbPath: string, seed = false): Promise<Record<string, unknown>> {
+  if (!seed && !existsSync(dbPath)) return { path: dbPath, exists: false };
+  const { openSandbox } = await sandboxModule();
+  const sandbox = openSandbox({ dbPath, seed });
+  try {
+    return { path: dbPath, exists: true, api_key: sandbox.apiKey, ...sandbox.counts() };
+  } finally {
+    sandbox.close();
+  }
+}
+
+export const init: LocalHandler = async (ctx, { options }) => {
+  const dbPath = sandboxPath(ctx.env);
+  if (ctx.dryRun) return done(`Dry run: the sandbox at ${dbPath} was left as it is.`);
+  if (existsSync(dbPath)) {
+    if (!options.flag('force')) {
+      ctx.info(`The sandbox already exists at ${dbPath} (pass --force to start again from fresh demo data).`);
+      return record(await describe(dbPath));
+    }
+    const { resetSandbox } = await sandboxModule();
+    resetSandbox(dbPath);
+  }
+  const created = await describe(dbPath, true);
+  ctx.info(`✓ Created the sandbox with demo data at ${dbPath}`);
+  return record(created);
+};
+
+export const status: LocalHandler = async (ctx) => record(await describe(sandboxPath(ctx.env)));
+
+export const reset: LocalHandler = async (ctx, { options }) => {
+  const dbPath = sandboxPath(ctx.env);
+  await confirm(ctx, `Delete the sandbox database at ${dbPath}?`, options.flag('yes'));
+  if (ctx.dryRun) return done(`Dry run: the sandbox at ${dbPath} was left as it is.`);
+  const { resetSandbox } = await sandboxModule();
+  resetSandbox(dbPath);
+  rmSync(noticeMarker(dbPath), { force: true });
+  return done(`✓ Deleted ${dbPath}; fresh demo data is seeded on next use.`, { path: dbPath, deleted: true });
+};
+
+async function confirm(ctx: Context, question: string, yes: boolean): Promise<void> {
+  if (yes || ctx.dryRun) return;
+  if (!ctx.io.canPrompt) throw usageError('refusing to delete the sandbox without confirmation', 'pass --yes to confirm');
+  if (!(await ctx.prompter.confirm(question, false))) throw new CliError('cancelled', ExitCode.interrupted, { code: 'cancelled' });
+}
+
+export const serve: LocalHandler = async (ctx, { options }) => {
+  if (ctx.dryRun) throw usageError('sandbox serve sends no requests; --dry-run does not apply');
+  const port = options.number('port') ?? DEFAULT_PORT;
+  const { openSandbox } = await sandboxModule();
+  const { serveSandbox } = await import('../../sandbox/server.js');
+  const sandbox = openSandbox({ dbPath: sandboxPath(ctx.env) });
+  let served;
+  try {
+    served = await serveSandbox({
+      sandbox,
+      port,
+      onRequest: ctx.debug ? (entry) => ctx.info(`${entry.status} ${entry.method} ${entry.url}`) : undefined,
+    });
+  } catch (error) {
+    sandbox.close();
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw usageError(`port ${port} is in use`, 'pick another with --port N, or --port 0 for a free one');
+    throw error;
+  }
+  ctx.info(
+    `Sandbox serving at ${served.url} (database ${sandbox.dbPath}).\n` +
+      `Try: CRM_BASE_URL=${served.url} CRM_API_KEY=${sandbox.apiKey} crm contacts list\n` +
+      'Press Ctrl-C to stop.',
+  );
+  // The address goes out first (scripts and tests read it), then the server runs until a signal.
+  const afterPrint = async () => {
+    const signal = await new Promise<NodeJS.Signals>((resolve) => {
+      process.once('SIGINT', () => resolve('SIGINT'));
+      process.once('SIGTERM', () => resolve('SIGTERM'));
+    });
+    await served.close();
+    sandbox.close();
+    // Ctrl-C is the documented way to stop it, reported like any interruption (exit 130).
+    return signal === 'SIGINT' ? interruptedError() : undefined;
+  };
+  return { ...record({ url: served.url, api_key: sandbox.apiKey, port: served.port, path: sandbox.dbPath }, { columns: ['url'] }), afterPrint };
+};

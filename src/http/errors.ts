@@ -1,0 +1,51 @@
+// What can go wrong talking to the service, by kind. The HTTP layer says what happened; the CLI
+// decides what that means for a user (exit codes, hints) in one place: src/cli/errors.ts.
+
+export type HttpErrorKind =
+  /** The request could not be built: a bad base URL, path parameter or transport; nothing was sent. */
+  | 'invalid_request'
+  /** The service answered with an error status or an error member. */
+  | 'status'
+  /** The service asked to wait longer than crm was allowed to (a long Retry-After). */
+  | 'retry_later'
+  /** No usable answer: unreachable, reset, timed out, TLS. */
+  | 'network'
+  /** An answer crm cannot read: not JSON, a list without a list, cut short. */
+  | 'malformed'
+  /** A redirect: crm does not follow them with the key attached. */
+  | 'redirect';
+
+export interface HttpErrorDetails {
+  status?: number;
+  /** The service's error code, or a code of crm's own (econnrefused, malformed_response, ...). */
+  code?: string;
+  /** Milliseconds the service asked to wait (Retry-After), when it said. */
+  retryAfterMs?: number;
+  /** A redirect's target. */
+  location?: string;
+  /** What the user can do about it, when the HTTP layer knows best (a refused transport). */
+  hint?: string;
+}
+
+export class HttpError extends Error {
+  readonly kind: HttpErrorKind;
+  readonly status?: number;
+  readonly code?: string;
+  readonly retryAfterMs?: number;
+  readonly location?: string;
+  readonly hint?: string;
+
+  constructor(kind: HttpErrorKind, message: string, details: HttpErrorDetails = {}) {
+    super(message);
+    this.name = 'HttpError';
+    this.kind = kind;
+    this.status = details.status;
+    this.code = details.code;
+    this.retryAfterMs = details.retryAfterMs;
+    this.location = details.location;
+    this.hint = details.hint;
+  }
+}
+
+export const invalidRequest = (message: string, hint?: string): HttpError =>
+  new HttpError('invalid_request', message, { code: 'invalid_request', hint });

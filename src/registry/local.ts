@@ -1,0 +1,193 @@
+// Commands that are not one endpoint of the service: auth, profiles, config, the sandbox, raw API
+// access. Data only, like the operations: the code is in src/commands/local/, loaded on use.
+
+import type { Example, FieldSpec } from './types.js';
+
+export type LocalHandlerName =
+  | 'auth.login' | 'auth.status' | 'auth.logout'
+  | 'profiles.list' | 'profiles.use' | 'profiles.remove'
+  | 'config.get' | 'config.set' | 'config.unset' | 'config.list'
+  | 'sandbox.init' | 'sandbox.serve' | 'sandbox.reset' | 'sandbox.status'
+  | 'api.run';
+
+export interface LocalCommand {
+  name: string;
+  command: readonly string[];
+  summary: string;
+  aliases?: readonly string[];
+  args: readonly FieldSpec[];
+  options: readonly FieldSpec[];
+  handler: LocalHandlerName;
+  examples: readonly Example[];
+  /** The format when no flag asks for one (crm api prints JSON, as gh api does). */
+  defaultFormat?: 'json';
+}
+
+export const LOCAL_GROUPS: ReadonlyArray<[string, string]> = [
+  ['auth', 'Log in to a workspace, check or remove the stored key'],
+  ['profiles', 'Stored workspaces: list, switch, remove'],
+  ['config', 'Settings of the active profile'],
+  ['sandbox', 'The local sandbox workspace (embedded default and test server)'],
+];
+
+export const SETTING_NAMES = ['base_url', 'output', 'timeout', 'api_key'] as const;
+const setting: FieldSpec = { name: 'key', type: 'string', description: 'base_url, output, timeout or api_key (masked)', known: SETTING_NAMES };
+const profileArg = (description: string): FieldSpec => ({ name: 'name', type: 'string', description, known: 'profiles' });
+const ex = (command: string, description: string): Example => ({ command, description });
+
+export const LOCAL_COMMANDS: readonly LocalCommand[] = [
+  {
+    name: 'auth_login',
+    command: ['auth', 'login'],
+    summary: 'Store an API key for a workspace (verified before it is saved)',
+    args: [],
+    options: [{ name: 'with_key', type: 'boolean', description: 'read the key from stdin instead of prompting' }],
+    handler: 'auth.login',
+    examples: [
+      ex('crm auth login --base-url https://crm.example.com', 'asks for the key (masked)'),
+      ex('crm auth login --base-url https://crm.example.com --with-key < keyfile', 'in a script'),
+    ],
+  },
+  {
+    name: 'auth_status',
+    command: ['auth', 'status'],
+    summary: 'Show the profile, base URL, key (last 4 characters) and whether it works',
+    args: [],
+    options: [],
+    handler: 'auth.status',
+    examples: [ex('crm auth status', 'which workspace, and does the key work')],
+  },
+  {
+    name: 'auth_logout',
+    command: ['auth', 'logout'],
+    summary: "Remove the profile's stored key",
+    args: [],
+    options: [],
+    handler: 'auth.logout',
+    examples: [ex('crm auth logout', "forget the active profile's key")],
+  },
+  {
+    name: 'profiles_list',
+    command: ['profiles', 'list'],
+    aliases: ['ls'],
+    summary: 'List stored profiles',
+    args: [],
+    options: [],
+    handler: 'profiles.list',
+    examples: [ex('crm profiles list', 'the built-in sandbox and every stored workspace')],
+  },
+  {
+    name: 'profiles_use',
+    command: ['profiles', 'use'],
+    summary: 'Make a profile the active one',
+    args: [profileArg('profile name (sandbox: the local workspace)')],
+    options: [],
+    handler: 'profiles.use',
+    examples: [ex('crm profiles use sandbox', 'back to the local sandbox')],
+  },
+  {
+    name: 'profiles_remove',
+    command: ['profiles', 'remove'],
+    aliases: ['rm'],
+    summary: 'Remove a stored profile and its key',
+    args: [profileArg('profile name')],
+    options: [],
+    handler: 'profiles.remove',
+    examples: [ex('crm profiles remove staging', 'forget a workspace')],
+  },
+  {
+    name: 'config_get',
+    command: ['config', 'get'],
+    summary: 'Print one setting of the active profile',
+    args: [setting],
+    options: [],
+    handler: 'config.get',
+    examples: [ex('crm config get output', 'the default output format, if set')],
+  },
+  {
+    name: 'config_set',
+    command: ['config', 'set'],
+    summary: 'Change one setting of the active profile',
+    args: [
+      { ...setting, description: 'base_url, output or timeout' },
+      { name: 'value', type: 'string', description: 'the new value' },
+    ],
+    options: [],
+    handler: 'config.set',
+    examples: [ex('crm config set output json', 'JSON by default, also on a terminal')],
+  },
+  {
+    name: 'config_unset',
+    command: ['config', 'unset'],
+    summary: 'Remove one setting of the active profile (back to the default)',
+    args: [{ ...setting, description: 'base_url, output or timeout' }],
+    options: [],
+    handler: 'config.unset',
+    examples: [ex('crm config unset output', 'back to tables on a terminal')],
+  },
+  {
+    name: 'config_list',
+    command: ['config', 'list'],
+    aliases: ['ls'],
+    summary: 'Print every setting of the active profile',
+    args: [],
+    options: [],
+    handler: 'config.list',
+    examples: [ex('crm config list', 'every setting, the key masked')],
+  },
+  {
+    name: 'sandbox_init',
+    command: ['sandbox', 'init'],
+    summary: 'Create the local sandbox database with demo data',
+    args: [],
+    options: [{ name: 'force', type: 'boolean', description: 'start again from fresh demo data if it exists' }],
+    handler: 'sandbox.init',
+    examples: [ex('crm sandbox init --force', 'start again from fresh demo data')],
+  },
+  {
+    name: 'sandbox_serve',
+    command: ['sandbox', 'serve'],
+    summary: 'Serve the sandbox over HTTP on 127.0.0.1 (with the hourly scoring agent)',
+    args: [],
+    options: [{ name: 'port', type: 'integer', min: 0, max: 65535, description: 'port to listen on (default 4010; 0 picks a free one)' }],
+    handler: 'sandbox.serve',
+    examples: [ex('crm sandbox serve --port 0 --json', 'a free port; prints the URL and key as JSON')],
+  },
+  {
+    name: 'sandbox_reset',
+    command: ['sandbox', 'reset'],
+    summary: 'Delete the local sandbox database (demo data is seeded again on next use)',
+    args: [],
+    options: [{ name: 'yes', short: 'y', type: 'boolean', description: 'do not ask for confirmation' }],
+    handler: 'sandbox.reset',
+    examples: [ex('crm sandbox reset --yes', 'delete the local data')],
+  },
+  {
+    name: 'sandbox_status',
+    command: ['sandbox', 'status'],
+    summary: 'Show the sandbox database path, record counts and its local API key',
+    args: [],
+    options: [],
+    handler: 'sandbox.status',
+    examples: [ex('crm sandbox status', 'where the local data is, and how much')],
+  },
+  {
+    name: 'api',
+    command: ['api'],
+    summary: 'Call any endpoint: crm api METHOD PATH (auth, retries and errors as for every command)',
+    args: [
+      { name: 'method', type: 'string', description: 'GET, POST, PATCH, PUT or DELETE', choices: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] },
+      { name: 'path', type: 'string', description: 'path relative to the base URL, e.g. /contacts' },
+    ],
+    options: [
+      { name: 'field', short: 'f', type: 'string', repeatable: true, description: 'a string field key=value (query for GET, body otherwise); repeatable' },
+      { name: 'typed_field', short: 'F', type: 'string', repeatable: true, description: 'a typed field key=value: JSON value, or @file for its text; repeatable' },
+      { name: 'input', type: 'file', description: 'request body from a file, or - for stdin' },
+      { name: 'paginate', type: 'boolean', description: 'walk every page of a list (GET), streamed' },
+      { name: 'raw', type: 'boolean', description: 'print the whole envelope, not only its data' },
+    ],
+    handler: 'api.run',
+    defaultFormat: 'json',
+    examples: [ex('crm api GET /contacts -f status=customer --paginate', 'every customer, raw'), ex("crm api POST /contacts -f name=Ada -f email=ada@example.com", 'create a contact')],
+  },
+];

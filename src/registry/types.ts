@@ -1,0 +1,165 @@
+// The shapes of the registry: what a field, a command and an example are. Pure data and tiny
+// helpers; every layer may import this (it imports nothing), so it stays cheap at start-up.
+
+/** How a value is read from a flag, checked, and sent. */
+export type ValueType =
+  | 'string'
+  | 'email'
+  /** A whole number; `min`/`max` bound it (default min 0). */
+  | 'integer'
+  | 'number'
+  /** YYYY-MM-DD; flags also take today, tomorrow, +Nd, +Nw. */
+  | 'date'
+  | 'boolean'
+  /** An opaque id string (never assumed numeric or UUID). */
+  | 'id'
+  /** A list of ids. */
+  | 'ids'
+  /** A comma-separated list of values. */
+  | 'list'
+  /** Any JSON value (nested bodies such as a sequence's steps). */
+  | 'json'
+  /** A file path, or - for stdin. */
+  | 'file'
+  /** A span of time: 30s, 5m, 1h (or a number of seconds). */
+  | 'duration';
+
+/** Values a workspace defines that crm learns from the service, not from the registry. */
+export type DynamicValues = 'stages' | 'sequences' | 'profiles';
+
+export interface FieldSpec {
+  /** The name on the wire (body member, query parameter) or of the option. */
+  name: string;
+  type: ValueType;
+  /** One line, lower case, for help, prompts, docs and schemas. */
+  description: string;
+  /** The flag without dashes; defaults to the name in kebab case (due_date → due-date). */
+  flag?: string;
+  /** A one-letter alias, e.g. 'L' for --limit. */
+  short?: string;
+  /** Required on create (a person is asked for it; a script gets exit 2). */
+  required?: boolean;
+  /** Values the specification fixes: anything else is refused before a request is sent. */
+  choices?: readonly string[];
+  /**
+   * Values a workspace defines (statuses, priorities, stages): offered in help, prompts, completions
+   * and schemas, but sent as given, because a real workspace may have others. The sandbox, which is
+   * a workspace, enforces these.
+   */
+  known?: readonly string[] | DynamicValues;
+  /** The sandbox's default when the field is left out. */
+  default?: string | number | boolean;
+  /** Set by the service; never sent. */
+  readOnly?: boolean;
+  /** Also ask a person for this optional field on create. */
+  prompt?: boolean;
+  /** The sandbox's length limit for text. */
+  maxLength?: number;
+  /** Bounds of a number or integer; of the item count for ids. */
+  min?: number;
+  max?: number;
+  /** The resource an id field points at (the sandbox checks it exists). */
+  references?: ResourceName;
+  /** Positional arguments: takes the rest of the arguments. */
+  variadic?: boolean;
+  /** Positional arguments: may be left out. */
+  optional?: boolean;
+  /** Options: may be given more than once. */
+  repeatable?: boolean;
+  /** Shown in help and schemas. */
+  example?: string;
+}
+
+export type ResourceName = 'contact' | 'account' | 'deal' | 'sequence' | 'task' | 'note' | 'enrollment' | 'suggestion' | 'stage' | 'activity';
+
+/** A record type of the service: every field it carries, and how a list of them is shown. */
+export interface ResourceSpec {
+  name: ResourceName;
+  plural: string;
+  fields: readonly FieldSpec[];
+  /** Filters of its list endpoint (query parameters besides limit and offset). */
+  filters: readonly FieldSpec[];
+  /** Table columns in priority order: the last ones are dropped first on a narrow terminal. */
+  columns: readonly string[];
+}
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type Kind = 'list' | 'get' | 'create' | 'update' | 'delete' | 'action';
+
+/** The nine tool groups of the service's own MCP server, also the help groups. */
+export const GROUP_NAMES = ['contacts', 'accounts', 'deals', 'sequences', 'tasks', 'pipeline', 'search', 'analytics', 'ai'] as const;
+export type Group = (typeof GROUP_NAMES)[number];
+
+export interface Example {
+  /** A command line that works on a fresh install (the sandbox's demo ids are stable). */
+  command: string;
+  description: string;
+}
+
+export type HandlerName =
+  | 'contacts-create'
+  | 'deals-stage'
+  | 'sequences-enroll'
+  | 'tasks-complete'
+  | 'pipeline-deals'
+  | 'search'
+  | 'analytics'
+  | 'ai-accept'
+  | 'ai-trigger';
+
+/** One endpoint of the service as a command. */
+export interface Operation {
+  /** Stable name: `contacts_list`; the MCP tool's name. */
+  name: string;
+  /** Words after `crm`, e.g. ['contacts', 'notes', 'add']. */
+  command: readonly string[];
+  aliases?: readonly string[];
+  summary: string;
+  method: Method;
+  /** Relative to the base URL; `{id}` placeholders are filled from the positional arguments. */
+  path: string;
+  kind: Kind;
+  group: Group;
+  /** The record's noun for messages: "deleted contact con_1". */
+  noun: string;
+  /** The record type the endpoint answers with. */
+  resource?: ResourceName;
+  args: readonly FieldSpec[];
+  query: readonly FieldSpec[];
+  body: readonly FieldSpec[];
+  /** Options with behaviour of their own (read by the operation's handler). */
+  options: readonly FieldSpec[];
+  /** The list member in the response, e.g. "contacts" in {"contacts": [...], "total": N}. */
+  listKey?: string;
+  /** limit, offset and --all apply. */
+  paged?: boolean;
+  /** Table columns in priority order. */
+  columns?: readonly string[];
+  /** Custom behaviour; the generic runner does everything else. */
+  handler?: HandlerName;
+  examples: readonly Example[];
+}
+
+/** The flag of a field: `due` for due_date when named so, else the kebab-case name. */
+export function flagName(field: Pick<FieldSpec, 'name' | 'flag'>): string {
+  return field.flag ?? field.name.replace(/_/g, '-');
+}
+
+/** The key commander gives a flag's value: --list-id → listId. */
+export function optionKey(field: Pick<FieldSpec, 'name' | 'flag'>): string {
+  return flagName(field).replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+}
+
+/** The values a field offers (fixed or known); dynamic ones are fetched by whoever needs them. */
+export function staticValues(field: FieldSpec): readonly string[] | undefined {
+  if (field.choices) return field.choices;
+  return Array.isArray(field.known) ? field.known : undefined;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+export const EMAIL_MAX_LENGTH = 254;
+
+/** The one email rule, used by the CLI before sending and by the sandbox when it receives. */
+export function isEmail(value: string): boolean {
+  return value.length <= EMAIL_MAX_LENGTH && EMAIL.test(value);
+}

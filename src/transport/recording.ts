@@ -1,0 +1,38 @@
+// --dry-run: a transport that records each request and sends nothing. It answers with a stand-in,
+// so a command that needs an answer to go on (create then score, one request per id) still plans
+// every request it would send; a value only a real answer would give is a placeholder such as
+// "<new contact id>".
+
+import type { Transport, TransportRequest } from './types.js';
+
+export interface PlannedRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** Collections whose POST creates a record with a new id. */
+const COLLECTIONS = new Set(['contacts', 'accounts', 'deals', 'sequences', 'tasks', 'notes']);
+
+export function createRecordingTransport(plan: PlannedRequest[], mask: (request: TransportRequest) => TransportRequest): Transport {
+  return async (request) => {
+    const shown = mask(request);
+    const body = shown.body === undefined ? null : JSON.parse(shown.body);
+    plan.push({ method: shown.method, url: shown.url, headers: shown.headers, body });
+    return { status: request.method === 'POST' ? 201 : 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ data: standIn(request), error: null }) };
+  };
+}
+
+function standIn(request: TransportRequest): unknown {
+  if (request.method === 'GET') return [];
+  const segments = new URL(request.url).pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  const last = segments.at(-1) ?? '';
+  if (request.method === 'DELETE') return { id: last, deleted: true };
+  const sent: unknown = request.body === undefined ? {} : JSON.parse(request.body);
+  const fields = typeof sent === 'object' && sent !== null && !Array.isArray(sent) ? sent : {};
+  if (request.method === 'POST' && COLLECTIONS.has(last)) return { ...fields, id: `<new ${last.slice(0, -1)} id>` };
+  // An update or an action on a record: the record's id is the segment after its collection.
+  const at = segments.findLastIndex((segment) => COLLECTIONS.has(segment) || segment === 'suggestions');
+  return at >= 0 && at + 1 < segments.length ? { ...fields, id: segments[at + 1] } : fields;
+}

@@ -1,0 +1,31 @@
+// What the HTTP core hands a transport and gets back. A transport moves bytes: the network, the
+// embedded sandbox's handler, or (for --dry-run) a recorder that sends nothing.
+
+export interface TransportRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  timeoutMs: number;
+}
+
+export interface TransportResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+export type Transport = (request: TransportRequest) => Promise<TransportResponse>;
+
+export class TransportError extends Error {
+  /** False only when the request certainly never reached the service (so even a POST may be retried). */
+  readonly delivered: boolean;
+  readonly code: string;
+
+  constructor(message: string, code: string, delivered: boolean) {
+    super(message);
+    this.name = 'TransportError';
+    this.code = code;
+    this.delivered = delivered;
+  }
+}

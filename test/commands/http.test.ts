@@ -1,0 +1,170 @@
+// The shared HTTP core seen through the commands, in-process: exit codes, retries, tolerance of
+// other workspaces' shapes, debug trace, dry run and the headers sent. The transport injects the
+// faults; what only a real socket or process shows is in test/e2e/http.test.ts.
+import { describe, expect, it } from 'vitest';
+import { BASE_URL, homeEnv, json, run, useWorkspace } from '../helpers/inprocess.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const ws = useWorkspace();
+const env = () => ({ ...homeEnv(mkdtempSync(join(tmpdir(), 'crm-home-'))), CRM_BASE_URL: BASE_URL, CRM_API_KEY: ws.apiKey });
+
+describe('exit codes', () => {
+  it('3: a rejected key, with the service message and a hint', async () => {
+    const result = await run(['contacts', 'list'], { ws, env: { ...env(), CRM_API_KEY: 'sbx_test_wrong' } });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toBe('crm: Invalid or revoked API key\nhint: check the key with `crm auth status`, or run `crm auth login`\n');
+  });
+
+  it('3: no key anywhere, with a hint to log in, and nothing sent', async () => {
+    const result = await run(['contacts', 'list'], { ws, env: { ...env(), CRM_API_KEY: '' } });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toBe('crm: no API key configured\nhint: run `crm auth login`, or set CRM_API_KEY\n');
+    expect(ws.requests()).toHaveLength(0);
+  });
+
+  it('--json also prints the error object on stderr', async () => {
+    const result = await run(['contacts', 'get', 'con_nope', '--json'], { ws });
+    expect(result.code).toBe(4);
+    expect(result.stdout).toBe('');
+    const [line, object] = result.stderr.trim().split('\n');
+    expect(line).toBe('crm: contact con_nope not found');
+    expect(JSON.parse(object!)).toEqual({ error: { message: 'contact con_nope not found', status: 404, code: 'http_404', exit_code: 4 } });
+  });
+
+  it('--json prints the error object for usage errors too', async () => {
+    const result = await run(['contacts', 'list', '--limit', '0', '--json'], { ws });
+    expect(result.code).toBe(2);
+    expect(JSON.parse(result.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: { exit_code: 2, code: 'usage' } });
+    const commander = await run(['contacts', 'list', '--nope', '--json'], { ws });
+    expect(commander.code).toBe(2);
+    expect(JSON.parse(commander.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: { exit_code: 2 } });
+  });
+
+  it('5: a long Retry-After is not waited out in a script', async () => {
+    ws.fault({ match: /POST \/api\/v1\/ai\/trigger/, status: 429, body: JSON.stringify({ data: null, error: 'Too many requests. Try again in a minute.' }), headers: { 'retry-after': '60' } });
+    const started = Date.now();
+    const result = await run(['ai', 'trigger', 'con_any'], { ws });
+    expect(result.code).toBe(5);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(result.stderr).toMatch(/^crm: Too many requests\. Try again in a minute\. \(retry after 60s, at \d{4}-\d{2}-\d{2}T[\d:.]+Z\)\nhint: pass --wait to wait it out\n$/);
+    expect(ws.requests()).toHaveLength(1);
+  });
+
+  it('a short Retry-After is waited out, even for a POST', async () => {
+    ws.fault({ match: /POST/, status: 429, body: JSON.stringify({ data: null, error: 'slow down' }), headers: { 'retry-after': '1' } });
+    const result = await run(['contacts', 'create', '--name', 'Retry After', '--email', 'retry-after@example.com', '-q'], { ws });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^con_/);
+    expect(ws.requests()).toHaveLength(2);
+  });
+
+  it('6: a malformed response', async () => {
+    ws.fault({ status: 200, body: '<html>maintenance</html>', headers: { 'content-type': 'text/html' } });
+    const result = await run(['contacts', 'get', 'con_1'], { ws });
+    expect(result.code).toBe(6);
+    expect(result.stderr).toBe('crm: malformed response from the service (HTTP 200, not JSON)\n');
+  });
+
+  it('7: a bulk command where some items failed', async () => {
+    const task = ws.api('POST', '/tasks', { title: 'Partial one' }).data;
+    const result = await run(['tasks', 'complete', task.id, 'task_missing'], { ws });
+    expect(result.code).toBe(7);
+    expect(result.stdout).toBe(`${task.id}\tcompleted\tPartial one\t\ntask_missing\tnot_found\t\tTask not found\n`);
+    expect(result.stderr).toBe('crm: 1 of 2 failed: task_missing\nhint: the report lists each task; completing one again is harmless\n');
+  });
+});
+
+describe('retries', () => {
+  it('a GET is retried on 503 and succeeds', async () => {
+    ws.fault({ match: /GET/, status: 503, times: 2 });
+    const result = await run(['contacts', 'list', '--limit', '1', '-q'], { ws });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^con_/);
+    expect(ws.requests()).toHaveLength(3);
+  });
+
+  it('a GET retried after a dropped connection succeeds', async () => {
+    ws.fault({ match: /GET/, network: { code: 'ECONNRESET', delivered: true } });
+    const result = await run(['contacts', 'list', '--limit', '1', '-q'], { ws });
+    expect(result.code).toBe(0);
+    expect(ws.requests()).toHaveLength(2);
+  });
+
+  it('a GET gives up after 3 retries', async () => {
+    ws.fault({ match: /GET/, status: 502, times: 4 });
+    const result = await run(['contacts', 'list'], { ws });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('crm: injected 502\n');
+    expect(ws.requests()).toHaveLength(4);
+  });
+
+  it('a POST is never repeated after a 503', async () => {
+    ws.fault({ match: /POST/, status: 503 });
+    const result = await run(['contacts', 'create', '--name', 'Once', '--email', 'once@example.com'], { ws });
+    expect(result.code).toBe(1);
+    expect(ws.requests()).toHaveLength(1);
+  });
+});
+
+describe('other workspaces', () => {
+  it('reads an error member that is an object', async () => {
+    ws.fault({ status: 422, body: JSON.stringify({ data: null, error: { message: 'Plan limit reached', code: 'plan_limit' } }) });
+    const result = await run(['contacts', 'create', '--name', 'A', '--email', 'a@example.com', '--json'], { ws });
+    expect(result.code).toBe(1);
+    const [line, object] = result.stderr.trim().split('\n');
+    expect(line).toBe('crm: Plan limit reached');
+    expect(JSON.parse(object!).error).toMatchObject({ code: 'plan_limit', status: 422, exit_code: 1 });
+  });
+
+  it.each([
+    ['a bare array', [{ id: 'x1', name: 'Bare' }]],
+    ['another array key', { items: [{ id: 'x1', name: 'Bare' }], total: 1 }],
+    ['no envelope at all', { data: [{ id: 'x1', name: 'Bare' }], error: null }],
+  ])('reads a list given as %s', async (_, body) => {
+    ws.fault({ status: 200, body: JSON.stringify(body) });
+    const result = await run(['contacts', 'list', '--json'], { ws });
+    expect(result.code).toBe(0);
+    expect(json(result)).toEqual([{ id: 'x1', name: 'Bare' }]);
+  });
+});
+
+describe('debug, dry run, headers, plain HTTP', () => {
+  it('--debug traces request and response on stderr with the key redacted', async () => {
+    const result = await run(['contacts', 'list', '--limit', '1', '--debug'], { ws });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`> GET ${BASE_URL}/contacts?limit=1`);
+    expect(result.stderr).toContain(`X-Service-API-Key: ****${ws.apiKey.slice(-4)}`);
+    expect(result.stderr).toMatch(/< 200 OK \(\d+ ms\)/);
+    expect(result.stderr).not.toContain(ws.apiKey);
+    expect(result.stdout).toMatch(/^con_/);
+  });
+
+  it('--dry-run prints the request and sends nothing (no confirmation needed for a delete)', async () => {
+    const result = await run(['contacts', 'delete', 'con_1', '--dry-run'], { ws });
+    expect(result.code).toBe(0);
+    expect(result.stdout.split('\n')).toEqual([
+      `DELETE ${BASE_URL}/contacts/con_1`,
+      'Accept: application/json',
+      expect.stringMatching(/^User-Agent: crm\/\S+ node\/\S+ \w+$/),
+      `X-Service-API-Key: ****${ws.apiKey.slice(-4)}`,
+      '',
+    ]);
+    expect(ws.requests()).toHaveLength(0);
+  });
+
+  it('sends the User-Agent, Accept and key headers', async () => {
+    await run(['contacts', 'list', '--limit', '1'], { ws });
+    const headers = ws.requests()[0]!.headers;
+    expect(headers['user-agent']).toMatch(/^crm\/\S+ node\/20\.\d+\.\d+ linux$/);
+    expect(headers.accept).toBe('application/json');
+    expect(headers['x-service-api-key']).toBe(ws.apiKey);
+  });
+
+  it('refuses to send the key over plain HTTP to a non-local host (exit 2)', async () => {
+    const result = await run(['contacts', 'list'], { ws, env: { ...env(), CRM_BASE_URL: 'http://crm.example.com' } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('crm: refusing to send the API key over plain HTTP to crm.example.com\nhint: use an https:// base URL, or pass --insecure if you accept the risk\n');
+  });
+});

@@ -1,0 +1,215 @@
+// Runs crm in this process through main(argv, init), as the GitHub CLI tests its commands: injected
+// streams (TTY or not), a scripted prompter, and the sandbox's real request handler as the transport,
+// with a log of every request (how tests prove what was, or was not, sent) and scripted faults.
+// Everything above the transport is the real code; only the network is not in the way.
+
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { interruptedError } from '../../src/cli/errors.js';
+import type { Choice, Prompter } from '../../src/cli/prompt.js';
+import { main } from '../../src/main.js';
+import { openSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { TransportError, type Transport, type TransportResponse } from '../../src/transport/types.js';
+
+/** What the service was asked. */
+export interface LoggedRequest {
+  method: string;
+  /** Path and query, e.g. /api/v1/contacts?limit=3. */
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface Fault {
+  /** Only requests whose "METHOD /path?query" matches. */
+  match?: RegExp;
+  status?: number;
+  body?: string;
+  headers?: Record<string, string>;
+  /** Fail in the transport instead of answering (code as Node gives it: ECONNRESET, ECONNREFUSED...). */
+  network?: { code: string; delivered: boolean };
+  /** How many requests it applies to (default 1). */
+  times?: number;
+}
+
+/** A sandbox workspace for one test file, reached through a logging, fault-injecting transport. */
+export interface Workspace {
+  sandbox: Sandbox;
+  apiKey: string;
+  log: LoggedRequest[];
+  requests(filter?: RegExp): LoggedRequest[];
+  fault(fault: Fault): void;
+  transport: Transport;
+  /** The service directly (a test's setup and checks), outside the log. */
+  api(method: string, path: string, body?: unknown): { status: number; data: any; error: any };
+  /** A home directory of its own: config, data. */
+  home: string;
+}
+
+export const BASE_URL = 'http://127.0.0.1:9/api/v1';
+
+let seeded: string | undefined;
+
+/** A seeded sandbox database, copied (seeding takes a while; a copy does not). */
+function freshDatabase(dir: string): string {
+  if (!seeded) {
+    const seedDir = mkdtempSync(join(tmpdir(), 'crm-seed-'));
+    seeded = join(seedDir, 'sandbox.db');
+    openSandbox({ dbPath: seeded }).close();
+  }
+  const dbPath = join(dir, 'sandbox.db');
+  copyFileSync(seeded, dbPath);
+  return dbPath;
+}
+
+export function openWorkspace(): Workspace & { close(): void } {
+  const home = mkdtempSync(join(tmpdir(), 'crm-ws-'));
+  const sandbox = openSandbox({ dbPath: freshDatabase(home) });
+  const log: LoggedRequest[] = [];
+  const faults: Fault[] = [];
+  const handle = (method: string, url: string, headers: Record<string, string>, body: string) =>
+    sandbox.handle({ method, url, headers: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value])), body });
+  const transport: Transport = async (request) => {
+    const url = request.url.slice(request.url.indexOf('/api/v1'));
+    // Header names as a server sees them: lower case.
+    const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name.toLowerCase(), value]));
+    const entry = { method: request.method, url, headers, body: request.body ?? '' };
+    log.push(entry);
+    const index = faults.findIndex((fault) => !fault.match || fault.match.test(`${entry.method} ${entry.url}`));
+    if (index >= 0) {
+      const fault = faults[index]!;
+      fault.times = (fault.times ?? 1) - 1;
+      if (fault.times <= 0) faults.splice(index, 1);
+      if (fault.network) throw new TransportError(`injected ${fault.network.code}`, fault.network.code, fault.network.delivered);
+      if (fault.status !== undefined) {
+        return { status: fault.status, headers: { 'content-type': 'application/json', ...fault.headers }, body: fault.body ?? JSON.stringify({ data: null, error: `injected ${fault.status}` }) };
+      }
+    }
+    return handle(request.method, url, headers, request.body ?? '') satisfies TransportResponse;
+  };
+  return {
+    sandbox,
+    apiKey: sandbox.apiKey,
+    log,
+    requests: (filter) => log.filter((entry) => !filter || filter.test(`${entry.method} ${entry.url}`)),
+    fault: (fault) => faults.push(fault),
+    transport,
+    api(method, path, body) {
+      const response = handle(method, `/api/v1${path}`, { 'x-service-api-key': sandbox.apiKey, 'content-type': 'application/json' }, body === undefined ? '' : JSON.stringify(body));
+      const parsed = JSON.parse(response.body) as { data: unknown; error: unknown };
+      return { status: response.status, data: parsed.data, error: parsed.error };
+    },
+    home,
+    close() {
+      sandbox.close();
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+/** One workspace for a test file, its request log cleared before each test. */
+export function useWorkspace(): Workspace {
+  const live = {} as Workspace & { close(): void };
+  beforeAll(() => {
+    Object.assign(live, openWorkspace());
+  });
+  afterAll(() => live.close());
+  beforeEach(() => {
+    live.log.length = 0;
+  });
+  return live;
+}
+
+/** A person at the keyboard, answering from a script; an unexpected question fails the test. */
+export interface ScriptedPrompter extends Prompter {
+  asked: string[];
+}
+
+export type Answer = string | boolean | string[] | { cancel: true };
+
+export function scriptedPrompter(answers: Answer[]): ScriptedPrompter {
+  const asked: string[] = [];
+  const next = (message: string, choices?: Choice[]): Answer => {
+    asked.push(choices ? `${message} [${choices.map((choice) => choice.value).join(', ')}]` : message);
+    if (answers.length === 0) throw new Error(`unexpected question: ${message}`);
+    const answer = answers.shift()!;
+    // Ctrl-C at a prompt, as the real prompter reports it.
+    if (typeof answer === 'object' && !Array.isArray(answer)) throw interruptedError();
+    return answer;
+  };
+  return {
+    asked,
+    async input(message, options) {
+      const answer = String(next(message));
+      const verdict = options?.validate?.(answer);
+      if (typeof verdict === 'string') throw new Error(`the answer "${answer}" to "${message}" was refused: ${verdict}`);
+      return answer;
+    },
+    async password(message) {
+      return String(next(message));
+    },
+    async confirm(message) {
+      return Boolean(next(message));
+    },
+    async select(message, choices) {
+      return String(next(message, choices));
+    },
+    async checkbox(message, choices) {
+      const answer = next(message, choices);
+      return Array.isArray(answer) ? answer : [String(answer)];
+    },
+  };
+}
+
+export interface RunOptions {
+  /** The workspace to talk to; without one, crm runs with the environment given (embedded sandbox, or nothing). */
+  ws?: Workspace;
+  env?: NodeJS.ProcessEnv;
+  stdin?: string | Buffer;
+  /** Which streams are terminals, and how wide stdout is. */
+  tty?: { stdin?: boolean; stdout?: boolean; stderr?: boolean; columns?: number };
+  prompter?: Prompter;
+  /** The clock of relative times in tables. */
+  now?: number;
+}
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The environment of a fresh user on this machine: a home of its own, nothing configured. */
+export function homeEnv(home: string): NodeJS.ProcessEnv {
+  return { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share'), LANG: 'C.UTF-8' };
+}
+
+export async function run(argv: string[], options: RunOptions = {}): Promise<RunResult> {
+  let stdout = '';
+  let stderr = '';
+  const tty = options.tty ?? {};
+  const env = options.env ?? (options.ws ? { ...homeEnv(options.ws.home), CRM_BASE_URL: BASE_URL, CRM_API_KEY: options.ws.apiKey } : homeEnv(mkdtempSync(join(tmpdir(), 'crm-home-'))));
+  const stdin = Object.assign(Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]), { isTTY: Boolean(tty.stdin) });
+  const code = await main(argv, {
+    env,
+    stdin,
+    stdout: { write: (text: string) => (stdout += text), isTTY: Boolean(tty.stdout), columns: tty.columns ?? 80 },
+    stderr: { write: (text: string) => (stderr += text), isTTY: Boolean(tty.stderr) },
+    transport: options.ws?.transport,
+    prompter: options.prompter,
+    now: options.now === undefined ? undefined : () => options.now!,
+  });
+  return { code, stdout, stderr };
+}
+
+/** Parses stdout as JSON, with the output in the failure message when it is not. */
+export function json(result: RunResult): any {
+  try {
+    return JSON.parse(result.stdout);
+  } catch {
+    throw new Error(`stdout is not JSON (exit ${result.code}):\n${result.stdout}\nstderr:\n${result.stderr}`);
+  }
+}
