@@ -1,5 +1,7 @@
-// Bundles src/main.ts into dist/ with esbuild: one small entry chunk, and a chunk for each lazily
-// imported command or library, so that a command loads only what it uses.
+// Bundles crm into dist/ with esbuild, in two builds so that start-up reads as few files as possible:
+// dist/crm.js (src/main.ts: commander and the registry, one file) and dist/app.js (src/app.ts: what
+// runs a command), each with chunks for the libraries a command loads only when it uses them. The
+// registry is in both (it is data), which keeps the entry a single file.
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
 
@@ -24,12 +26,9 @@ const lazyChildProcess = {
   },
 };
 
-await build({
+const common = {
   plugins: [lazyChildProcess],
-  entryPoints: { crm: 'src/main.ts' },
-  outdir: 'dist',
   bundle: true,
-  splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
@@ -38,9 +37,19 @@ await build({
   define: { __CRM_VERSION__: JSON.stringify(version) },
   // Bundled CommonJS dependencies call require(); ESM output needs one.
   banner: { js: "import { createRequire as __crmCreateRequire } from 'node:module'; const require = __crmCreateRequire(import.meta.url);" },
-  chunkNames: 'chunks/[name]-[hash]',
   minify: !process.env.CRM_BUILD_DEBUG,
   sourcemap: false,
   legalComments: 'none',
   logLevel: 'warning',
-});
+};
+
+/** main.ts imports './app.js' when a command runs: that is the second build's output, not bundled in. */
+const appIsSeparate = {
+  name: 'app-is-separate',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/app\.js$/ }, (args) => (args.importer.endsWith('main.ts') ? { path: './app.js', external: true } : undefined));
+  },
+};
+
+await build({ ...common, plugins: [...common.plugins, appIsSeparate], entryPoints: { crm: 'src/main.ts' }, outdir: 'dist', splitting: false });
+await build({ ...common, entryPoints: { app: 'src/app.ts' }, outdir: 'dist', splitting: true, chunkNames: 'chunks/[name]-[hash]' });

@@ -2,13 +2,16 @@
 // prompter. Everything is built on first use, so a command pays only for what it touches, and tests
 // hand in their own streams, environment, transport and prompter instead of patching globals.
 
+import { existsSync, writeFileSync } from 'node:fs';
 import { readConfig, type ConfigData } from '../config/store.js';
 import { sandboxPath } from '../config/paths.js';
 import { resolveTarget, type Target } from '../config/resolve.js';
 import { API_KEY_HEADER, ApiClient } from '../http/core.js';
 import { maskKey, redact } from '../http/redact.js';
 import { SANDBOX_BASE_URL, assertSafeTransport } from '../http/url.js';
+import { createNetworkTransport } from '../transport/network.js';
 import { createRecordingTransport, type PlannedRequest } from '../transport/recording.js';
+import { noticeMarker, openEmbeddedSandbox } from '../transport/sandbox.js';
 import type { Transport, TransportRequest } from '../transport/types.js';
 import { noKeyError, usageError } from './errors.js';
 import { checkName, parseChoice } from './input.js';
@@ -189,7 +192,6 @@ export class Context {
       return this.clientFor(target.baseUrl, target.apiKey);
     }
     if (this.dryRun || this.init.transport) return this.newClient(SANDBOX_BASE_URL, undefined, this.init.transport);
-    const { openEmbeddedSandbox } = await import('../transport/sandbox.js');
     const dbPath = sandboxPath(this.env);
     const embedded = await openEmbeddedSandbox(dbPath);
     this.onClose(() => embedded.close());
@@ -202,7 +204,6 @@ export class Context {
     assertSafeTransport(baseUrl, Boolean(this.options.insecure));
     let transport = this.init.transport;
     if (!transport && !this.dryRun) {
-      const { createNetworkTransport } = await import('../transport/network.js');
       const network = await createNetworkTransport();
       this.onClose(() => network.close());
       transport = network;
@@ -239,8 +240,6 @@ export class Context {
   /** Tells a person once (per sandbox database) where their data lives and how to leave the sandbox. */
   private async noticeOnce(dbPath: string): Promise<void> {
     if (!this.io.stderrIsTTY) return;
-    const { existsSync, writeFileSync } = await import('node:fs');
-    const { noticeMarker } = await import('../transport/sandbox.js');
     const marker = noticeMarker(dbPath);
     if (existsSync(marker)) return;
     this.info(
