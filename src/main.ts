@@ -4,12 +4,13 @@
 
 import { Command, CommanderError, Option } from 'commander';
 import type { ContextInit, GlobalOptions } from './cli/context.js';
+import type { Format } from './cli/printer.js';
 import { exitQuietlyOnBrokenPipe, type OutStream } from './cli/io.js';
 import type { CommandBody, RunSettings } from './cli/runner.js';
 import { VERSION } from './cli/version.js';
 import { LOCAL_COMMANDS, LOCAL_GROUPS, type LocalCommand } from './registry/local.js';
 import { GROUPS, OPERATIONS, commandOptions } from './registry/operations.js';
-import { flagName, staticValues, type FieldSpec } from './registry/types.js';
+import { flagName, optionKey, staticValues, type FieldSpec } from './registry/types.js';
 
 export type MainInit = Omit<ContextInit, 'options'>;
 
@@ -184,9 +185,17 @@ function addLocalCommand(parent: Command, local: LocalCommand, run: Run, full: b
         return runLocal(ctx, local, { args: positionalArgs(local.args, leaf), options: leaf.opts() });
       },
       leaf,
-      { ignoreProfileOutput: local.command[0] === 'config', defaultFormat: local.defaultFormat },
+      { ignoreProfileOutput: local.command[0] === 'config', defaultFormat: chosenFormat(local, leaf) ?? local.defaultFormat, pipeFormat: local.pipeFormat },
     );
   });
+}
+
+/** The value of a command's own format option, when it is one the option offers (else it fails its check later). */
+function chosenFormat(local: LocalCommand, leaf: Command): Format | undefined {
+  const field = local.options.find((option) => option.name === local.formatOption);
+  const value = field ? leaf.opts()[optionKey(field)] : undefined;
+  if (typeof value !== 'string') return undefined;
+  return staticValues(field!)?.find((choice) => choice === value.trim().toLowerCase()) as Format | undefined;
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {

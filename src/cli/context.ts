@@ -65,6 +65,8 @@ export class Context {
   readonly options: GlobalOptions;
   /** With --dry-run: every request the command would have sent, in order. */
   readonly plan: PlannedRequest[] = [];
+  /** False while a command draws its own progress on stderr: no request spinner over it. */
+  spinnerAllowed = true;
   private readonly init: ContextInit;
   private cachedConfig?: ConfigData;
   private cachedTarget?: Target;
@@ -108,9 +110,9 @@ export class Context {
    * Format, fields and quiet, from the flags, CRM_OUTPUT and the profile's setting. Checked before
    * anything is sent: a bad value is exit 2 naming where it came from.
    */
-  output(options: { ignoreProfileSetting?: boolean; defaultFormat?: Format } = {}): OutputSettings {
+  output(options: { ignoreProfileSetting?: boolean; defaultFormat?: Format; pipeFormat?: Format } = {}): OutputSettings {
     if (this.cachedOutput) return this.cachedOutput;
-    const format = this.resolveFormat(Boolean(options.ignoreProfileSetting), options.defaultFormat);
+    const format = this.resolveFormat(Boolean(options.ignoreProfileSetting), options.defaultFormat, options.pipeFormat);
     let fields: string[] | undefined;
     if (this.options.fields !== undefined) {
       fields = this.options.fields.split(',').map((field) => field.trim());
@@ -120,7 +122,7 @@ export class Context {
     return (this.cachedOutput = { format, fields, quiet: Boolean(this.options.quiet) });
   }
 
-  private resolveFormat(ignoreProfileSetting: boolean, defaultFormat?: Format): Format {
+  private resolveFormat(ignoreProfileSetting: boolean, defaultFormat?: Format, pipeFormat: Format = 'tsv'): Format {
     const parse = (value: string, source: string) => parseChoice(value, FORMATS, source) as Format;
     if (this.options.output !== undefined) {
       const format = parse(this.options.output, '--output');
@@ -134,7 +136,7 @@ export class Context {
       const configured = this.safeSettings()?.output;
       if (configured !== undefined) return parse(String(configured), 'output setting of the profile (`crm config unset output`)');
     }
-    return this.io.stdoutIsTTY ? 'table' : 'tsv';
+    return this.io.stdoutIsTTY ? 'table' : pipeFormat;
   }
 
   get printer(): Printer {
@@ -219,7 +221,7 @@ export class Context {
     };
     const send = this.dryRun || !transport ? createRecordingTransport(this.plan, mask) : transport;
     const spinning: Transport = async (request) => {
-      const spinner = this.debug || this.dryRun ? undefined : startSpinner(this.io, 'Waiting for the service…');
+      const spinner = this.debug || this.dryRun || !this.spinnerAllowed ? undefined : startSpinner(this.io, 'Waiting for the service…');
       try {
         return await send(request);
       } finally {

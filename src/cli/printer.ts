@@ -129,6 +129,10 @@ export class Printer {
         break;
       }
       case 'table': {
+        if (view.stream) {
+          await this.streamTable(items, view);
+          break;
+        }
         const all: unknown[] = [];
         for await (const item of items) {
           this.note(item);
@@ -274,6 +278,25 @@ export class Printer {
     this.write(`${trimLines(table.toString())}\n`);
   }
 
+  /** One line a record, as it arrives; header and widths from the first record and the terminal. */
+  private async streamTable(items: AsyncIterable<unknown> | readonly unknown[], view: View): Promise<void> {
+    let layout: StreamLayout | undefined;
+    for await (const item of items) {
+      this.note(item);
+      if (!layout) {
+        const columns = this.columnsFor([item], view);
+        const numeric = columns.map((column) => typeof getPath(item, column) === 'number');
+        // Text gets room to spare: later records are cut to these widths, never re-flowed.
+        const natural = columns.map((column, index) => Math.max(column.length, [...this.cell(getPath(item, column), column)].length, numeric[index] ? 0 : STREAM_TEXT_WIDTH));
+        const { keep, widths } = this.io.stdoutIsTTY && !this.fields ? fitColumns(columns, natural, numeric, this.io.stdout.columns ?? 80) : { keep: columns.map((_, index) => index), widths: natural };
+        layout = { columns: keep.map((index) => columns[index]!), widths, numeric: keep.map((index) => numeric[index]!) };
+        await this.loadStyle();
+        this.write(`${this.style.head(streamLine(layout.columns.map((column) => column.toUpperCase()), layout))}\n`);
+      }
+      this.write(`${streamLine(layout.columns.map((column) => this.cell(getPath(item, column), column)), layout)}\n`);
+    }
+  }
+
   private async verticalTable(record: Row, view: View): Promise<void> {
     if (view.title) this.write(`${safeLine(view.title)}\n`);
     const keys = this.fields ?? view.keys ?? Object.keys(record);
@@ -332,14 +355,18 @@ export class Printer {
     return this.styler ?? { bold: (text) => text, head: (text) => text };
   }
 
+  /** chalk, only when stdout takes colour (chalk 5 ignores NO_COLOR). */
+  private async loadStyle(): Promise<void> {
+    if (!this.io.colorStdout || this.styler) return;
+    const { Chalk } = await import('chalk');
+    const chalk = new Chalk({ level: 1 });
+    this.styler = { bold: (text) => chalk.bold(text), head: (text) => chalk.bold.cyan(text) };
+  }
+
   private async newTable(head: string[], aligns: Array<'left' | 'right'>): Promise<Table> {
     const { default: CliTable } = await import('cli-table3');
-    // cli-table3 writes ANSI colour codes unless its style colours are emptied; chalk 5 ignores NO_COLOR.
-    if (this.io.colorStdout && !this.styler) {
-      const { Chalk } = await import('chalk');
-      const chalk = new Chalk({ level: 1 });
-      this.styler = { bold: (text) => chalk.bold(text), head: (text) => chalk.bold.cyan(text) };
-    }
+    // cli-table3 writes ANSI colour codes unless its style colours are emptied.
+    await this.loadStyle();
     return new CliTable({
       ...(head.length ? { head: head.map((text) => this.style.head(text)) } : {}),
       colAligns: aligns,
@@ -349,12 +376,33 @@ export class Printer {
   }
 }
 
+interface StreamLayout {
+  columns: readonly string[];
+  widths: number[];
+  numeric: boolean[];
+}
+
+/** Cells padded to the layout's widths (numbers to the right), two spaces apart. */
+function streamLine(cells: readonly string[], layout: StreamLayout): string {
+  return cells
+    .map((cell, index) => {
+      const text = truncate(cell, layout.widths[index]!);
+      const pad = ' '.repeat(Math.max(0, layout.widths[index]! - [...text].length));
+      return layout.numeric[index] ? pad + text : text + pad;
+    })
+    .join(' '.repeat(GAP))
+    .trimEnd();
+}
+
 const PLAIN_BORDERS = {
   top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
   bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
   left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '',
   middle: ' '.repeat(GAP),
 };
+
+/** The width a text column of a streamed table starts from, before it is fitted to the terminal. */
+const STREAM_TEXT_WIDTH = 20;
 
 /** Text longer than this may be cut; shorter values (a status, a date) never are. */
 const CUTTABLE_OVER = 12;

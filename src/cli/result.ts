@@ -21,6 +21,11 @@ export interface View {
   noun?: string;
   /** A line for people on stderr after the data (a bulk command's counts). */
   summary?: string;
+  /**
+   * Tables: the records keep coming (crm watch), so each is printed as one line when it arrives,
+   * under a header written with the first; column widths are fixed by that first record.
+   */
+  stream?: boolean;
 }
 
 /** Where a page sits in the whole list: for the footer people see under a table. */

@@ -5,6 +5,7 @@
 import { Context, type ContextInit } from './context.js';
 import { CliError, ExitCode, toCliError } from './errors.js';
 import { safeLine } from './format.js';
+import type { Format } from './printer.js';
 import type { Result } from './result.js';
 
 export type CommandBody = (ctx: Context) => Promise<Result>;
@@ -13,14 +14,16 @@ export interface RunSettings {
   /** The command must work even when the profile's output setting is broken (crm config ...). */
   ignoreProfileOutput?: boolean;
   /** The format unless a flag asks for another (CRM_OUTPUT and the profile setting do not apply). */
-  defaultFormat?: 'json';
+  defaultFormat?: Format;
+  /** The format into a pipe when nothing asks for one (crm watch: ndjson rather than tsv). */
+  pipeFormat?: Format;
 }
 
 export async function runAction(init: ContextInit, body: CommandBody, settings: RunSettings = {}): Promise<number> {
   const ctx = new Context(init);
   try {
     // Every global check before the first request: format, fields, timeout.
-    ctx.output({ ignoreProfileSetting: settings.ignoreProfileOutput, defaultFormat: settings.defaultFormat });
+    ctx.output({ ignoreProfileSetting: settings.ignoreProfileOutput, defaultFormat: settings.defaultFormat, pipeFormat: settings.pipeFormat });
     void ctx.timeoutMs;
     const result = await body(ctx);
     // A dry run shows the requests it would have sent instead of the stand-in answers they got.

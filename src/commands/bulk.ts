@@ -26,7 +26,7 @@ export async function forEachId(ids: readonly string[], action: (id: string) => 
 }
 
 /** "3 completed, 1 not found". */
-export function countsOf(rows: readonly ReportRow[]): string {
+export function countsOf(rows: ReadonlyArray<Pick<ReportRow, 'result'>>): string {
   const counts = new Map<string, number>();
   for (const row of rows) counts.set(row.result, (counts.get(row.result) ?? 0) + 1);
   return [...counts].map(([result, count]) => `${count} ${result.replace(/_/g, ' ')}`).join(', ');

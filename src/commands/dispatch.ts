@@ -51,6 +51,10 @@ const LOCAL_HANDLERS: Record<LocalHandlerName, LocalHandler> = {
   'sandbox.reset': sandbox.reset,
   'sandbox.status': sandbox.status,
   'api.run': api.run,
+  // Long-running commands: their code (and csv-parse, child_process, p-limit) loads only when they run.
+  'watch.run': async (ctx, invocation) => (await import('./watch/watch.js')).run(ctx, invocation),
+  'contacts.import': async (ctx, invocation) => (await import('./import/import.js')).run(ctx, invocation),
+  'contacts.export': async (ctx, invocation) => (await import('./export.js')).run(ctx, invocation),
 };
 
 /** Arguments and options as commander hands them over. */

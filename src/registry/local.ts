@@ -1,6 +1,7 @@
 // Commands that are not one endpoint of the service: auth, profiles, config, the sandbox, raw API
 // access. Data only, like the operations: the code is in src/commands/local/, loaded on use.
 
+import { RESOURCES } from './resources.js';
 import type { Example, FieldSpec } from './types.js';
 
 export type LocalHandlerName =
@@ -8,7 +9,8 @@ export type LocalHandlerName =
   | 'profiles.list' | 'profiles.use' | 'profiles.remove'
   | 'config.get' | 'config.set' | 'config.unset' | 'config.list'
   | 'sandbox.init' | 'sandbox.serve' | 'sandbox.reset' | 'sandbox.status'
-  | 'api.run';
+  | 'api.run'
+  | 'watch.run' | 'contacts.import' | 'contacts.export';
 
 export interface LocalCommand {
   name: string;
@@ -20,7 +22,11 @@ export interface LocalCommand {
   handler: LocalHandlerName;
   examples: readonly Example[];
   /** The format when no flag asks for one (crm api prints JSON, as gh api does). */
-  defaultFormat?: 'json';
+  defaultFormat?: 'json' | 'csv';
+  /** The format into a pipe when nothing asks for one (crm watch streams NDJSON). */
+  pipeFormat?: 'ndjson';
+  /** This option picks the output format as -o does (contacts export --format). */
+  formatOption?: string;
 }
 
 export const LOCAL_GROUPS: ReadonlyArray<[string, string]> = [
@@ -29,6 +35,11 @@ export const LOCAL_GROUPS: ReadonlyArray<[string, string]> = [
   ['config', 'Settings of the active profile'],
   ['sandbox', 'The local sandbox workspace (embedded default and test server)'],
 ];
+
+/** What `crm watch` follows: the lists of the service that grow with new records. */
+export const WATCHABLE = ['contacts', 'deals', 'tasks', 'accounts', 'sequences'] as const;
+export const EXPORT_FORMATS = ['csv', 'ndjson', 'json'] as const;
+export const IMPORT_FORMATS = ['csv', 'ndjson'] as const;
 
 export const SETTING_NAMES = ['base_url', 'output', 'timeout', 'api_key'] as const;
 const setting: FieldSpec = { name: 'key', type: 'string', description: 'base_url, output, timeout or api_key (masked)', known: SETTING_NAMES };
@@ -189,5 +200,67 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
     handler: 'api.run',
     defaultFormat: 'json',
     examples: [ex('crm api GET /contacts -f status=customer --paginate', 'every customer, raw'), ex("crm api POST /contacts -f name=Ada -f email=ada@example.com", 'create a contact')],
+  },
+  {
+    name: 'watch',
+    command: ['watch'],
+    summary: 'Follow a list: emit each new record once, oldest first (run a command, forward it to a URL, score it)',
+    args: [{ name: 'resource', type: 'string', description: 'the records to watch', choices: WATCHABLE }],
+    options: [
+      { name: 'interval', type: 'duration', description: 'time between polls: 30s, 5m, 1h (default 60s)', example: '30s' },
+      { name: 'once', type: 'boolean', description: 'poll once and exit (cron; with --state)' },
+      { name: 'since_start', type: 'boolean', description: 'the first poll emits every existing record instead of only setting the baseline' },
+      { name: 'state', type: 'file', description: 'remember what was handled in this file (written atomically), so a restart neither repeats nor misses a record' },
+      { name: 'max_failures', type: 'integer', min: 1, description: 'exit after this many consecutive failed polls or deliveries (default 10)' },
+      { name: 'exec', type: 'string', description: 'run this shell command for each new record: the record as JSON on stdin, CRM_RECORD_ID and CRM_RESOURCE set' },
+      { name: 'forward_to', type: 'string', description: 'POST each new record as JSON to this URL (event id header, retries; a signature with --secret)', example: 'http://localhost:3000/hooks/crm' },
+      { name: 'secret', type: 'string', description: 'sign forwarded records with HMAC-SHA256 in X-CRM-Signature (env CRM_WATCH_SECRET)' },
+      { name: 'score', type: 'boolean', description: 'contacts: score each new contact (POST /ai/trigger, within its rate limit)' },
+    ],
+    handler: 'watch.run',
+    pipeFormat: 'ndjson',
+    examples: [
+      ex('crm watch contacts --interval 30s', 'a line for each new contact, as it arrives'),
+      ex('crm watch deals --once --state ~/.crm-deals.json', 'from cron: what is new since the last run'),
+      ex('crm watch contacts --forward-to http://localhost:3000/hooks/crm', 'webhooks for a local app'),
+      ex("crm watch contacts --exec 'jq -r .email >> new-emails.txt'", 'run a command for each new contact'),
+    ],
+  },
+  {
+    name: 'contacts_import',
+    command: ['contacts', 'import'],
+    summary: 'Create contacts from a CSV or NDJSON file: every row checked first, sent concurrently, resumable',
+    args: [{ name: 'file', type: 'file', description: 'a CSV file with a header row, an NDJSON file, or - for stdin' }],
+    options: [
+      { name: 'format', type: 'string', description: 'input format (default: from the file name, else from its first character)', choices: IMPORT_FORMATS },
+      { name: 'map', type: 'string', repeatable: true, description: 'read column COLUMN into contact field FIELD: COLUMN=FIELD (repeatable)', example: 'E-mail=email' },
+      { name: 'concurrency', type: 'integer', min: 1, max: 32, description: 'requests at a time (default 4)' },
+      { name: 'upsert', type: 'boolean', description: "update the contact that has the row's email (or an earlier row's) instead of creating another" },
+      { name: 'score', type: 'boolean', description: 'score each created contact (POST /ai/trigger, within its rate limit)' },
+      { name: 'errors', type: 'file', description: 'write invalid and failed rows to this CSV file, with their line number and the reason' },
+      { name: 'checkpoint', type: 'file', description: 'where progress is recorded (default: beside the input, FILE.crm-checkpoint)' },
+      { name: 'resume', type: 'boolean', description: 'continue from the checkpoint: retry what did not succeed, never create a row twice' },
+    ],
+    handler: 'contacts.import',
+    examples: [
+      ex('crm contacts import contacts.csv --errors errors.csv', 'import a spreadsheet; rows that fail go to errors.csv'),
+      ex('crm contacts import contacts.csv --dry-run', 'check every row, send nothing'),
+      ex('crm contacts import contacts.csv --resume', 'finish an interrupted or partly failed import'),
+      ex('crm contacts import people.csv --map "E-mail=email" --map "Full name=name" --upsert', 'other column names; update existing contacts'),
+    ],
+  },
+  {
+    name: 'contacts_export',
+    command: ['contacts', 'export'],
+    summary: 'Write every contact as CSV, NDJSON or JSON, page by page in constant memory',
+    args: [],
+    options: [{ name: 'format', type: 'string', description: 'output format (default csv; the same as -o)', choices: EXPORT_FORMATS }, ...RESOURCES.contact.filters],
+    handler: 'contacts.export',
+    defaultFormat: 'csv',
+    formatOption: 'format',
+    examples: [
+      ex('crm contacts export > contacts.csv', 'every contact as CSV'),
+      ex('crm contacts export --format ndjson --status customer', 'every customer, one JSON record a line'),
+    ],
   },
 ];

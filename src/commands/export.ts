@@ -1,0 +1,27 @@
+// crm contacts export: every contact, streamed page by page to the printer (csv by default, ndjson
+// or json), in constant memory. The walk (src/http/paginate.ts) drops records it has already
+// written and steps back when records are deleted behind it (docs/api-assumptions.md, "Walking a list").
+
+import { usageError } from '../cli/errors.js';
+import { list } from '../cli/result.js';
+import { walk } from '../http/paginate.js';
+import type { Query } from '../http/url.js';
+import { RESOURCES } from '../registry/resources.js';
+import type { LocalHandler } from './local/types.js';
+
+export const run: LocalHandler = async (ctx, { options }) => {
+  // --format chose the printer's format already (as -o does); a different -o or --json is a contradiction.
+  const asked = options.string('format');
+  const format = ctx.output().format;
+  if (asked !== undefined && asked !== format) {
+    throw usageError(`--format ${asked} and ${ctx.options.json ? '--json' : `--output ${format}`} ask for different formats`);
+  }
+  const contacts = RESOURCES.contact;
+  const query: Query = {};
+  for (const filter of contacts.filters) {
+    const value = options.get(filter.name);
+    if (value !== undefined) query[filter.name] = value as string | boolean;
+  }
+  const client = await ctx.client();
+  return list(walk(client, `/${contacts.plural}`, query, { key: contacts.plural }), { columns: contacts.columns, noun: contacts.plural });
+};

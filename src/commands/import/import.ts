@@ -1,0 +1,314 @@
+// crm contacts import FILE|-: every row read and checked first (./rows.ts), then sent a few at a
+// time (p-limit: a well-kept limiter, so the pool is not hand-rolled) over the core's kept-alive
+// connections and retry rules. Every row ends in one state (created with its id, updated, invalid,
+// failed with the reason), journaled in a checkpoint (./checkpoint.ts) that --resume finishes from.
+
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import pLimit from 'p-limit';
+import type { Context } from '../../cli/context.js';
+import { CliError, ExitCode, noRecordError, toCliError, usageError } from '../../cli/errors.js';
+import { safeLine } from '../../cli/format.js';
+import { readSource } from '../../cli/input.js';
+import { startProgress, type Progress } from '../../cli/progress.js';
+import { list, type Result, type View } from '../../cli/result.js';
+import type { ApiClient } from '../../http/core.js';
+import { isObject } from '../../http/envelope.js';
+import { walk } from '../../http/paginate.js';
+import { fillPath } from '../../http/url.js';
+import { countsOf } from '../bulk.js';
+import type { LocalHandler } from '../local/types.js';
+import { SCORE_CALLS_PER_WINDOW, Scorer } from '../scoring.js';
+import { stopOnSignals, type Stopper } from '../stop.js';
+import { Checkpoint, type JournalState, type RowEntry } from './checkpoint.js';
+import { detectFormat, readImportFile, type ImportFile, type ImportFormat, type ImportRow } from './rows.js';
+
+const DEFAULT_CONCURRENCY = 4;
+/** Rows failing in a row for want of the service (network, 5xx) before the import stops: it is down. */
+const STOP_AFTER_FAILURES = 10;
+/** Failures that concern every row alike: the import stops at the first. */
+const STOPS_AT_ONCE = new Set<number>([ExitCode.auth, ExitCode.rateLimited]);
+
+type RowResult = 'created' | 'updated' | 'invalid' | 'failed' | 'pending';
+
+/** One line of the report: what became of an input row. */
+interface Outcome {
+  line: number;
+  ok: boolean;
+  result: RowResult;
+  id: string | null;
+  email: string | null;
+  error: string | null;
+}
+
+/** A row with what the checkpoint says of it. */
+interface Planned {
+  row: ImportRow;
+  digest?: string;
+  /** Created or updated by an earlier run. */
+  done?: RowEntry;
+  /** Sent before without a clear answer: look it up before sending it again. */
+  uncertain: boolean;
+}
+
+const REPORT_VIEW: View = { columns: ['line', 'result', 'id', 'email', 'error'], noun: 'rows' };
+
+export const run: LocalHandler = async (ctx, { args, options }) => {
+  const file = args.string('file')!;
+  const source = file === '-' ? 'stdin' : file;
+  const errorsFile = options.string('errors');
+  const checkpointPath = options.string('checkpoint') ?? (file === '-' ? undefined : `${file}.crm-checkpoint`);
+  const resume = options.flag('resume');
+  if (resume && checkpointPath === undefined) throw usageError('--resume needs the checkpoint of the earlier run', 'with stdin, name it with --checkpoint FILE');
+  for (const [flag, path] of [['--errors', errorsFile], ['--checkpoint', options.string('checkpoint')]] as const) {
+    if (path === '-') throw usageError(`${flag} needs a file name, not -`);
+    if (path !== undefined && file !== '-' && resolve(path) === resolve(file)) throw usageError(`${flag} would overwrite the input file ${file}`);
+  }
+
+  const text = await readSource(file, ctx.io.stdin, 'the input');
+  const input = await readImportFile(text, detectFormat(text, source, options.string('format') as ImportFormat | undefined), options.list('map'), source);
+  if (input.ignored.length > 0) {
+    const names = input.ignored.map((name) => `"${safeLine(name)}"`).join(', ');
+    ctx.warn(`ignoring ${input.ignored.length === 1 ? 'a column that is not a contact field' : 'columns that are not contact fields'}: ${names} (send one with --map COLUMN=FIELD)`);
+  }
+  const checkpoint = checkpointPath === undefined ? undefined : Checkpoint.open(checkpointPath, resume, source);
+  const plan = planRows(input.rows, checkpoint, source);
+  if (ctx.dryRun) return dryRunReport(plan, options.flag('upsert'));
+
+  const client = await ctx.client();
+  ctx.spinnerAllowed = false;
+  const stopper = stopOnSignals();
+  ctx.onClose(() => stopper.dispose());
+  const importer = new Importer(ctx, client, stopper, checkpoint, {
+    concurrency: options.number('concurrency') ?? DEFAULT_CONCURRENCY,
+    upsert: options.flag('upsert'),
+    score: options.flag('score'),
+  });
+  const outcomes = await importer.run(plan);
+  if (errorsFile !== undefined) await writeErrors(errorsFile, input, outcomes);
+  return importer.report(outcomes, errorsFile, checkpoint);
+};
+
+/** What the checkpoint says of each row; a row imported before must still send the same data. */
+function planRows(rows: readonly ImportRow[], checkpoint: Checkpoint | undefined, source: string): Planned[] {
+  const changed: number[] = [];
+  const plan = rows.map((row): Planned => {
+    if (!row.body) return { row, uncertain: false };
+    const digest = createHash('sha256').update(JSON.stringify(row.body)).digest('hex').slice(0, 16);
+    const entry = checkpoint?.entries.get(row.line);
+    const imported = entry?.state === 'created' || entry?.state === 'updated';
+    if (imported && entry.digest !== digest) changed.push(row.line);
+    const uncertain = entry?.state === 'sending' || (entry?.state === 'failed' && entry.uncertain === true);
+    return { row, digest, done: imported ? entry : undefined, uncertain };
+  });
+  if (changed.length > 0) {
+    const lines = changed.slice(0, 10).join(', ') + (changed.length > 10 ? `, and ${changed.length - 10} more` : '');
+    throw usageError(`${source} changed since it was imported: line${changed.length > 1 ? 's' : ''} ${lines} now hold${changed.length > 1 ? '' : 's'} other data`, 'resume needs the imported rows as they were; fix only rows that failed, or start again with a new --checkpoint');
+  }
+  return plan;
+}
+
+function dryRunReport(plan: readonly Planned[], upsert: boolean): Result {
+  const rows = plan.map(({ row, done }) => ({
+    line: row.line,
+    ok: !row.problem,
+    result: row.problem ? 'invalid' : done ? 'already_imported' : upsert ? 'would_create_or_update' : 'would_create',
+    ...(done?.id ? { id: done.id } : {}),
+    ...row.body,
+    error: row.problem ?? null,
+  }));
+  const invalid = rows.filter((row) => !row.ok).map((row) => row.line);
+  const result = list(rows, { columns: ['line', 'result', 'name', 'email', 'company', 'error'], noun: 'rows', summary: `${countsOf(rows)}; nothing was sent (dry run)` });
+  if (invalid.length === 0) return result;
+  return { ...result, failure: new CliError(`${invalid.length} of ${rows.length} rows are invalid: ${lineList(invalid)}`, ExitCode.partial, { code: 'invalid_rows' }) };
+}
+
+interface ImportOptions {
+  concurrency: number;
+  upsert: boolean;
+  score: boolean;
+}
+
+class Importer {
+  private readonly scorer?: Scorer;
+  private readonly scoring: Array<Promise<void>> = [];
+  /** Why the import stopped early (the service is down, the key was refused). */
+  private halted?: CliError;
+  private failuresInARow = 0;
+  private finished = 0;
+  /** Rows the checkpoint already had as created or updated. */
+  private earlier = 0;
+  /** Lines whose contact was scored, in this run or an earlier one. */
+  private readonly scoredLines = new Set<number>();
+  private readonly scoreErrors = new Map<number, string>();
+  private progress?: Progress;
+
+  constructor(
+    private readonly ctx: Context,
+    private readonly client: ApiClient,
+    private readonly stopper: Stopper,
+    private readonly checkpoint: Checkpoint | undefined,
+    private readonly options: ImportOptions,
+  ) {
+    if (options.score) this.scorer = new Scorer(client, { signal: stopper.signal });
+  }
+
+  async run(plan: readonly Planned[]): Promise<Outcome[]> {
+    const outcomes: Outcome[] = plan.map(({ row, done }) => ({
+      line: row.line,
+      ok: done !== undefined,
+      result: row.problem ? 'invalid' : done ? (done.state as RowResult) : 'pending',
+      id: done?.id ?? null,
+      email: typeof row.body?.email === 'string' ? row.body.email : null,
+      error: row.problem ?? null,
+    }));
+    const toSend = plan.filter((item) => item.row.body && !item.done).length;
+    this.earlier = plan.filter((item) => item.done).length;
+    this.progress = startProgress(this.ctx.io, 'Importing', toSend);
+    const limit = pLimit(this.options.concurrency);
+    /** --upsert: a row waits for the earlier rows with its email, and updates the contact they left. */
+    const byEmail = new Map<string, Promise<string | undefined>>();
+    const tasks = plan.map((item, index) => {
+      if (!item.row.body) return undefined;
+      if (item.done) {
+        if (item.done.scored) this.scoredLines.add(item.row.line);
+        else if (this.scorer && item.done.state === 'created' && item.done.id) this.score(item.row.line, item.done.id);
+        return undefined;
+      }
+      if (!this.options.upsert) return limit(() => this.importRow(item, outcomes[index]!));
+      const email = String(item.row.body.email).toLowerCase();
+      const before = byEmail.get(email) ?? Promise.resolve(undefined);
+      const mine = before.then((id) => limit(() => this.importRow(item, outcomes[index]!, id)));
+      byEmail.set(email, mine.then(() => outcomes[index]!.id ?? undefined));
+      return mine;
+    });
+    await Promise.all(tasks);
+    await Promise.all(this.scoring);
+    this.progress.stop();
+    return outcomes;
+  }
+
+  private get stopping(): boolean {
+    return this.stopper.signal.aborted || this.halted !== undefined;
+  }
+
+  private async importRow(item: Planned, outcome: Outcome, earlierId?: string): Promise<void> {
+    if (this.stopping) return;
+    const { row, digest } = item;
+    const body = row.body!;
+    const journal = (state: JournalState, extra: { id?: string; error?: string; uncertain?: boolean } = {}) => this.checkpoint?.write(row.line, { digest, state, ...extra });
+    try {
+      let id = earlierId;
+      // A row sent before may exist already (its answer was lost); --upsert looks for the email anyway.
+      if (id === undefined && (this.options.upsert || item.uncertain)) id = await findByEmail(this.client, String(body.email));
+      let result: 'created' | 'updated';
+      if (id !== undefined && !this.options.upsert) {
+        result = 'created';
+      } else {
+        journal('sending');
+        if (id !== undefined) {
+          await this.client.request('PATCH', fillPath('/contacts/{id}', { id }), { body });
+          result = 'updated';
+        } else {
+          const data = await this.client.request('POST', '/contacts', { body });
+          const created = isObject(data) && (typeof data.id === 'string' || typeof data.id === 'number') ? String(data.id) : undefined;
+          if (created === undefined) throw noRecordError('contact');
+          id = created;
+          result = 'created';
+        }
+      }
+      journal(result, { id });
+      Object.assign(outcome, { ok: true, result, id, error: null });
+      this.failuresInARow = 0;
+      if (result === 'created' && this.scorer) this.score(row.line, id);
+    } catch (error) {
+      const failure = toCliError(error);
+      const reason = failure.status === 409 && !this.options.upsert ? `${failure.message} (--upsert updates the existing contact)` : failure.message;
+      // No answer, or a 5xx: the service may have created the contact all the same.
+      journal('failed', { error: reason, uncertain: failure.status === undefined || failure.status >= 500 });
+      Object.assign(outcome, { ok: false, result: 'failed', error: reason });
+      this.failuresInARow = failure.exitCode === ExitCode.network || failure.exitCode === ExitCode.service ? this.failuresInARow + 1 : 0;
+      if (STOPS_AT_ONCE.has(failure.exitCode) || this.failuresInARow >= STOP_AFTER_FAILURES) this.halted ??= failure;
+    }
+    this.finished++;
+    this.showProgress();
+  }
+
+  /** Queues scoring of a created contact; the scorer keeps within the rate limit. */
+  private score(line: number, id: string): void {
+    const scorer = this.scorer!;
+    this.scoring.push(
+      scorer.score(id).then(
+        () => {
+          this.checkpoint?.write(line, { scored: true });
+          this.scoredLines.add(line);
+          this.showProgress();
+        },
+        (error) => {
+          // Stopped: not scored, and not an error; --resume scores it.
+          if (!this.stopper.signal.aborted) this.scoreErrors.set(line, toCliError(error).message);
+        },
+      ),
+    );
+  }
+
+  private showProgress(): void {
+    this.progress?.update(this.finished, this.scorer ? `scored ${this.scoredLines.size} (at most ${SCORE_CALLS_PER_WINDOW} a minute)` : '');
+  }
+
+  report(outcomes: Outcome[], errorsFile: string | undefined, checkpoint: Checkpoint | undefined): Result {
+    for (const [line, message] of this.scoreErrors) {
+      const outcome = outcomes.find((candidate) => candidate.line === line);
+      if (outcome) outcome.error = `created, but scoring failed: ${message}`;
+    }
+    const notImported = outcomes.filter((outcome) => !outcome.ok);
+    const unscored = this.scorer ? outcomes.filter((outcome) => outcome.result === 'created' && !this.scoredLines.has(outcome.line)).length : 0;
+    const complete = notImported.length === 0 && unscored === 0 && !this.stopping;
+    checkpoint?.close(complete);
+
+    const parts = [countsOf(outcomes)];
+    if (this.earlier > 0) parts.push(`${this.earlier} of them in an earlier run`);
+    if (this.scorer) parts.push(`${this.scoredLines.size} scored`);
+    const result = list(outcomes, { ...REPORT_VIEW, summary: parts.join('; ') });
+    const resumeHint = checkpoint ? `run the same command with --resume to finish (progress is in ${checkpoint.path})` : undefined;
+    if (this.stopper.received) return { ...result, failure: new CliError('interrupted', ExitCode.interrupted, { code: 'interrupted', hint: resumeHint }) };
+    if (this.halted) {
+      return { ...result, failure: new CliError(`import stopped: ${this.halted.message}`, this.halted.exitCode, { status: this.halted.status, code: this.halted.code, hint: resumeHint ?? this.halted.hint }) };
+    }
+    if (complete) return result;
+    const lines = notImported.map((outcome) => outcome.line);
+    const message = lines.length > 0 ? `${lines.length} of ${outcomes.length} rows were not imported: ${lineList(lines)}` : `${unscored} created contacts were not scored`;
+    const where = errorsFile && lines.length > 0 ? `the rows and reasons are in ${errorsFile}; fix them, then ` : '';
+    return { ...result, failure: new CliError(message, ExitCode.partial, { code: 'partial_failure', hint: resumeHint ? `${where}${resumeHint}` : undefined }) };
+  }
+}
+
+/** The live contact with this email, if any (compared without regard to case). */
+async function findByEmail(client: ApiClient, email: string): Promise<string | undefined> {
+  const wanted = email.toLowerCase();
+  for await (const contact of walk(client, '/contacts', { search: email }, { key: 'contacts' })) {
+    if (isObject(contact) && typeof contact.email === 'string' && contact.email.toLowerCase() === wanted && contact.id !== undefined) return String(contact.id);
+  }
+  return undefined;
+}
+
+/** Invalid and failed rows as CSV: the row as it was read, its line number and the reason. */
+async function writeErrors(path: string, input: ImportFile, outcomes: readonly Outcome[]): Promise<void> {
+  const { stringify } = await import('csv-stringify/sync');
+  const lines = new Map(outcomes.filter((outcome) => outcome.result === 'invalid' || outcome.result === 'failed').map((outcome) => [outcome.line, outcome.error ?? '']));
+  const records = [[...input.columns, 'line', 'reason']];
+  for (const row of input.rows) {
+    const reason = lines.get(row.line);
+    if (reason !== undefined) records.push([...input.columns.map((_, index) => row.cells[index] ?? ''), String(row.line), reason]);
+  }
+  try {
+    writeFileSync(path, stringify(records, { bom: true, record_delimiter: 'windows' }));
+  } catch (error) {
+    throw new CliError(`cannot write --errors ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, ExitCode.service, { code: 'errors_file' });
+  }
+}
+
+function lineList(lines: readonly number[]): string {
+  return `line${lines.length > 1 ? 's' : ''} ${lines.slice(0, 10).join(', ')}${lines.length > 10 ? `, and ${lines.length - 10} more` : ''}`;
+}

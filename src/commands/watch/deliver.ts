@@ -1,0 +1,109 @@
+// What crm watch does with each new record besides printing it: run a command (--exec) and POST it
+// to a local app (--forward-to), as `stripe listen --forward-to` gives webhooks to a service that
+// sends none. A forward is retried with backoff; it must succeed before the record counts as handled.
+
+import { CliError, ExitCode } from '../../cli/errors.js';
+import type { OutStream } from '../../cli/io.js';
+import { safeText } from '../../cli/format.js';
+import { VERSION } from '../../cli/version.js';
+import { backoffDelay } from '../../http/retry.js';
+import { TransportError, type Transport } from '../../transport/types.js';
+import { pause, unlessStopped } from '../stop.js';
+
+/** Attempts of one forward before the poll counts as failed (the record is delivered again later). */
+export const FORWARD_ATTEMPTS = 4;
+export const SIGNATURE_HEADER = 'X-CRM-Signature';
+export const EVENT_ID_HEADER = 'X-CRM-Event-Id';
+
+export interface Delivery {
+  record: unknown;
+  id: string;
+  /** contacts, deals, ... */
+  resource: string;
+  /** contact, deal, ... */
+  noun: string;
+}
+
+/**
+ * Runs CMD through the shell with the record as JSON on its stdin. Its output goes to crm's stderr
+ * (stdout carries only crm's data). Resolves with how it ended; a failure is the caller's to report.
+ */
+export async function runCommand(command: string, delivery: Delivery, env: NodeJS.ProcessEnv, stderr: OutStream, signal: AbortSignal): Promise<string | undefined> {
+  const { spawn } = await import('node:child_process');
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, {
+      shell: true,
+      env: { ...env, CRM_RECORD_ID: delivery.id, CRM_RESOURCE: delivery.resource },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      signal,
+    });
+    const relay = (chunk: string) => stderr.write(chunk);
+    child.stdout.setEncoding('utf8').on('data', relay);
+    child.stderr.setEncoding('utf8').on('data', relay);
+    // A command that does not read its stdin closes it early: not an error.
+    child.stdin.on('error', () => {});
+    child.stdin.end(`${JSON.stringify(delivery.record)}\n`);
+    child.on('error', (error) => (signal.aborted ? reject(signal.reason) : resolve(`could not be started: ${error.message}`)));
+    child.on('close', (code, killedBy) => {
+      if (signal.aborted) return reject(signal.reason);
+      resolve(code === 0 ? undefined : killedBy ? `was killed by ${killedBy}` : `exited with code ${code}`);
+    });
+  });
+}
+
+export interface ForwardOptions {
+  url: string;
+  secret?: string;
+  transport: Transport;
+  timeoutMs: number;
+  signal: AbortSignal;
+  /** Told about each failed attempt that will be tried again. */
+  onRetry?: (message: string) => void;
+  now?: () => number;
+}
+
+/** POSTs the record as JSON; resolves once the receiver answered 2xx, throws after FORWARD_ATTEMPTS. */
+export async function forward(delivery: Delivery, options: ForwardOptions): Promise<void> {
+  const body = JSON.stringify(delivery.record);
+  const shown = displayUrl(options.url);
+  for (let attempt = 1; ; attempt++) {
+    const headers: Record<string, string> = {
+      'Content-Type': 'application/json',
+      'User-Agent': `crm/${VERSION}`,
+      // The same for every attempt and every restart: the receiver drops what it has already seen.
+      [EVENT_ID_HEADER]: `${delivery.noun}.created.${delivery.id}`,
+      'X-CRM-Event-Type': `${delivery.noun}.created`,
+      'X-CRM-Delivery-Attempt': String(attempt),
+    };
+    if (options.secret) headers[SIGNATURE_HEADER] = await signature(options.secret, body, Math.floor((options.now ?? Date.now)() / 1000));
+    let problem: string;
+    try {
+      const response = await unlessStopped(options.transport({ method: 'POST', url: options.url, headers, body, timeoutMs: options.timeoutMs }), options.signal);
+      if (response.status >= 200 && response.status < 300) return;
+      problem = `HTTP ${response.status}`;
+    } catch (error) {
+      if (options.signal.aborted || !(error instanceof TransportError)) throw error;
+      problem = error.message;
+    }
+    const message = `could not forward ${delivery.noun} ${delivery.id} to ${shown}: ${problem}`;
+    if (attempt >= FORWARD_ATTEMPTS) throw new CliError(`${message} (${attempt} attempts)`, ExitCode.network, { code: 'delivery_failed' });
+    const delay = backoffDelay(attempt - 1);
+    options.onRetry?.(`${message}; trying again in ${(delay / 1000).toFixed(1)}s`);
+    await pause(delay, options.signal);
+  }
+}
+
+/**
+ * As Stripe signs its webhooks: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. The time
+ * lets a receiver refuse an old delivery replayed.
+ */
+export async function signature(secret: string, body: string, unixSeconds: number): Promise<string> {
+  const { createHmac } = await import('node:crypto');
+  return `t=${unixSeconds},v1=${createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex')}`;
+}
+
+/** The forward URL as messages show it: no credentials or query (they may hold a token). */
+export function displayUrl(url: string): string {
+  const parsed = new URL(url);
+  return safeText(`${parsed.protocol}//${parsed.host}${parsed.pathname}`);
+}

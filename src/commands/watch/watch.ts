@@ -1,0 +1,238 @@
+// crm watch RESOURCE: the polling recipe of service-api.md section 6. Every --interval the list is
+// read from its newest record until one already handled; the new ones are emitted oldest first,
+// each exactly once, through the printer (a table line on a terminal, NDJSON in a pipe). With
+// --exec, --forward-to and --score each record is also run, forwarded and scored; it counts as
+// handled (and --state records it) only once all of that is done, so a crash delivers it again.
+// Failed polls back off and are retried; after --max-failures in a row the command gives up.
+
+import type { Context } from '../../cli/context.js';
+import { CliError, ExitCode, interruptedError, toCliError, usageError } from '../../cli/errors.js';
+import { safeLine } from '../../cli/format.js';
+import { list, type Result } from '../../cli/result.js';
+import type { ApiClient } from '../../http/core.js';
+import { PAGE_MAX } from '../../http/core.js';
+import type { JsonObject } from '../../http/envelope.js';
+import { walk } from '../../http/paginate.js';
+import type { WATCHABLE } from '../../registry/local.js';
+import { RESOURCES } from '../../registry/resources.js';
+import type { ResourceName } from '../../registry/types.js';
+import type { Transport } from '../../transport/types.js';
+import type { Invocation } from '../invocation.js';
+import type { LocalHandler } from '../local/types.js';
+import { Scorer, withScore } from '../scoring.js';
+import { stopOnSignals, unlessStopped, pause, type Stopper } from '../stop.js';
+import { forward, runCommand, type Delivery } from './deliver.js';
+import { recordId, WatchState } from './state.js';
+
+type Watchable = (typeof WATCHABLE)[number];
+
+const DEFAULT_INTERVAL_MS = 60_000;
+const DEFAULT_MAX_FAILURES = 10;
+/** Failed polls wait longer each time, up to this (or the interval, when that is longer). */
+const MAX_BACKOFF_MS = 5 * 60_000;
+/** Failures that waiting may cure: the network, the service's own errors, its rate limit. */
+const TRANSIENT = new Set<number>([ExitCode.network, ExitCode.service, ExitCode.rateLimited]);
+
+interface Settings {
+  resource: Watchable;
+  noun: ResourceName;
+  intervalMs: number;
+  once: boolean;
+  sinceStart: boolean;
+  stateFile?: string;
+  maxFailures: number;
+  exec?: string;
+  forwardTo?: string;
+  secret?: string;
+  score: boolean;
+}
+
+export const run: LocalHandler = async (ctx, invocation) => {
+  const settings = readSettings(ctx, invocation);
+  const client = await ctx.client();
+  const state = WatchState.open(settings.stateFile, settings.resource, client.baseUrl);
+  const stopper = stopOnSignals();
+  ctx.onClose(() => stopper.dispose());
+  const watcher = new Watcher(ctx, client, settings, state, stopper);
+  const { columns, plural } = RESOURCES[settings.noun];
+  const result = list(watcher.records(), { columns, noun: plural, stream: true });
+  // Known only once the stream has ended: Ctrl-C is an interruption (130), SIGTERM a clean stop (0).
+  return Object.defineProperty(result, 'failure', { get: () => (stopper.received === 'SIGINT' ? interruptedError() : undefined), enumerable: true }) as Result;
+};
+
+function readSettings(ctx: Context, { args, options }: Invocation): Settings {
+  if (ctx.dryRun) throw usageError('watch keeps polling the service; --dry-run does not apply', 'try `crm <resource> list --dry-run` to see the request');
+  const resource = args.string('resource') as Watchable;
+  const noun = resource.replace(/s$/, '') as ResourceName;
+  const forwardTo = options.string('forward_to');
+  const secret = options.string('secret') ?? (ctx.env.CRM_WATCH_SECRET || undefined);
+  if (forwardTo !== undefined) checkForwardUrl(forwardTo);
+  else if (options.has('secret')) throw usageError('--secret signs what --forward-to sends; give --forward-to URL too');
+  if (options.flag('score') && resource !== 'contacts') throw usageError(`--score scores contacts; ${resource} cannot be scored`);
+  const once = options.flag('once');
+  const sinceStart = options.flag('since_start');
+  const stateFile = options.string('state');
+  if (once && stateFile === undefined && !sinceStart) {
+    throw usageError('--once without --state has nothing to compare with: every run would only set a new baseline', 'pass --state FILE (or --since-start for every existing record)');
+  }
+  if (options.string('exec')?.trim() === '') throw usageError('--exec needs a command');
+  return {
+    resource,
+    noun,
+    intervalMs: options.number('interval') ?? DEFAULT_INTERVAL_MS,
+    once,
+    sinceStart,
+    stateFile,
+    maxFailures: options.number('max_failures') ?? DEFAULT_MAX_FAILURES,
+    exec: options.string('exec'),
+    forwardTo,
+    secret: forwardTo === undefined ? undefined : secret,
+    score: options.flag('score'),
+  };
+}
+
+function checkForwardUrl(raw: string): void {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw usageError(`invalid --forward-to "${raw}" (expected a URL such as http://localhost:3000/hooks)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw usageError(`invalid --forward-to "${raw}" (expected an http:// or https:// URL)`);
+  if (url.username || url.password) throw usageError('--forward-to: credentials in the URL are not sent; use a token in the path or query');
+}
+
+/** A record of this poll not yet handled, with the reactions already done in this process. */
+interface Pending {
+  record: unknown;
+  done: Set<'score' | 'print' | 'exec'>;
+}
+
+class Watcher {
+  /** Records emitted but not yet handled (a forward failed): a retry does only what is left. */
+  private readonly pending = new Map<string, Pending>();
+  private readonly scorer?: Scorer;
+  private forwardTransport?: Promise<Transport>;
+  private warnedNoId = false;
+
+  constructor(
+    private readonly ctx: Context,
+    private readonly client: ApiClient,
+    private readonly settings: Settings,
+    private readonly state: WatchState,
+    private readonly stopper: Stopper,
+  ) {
+    if (settings.score) {
+      this.scorer = new Scorer(client, { signal: stopper.signal, onWait: (ms, reason) => this.ctx.info(`${safeLine(reason)}; scoring the next contact in ${seconds(ms)}`) });
+    }
+  }
+
+  /** The endless stream of new records (until --once, a signal, or too many failures). */
+  async *records(): AsyncGenerator<unknown> {
+    const { intervalMs, maxFailures, once } = this.settings;
+    const signal = this.stopper.signal;
+    let failures = 0;
+    let delay = 0;
+    for (;;) {
+      try {
+        if (delay > 0) await pause(delay, signal);
+        yield* this.poll();
+        failures = 0;
+        delay = intervalMs;
+      } catch (error) {
+        // Stopped: what was handled is saved; what was under way is delivered again next time.
+        if (signal.aborted) return;
+        const failure = toCliError(error);
+        if (once || !TRANSIENT.has(failure.exitCode)) throw failure;
+        failures++;
+        if (failures >= maxFailures) {
+          throw new CliError(`giving up after ${failures} failures in a row: ${failure.message}`, failure.exitCode, { status: failure.status, code: failure.code, hint: failure.hint });
+        }
+        delay = Math.min(intervalMs * 2 ** (failures - 1), Math.max(intervalMs, MAX_BACKOFF_MS));
+        this.ctx.warn(`${safeLine(failure.message)}; trying again in ${seconds(delay)} (failure ${failures} of ${maxFailures})`);
+      }
+      if (once) return;
+    }
+  }
+
+  private async *poll(): AsyncGenerator<unknown> {
+    const { resource, sinceStart } = this.settings;
+    const signal = this.stopper.signal;
+    if (!this.state.baselined && !sinceStart) {
+      const page = await unlessStopped(this.client.list(`/${resource}`, { limit: PAGE_MAX }, resource), signal);
+      this.state.setBaseline(page.items);
+      return;
+    }
+    for (const record of await unlessStopped(this.newRecords(), signal)) yield* this.handle(record);
+  }
+
+  /** From the head of the list down to the first record already handled; returned oldest first. */
+  private async newRecords(): Promise<unknown[]> {
+    const { resource } = this.settings;
+    const fresh: unknown[] = [];
+    for await (const record of walk(this.client, `/${resource}`, {}, { key: resource })) {
+      if (this.stopper.signal.aborted) break;
+      if (recordId(record) === undefined) {
+        if (!this.warnedNoId) this.ctx.warn(`the service sent ${resource} without an id; watch cannot tell them apart and skips them`);
+        this.warnedNoId = true;
+        continue;
+      }
+      if (this.state.isKnown(record)) break;
+      fresh.push(record);
+    }
+    return fresh.reverse();
+  }
+
+  /** Scores, prints, runs and forwards one record; only then is it handled (and saved). */
+  private async *handle(record: unknown): AsyncGenerator<unknown> {
+    const { resource, noun, exec, forwardTo } = this.settings;
+    const signal = this.stopper.signal;
+    const id = recordId(record)!;
+    const pending = this.pending.get(id) ?? { record, done: new Set() };
+    this.pending.set(id, pending);
+    if (this.scorer && !pending.done.has('score')) {
+      try {
+        pending.record = withScore(record as JsonObject, await unlessStopped(this.scorer.score(id), signal));
+      } catch (error) {
+        if (signal.aborted) throw error;
+        this.ctx.warn(`scoring ${noun} ${id} failed: ${safeLine(toCliError(error).message)}`);
+      }
+      pending.done.add('score');
+    }
+    if (!pending.done.has('print')) {
+      yield pending.record;
+      pending.done.add('print');
+    }
+    const delivery: Delivery = { record: pending.record, id, resource, noun };
+    if (exec !== undefined && !pending.done.has('exec')) {
+      const problem = await runCommand(exec, delivery, this.ctx.env, this.ctx.io.stderr, signal);
+      if (problem) this.ctx.warn(`--exec for ${noun} ${safeLine(id)} ${problem}`);
+      pending.done.add('exec');
+    }
+    if (forwardTo !== undefined) {
+      await forward(delivery, {
+        url: forwardTo,
+        secret: this.settings.secret,
+        transport: await this.transport(),
+        timeoutMs: this.ctx.timeoutMs,
+        signal,
+        onRetry: (message) => this.ctx.warn(message),
+      });
+    }
+    this.pending.delete(id);
+    this.state.handled(record);
+  }
+
+  /** The network, for forwards (the API may be the embedded sandbox): kept-alive, closed with the command. */
+  private transport(): Promise<Transport> {
+    return (this.forwardTransport ??= import('../../transport/network.js').then(async ({ createNetworkTransport }) => {
+      const network = await createNetworkTransport();
+      this.ctx.onClose(() => network.close());
+      return network;
+    }));
+  }
+}
+
+function seconds(ms: number): string {
+  return ms >= 60_000 && ms % 60_000 === 0 ? `${ms / 60_000}m` : `${Math.round(ms / 100) / 10}s`;
+}
