@@ -286,8 +286,13 @@ export class Printer {
       if (!layout) {
         const columns = this.columnsFor([item], view);
         const numeric = columns.map((column) => typeof getPath(item, column) === 'number');
-        // Text gets room to spare: later records are cut to these widths, never re-flowed.
-        const natural = columns.map((column, index) => Math.max(column.length, [...this.cell(getPath(item, column), column)].length, numeric[index] ? 0 : STREAM_TEXT_WIDTH));
+        // Text gets room to spare (ids, numbers and empty cells do not): later records are cut to
+        // these widths, never re-flowed.
+        const natural = columns.map((column, index) => {
+          const width = [...this.cell(getPath(item, column), column)].length;
+          const exact = numeric[index] || width === 0 || column === 'id' || column.endsWith('_id');
+          return Math.max(column.length, width, exact ? 0 : width > CUTTABLE_OVER ? STREAM_TEXT_WIDTH : CUTTABLE_OVER);
+        });
         const { keep, widths } = this.io.stdoutIsTTY && !this.fields ? fitColumns(columns, natural, numeric, this.io.stdout.columns ?? 80) : { keep: columns.map((_, index) => index), widths: natural };
         layout = { columns: keep.map((index) => columns[index]!), widths, numeric: keep.map((index) => numeric[index]!) };
         await this.loadStyle();
@@ -401,8 +406,8 @@ const PLAIN_BORDERS = {
   middle: ' '.repeat(GAP),
 };
 
-/** The width a text column of a streamed table starts from, before it is fitted to the terminal. */
-const STREAM_TEXT_WIDTH = 20;
+/** The width a long text column of a streamed table starts from, before it is fitted to the terminal. */
+const STREAM_TEXT_WIDTH = 24;
 
 /** Text longer than this may be cut; shorter values (a status, a date) never are. */
 const CUTTABLE_OVER = 12;

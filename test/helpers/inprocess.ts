@@ -174,6 +174,8 @@ export interface RunOptions {
   prompter?: Prompter;
   /** The clock of relative times in tables. */
   now?: number;
+  /** Kept up to date while the command runs (long-running commands: watch). */
+  live?: { stdout: string; stderr: string };
 }
 
 export interface RunResult {
@@ -196,8 +198,8 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<Run
   const code = await main(argv, {
     env,
     stdin,
-    stdout: { write: (text: string) => (stdout += text), isTTY: Boolean(tty.stdout), columns: tty.columns ?? 80 },
-    stderr: { write: (text: string) => (stderr += text), isTTY: Boolean(tty.stderr) },
+    stdout: { write: (text: string) => ((stdout += text), options.live && (options.live.stdout += text)), isTTY: Boolean(tty.stdout), columns: tty.columns ?? 80 },
+    stderr: { write: (text: string) => ((stderr += text), options.live && (options.live.stderr += text)), isTTY: Boolean(tty.stderr) },
     transport: options.ws?.transport,
     prompter: options.prompter,
     now: options.now === undefined ? undefined : () => options.now!,

@@ -146,7 +146,7 @@ class Watcher {
         if (once || !TRANSIENT.has(failure.exitCode)) throw failure;
         failures++;
         if (failures >= maxFailures) {
-          throw new CliError(`giving up after ${failures} failures in a row: ${failure.message}`, failure.exitCode, { status: failure.status, code: failure.code, hint: failure.hint });
+          throw new CliError(`giving up after ${failures === 1 ? 'a failure' : `${failures} failures in a row`}: ${failure.message}`, failure.exitCode, { status: failure.status, code: failure.code, hint: failure.hint });
         }
         delay = Math.min(intervalMs * 2 ** (failures - 1), Math.max(intervalMs, MAX_BACKOFF_MS));
         this.ctx.warn(`${safeLine(failure.message)}; trying again in ${seconds(delay)} (failure ${failures} of ${maxFailures})`);
@@ -233,6 +233,8 @@ class Watcher {
   }
 }
 
+/** 250 → "250ms", 1500 → "1.5s", 120000 → "2m". */
 function seconds(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
   return ms >= 60_000 && ms % 60_000 === 0 ? `${ms / 60_000}m` : `${Math.round(ms / 100) / 10}s`;
 }
