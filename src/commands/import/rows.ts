@@ -115,10 +115,12 @@ function toBody(pairs: Iterable<[FieldSpec, unknown]>): Pick<ImportRow, 'body' |
 
 async function readCsv(text: string, mapping: Map<string, string>, source: string): Promise<ImportFile> {
   const { parse } = await import('csv-parse/sync');
-  let records: Array<{ record: string[]; info: { lines: number }; raw: string }>;
+  // Bytes, so that info.bytes (where each record ends, its line break included) gives line numbers.
+  const bytes = Buffer.from(text, 'utf8');
+  let records: Array<{ record: string[]; info: { bytes: number } }>;
   try {
-    // With info and raw, csv-parse returns {record, info, raw} for each record (its types say string[][]).
-    records = parse(text, { bom: true, info: true, raw: true, relax_column_count: true, relax_quotes: true, delimiter: delimiterOf(text) }) as unknown as typeof records;
+    // With info, csv-parse returns {record, info} for each record (its types say string[][]).
+    records = parse(bytes, { bom: true, info: true, relax_column_count: true, relax_quotes: true, delimiter: delimiterOf(text) }) as unknown as typeof records;
   } catch (error) {
     const line = (error as { lines?: number }).lines;
     throw usageError(`${source}${line ? ` line ${line}` : ''}: not valid CSV: ${(error as Error).message}`);
@@ -132,10 +134,19 @@ async function readCsv(text: string, mapping: Map<string, string>, source: strin
     throw usageError(`${source}: no column holds a contact's name or email`, `its columns: ${columns.join(', ')}; name them with --map COLUMN=FIELD`);
   }
   const rows: ImportRow[] = [];
-  for (const { record: cells, info, raw } of records.slice(headerAt + 1)) {
+  // A record starts on the line after the line breaks before it (a quoted value may hold some).
+  let line = 1;
+  let consumed = 0;
+  const startOf = (end: number): number => {
+    const start = line;
+    for (let at = bytes.indexOf(10, consumed); at !== -1 && at < end; at = bytes.indexOf(10, at + 1)) line++;
+    consumed = end;
+    return start;
+  };
+  for (const { info } of records.slice(0, headerAt + 1)) startOf(info.bytes);
+  for (const { record: cells, info } of records.slice(headerAt + 1)) {
+    const line = startOf(info.bytes);
     if (blank(cells)) continue;
-    // csv-parse counts the line a record ends on; a quoted value may span lines.
-    const line = info.lines - (raw.replace(/[\r\n]+$/, '').match(/\n/g)?.length ?? 0);
     if (cells.length > columns.length) {
       rows.push({ line, cells, problem: `${cells.length} cells, but the header has ${columns.length} columns` });
       continue;

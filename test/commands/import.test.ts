@@ -1,0 +1,205 @@
+// crm contacts import, in-process against the sandbox's handler: validation, dry run, quoting and
+// UTF-8, failures and --resume, --upsert, the checkpoint's guarantees. A real process interrupted
+// by a real signal (and by SIGKILL) is in test/e2e/scale.test.ts.
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Transport } from '../../src/transport/types.js';
+import { json, run, useWorkspace, type Workspace } from '../helpers/inprocess.js';
+
+const ws = useWorkspace();
+
+let files = 0;
+/** A file in a directory of its own (the checkpoint goes beside it). */
+function inputFile(name: string, text: string): string {
+  const path = join(mkdtempSync(join(tmpdir(), `crm-import-${++files}-`)), name);
+  writeFileSync(path, text);
+  return path;
+}
+
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+/** Live contacts with this email (any case). */
+const withEmail = (email: string) => ws.api('GET', `/contacts?search=${encodeURIComponent(email)}&limit=50`).data.contacts.filter((c: { email: string }) => c.email.toLowerCase() === email.toLowerCase());
+const rowsOf = (stdout: string) => stdout.trim().split('\n').map((line) => JSON.parse(line));
+
+describe('contacts import: reading and checking', () => {
+  it('--dry-run shows what would be created and every invalid row with its line number, and sends nothing', async () => {
+    const tag = unique();
+    const file = inputFile('people.csv', `name,email,company\nAda,ada-${tag}@example.com,Engines\nNo Email,,\nBad,not-an-email,\n\nGrace,grace-${tag}@example.com,Navy\n`);
+    const result = await run(['contacts', 'import', file, '--dry-run', '-o', 'ndjson'], { ws });
+    expect(result.code).toBe(7);
+    expect(rowsOf(result.stdout)).toEqual([
+      { line: 2, ok: true, result: 'would_create', name: 'Ada', email: `ada-${tag}@example.com`, company: 'Engines', error: null },
+      { line: 3, ok: false, result: 'invalid', error: 'missing email' },
+      { line: 4, ok: false, result: 'invalid', error: 'email: invalid email "not-an-email"' },
+      { line: 6, ok: true, result: 'would_create', name: 'Grace', email: `grace-${tag}@example.com`, company: 'Navy', error: null },
+    ]);
+    expect(result.stderr).toBe('crm: 2 of 4 rows are invalid: lines 3, 4\n');
+    expect(ws.requests()).toEqual([]);
+    expect(existsSync(`${file}.crm-checkpoint`)).toBe(false);
+  });
+
+  it('keeps quoting, line breaks and UTF-8 intact (BOM, semicolons, a spreadsheet’s trailing empty rows)', async () => {
+    const tag = unique();
+    const text = `\uFEFFName;Email;Company;Title\r\n"Zoë Ångström";zoe-${tag}@example.com;"Smith; Jones & ""Sons""";"Line one\r\nline two"\r\n李小龙;li-${tag}@example.com;功夫 🐉;\r\n;;;\r\n`;
+    const result = await run(['contacts', 'import', inputFile('utf8.csv', text), '-o', 'ndjson'], { ws });
+    expect(result.code).toBe(0);
+    expect(rowsOf(result.stdout).map((row) => [row.line, row.result])).toEqual([[2, 'created'], [4, 'created']]);
+    expect(withEmail(`zoe-${tag}@example.com`)[0]).toMatchObject({ name: 'Zoë Ångström', company: 'Smith; Jones & "Sons"', title: 'Line one\r\nline two' });
+    expect(withEmail(`li-${tag}@example.com`)[0]).toMatchObject({ name: '李小龙', company: '功夫 🐉' });
+  });
+
+  it('reads NDJSON from stdin; --map renames; columns that are not contact fields are left out with a warning', async () => {
+    const tag = unique();
+    const stdin = [
+      JSON.stringify({ id: 'con_old', full_name: 'Nd One', mail: `nd1-${tag}@example.com`, status: 'customer', list_ids: [] }),
+      '[1, 2]',
+      '{"full_name": "Broken"',
+      JSON.stringify({ full_name: 'Nd Two', mail: `nd2-${tag}@example.com`, created_at: '2020-01-01T00:00:00Z' }),
+    ].join('\n');
+    const result = await run(['contacts', 'import', '-', '--map', 'full_name=name', '--map', 'mail=email', '-o', 'ndjson'], { ws, stdin });
+    expect(result.code).toBe(7);
+    expect(rowsOf(result.stdout).map((row) => [row.line, row.result, row.error])).toEqual([
+      [1, 'created', null],
+      [2, 'invalid', 'not a JSON object'],
+      [3, 'invalid', expect.stringMatching(/^not valid JSON: /)],
+      [4, 'created', null],
+    ]);
+    expect(result.stderr).toContain('crm: warning: ignoring columns that are not contact fields: "id", "created_at" (send one with --map COLUMN=FIELD)\n');
+    expect(withEmail(`nd1-${tag}@example.com`)[0]).toMatchObject({ name: 'Nd One', status: 'customer' });
+    expect(ws.requests(/^POST/).map((request) => JSON.parse(request.body))).toEqual([
+      { name: 'Nd One', email: `nd1-${tag}@example.com`, status: 'customer', list_ids: [] },
+      { name: 'Nd Two', email: `nd2-${tag}@example.com` },
+    ]);
+  });
+
+  it.each([
+    [['--map', 'Mail=email'], 'crm: --map: the file has no column "Mail"'],
+    [['--map', 'name=__proto__'], 'crm: --map: "__proto__" is not allowed as a name'],
+    [['--map', 'company=name'], 'crm: columns "name" and "company" both fill name'],
+    [['--concurrency', '0'], 'crm: invalid --concurrency "0" (expected an integer between 1 and 32)'],
+    [['--format', 'xlsx'], 'crm: invalid --format "xlsx" (expected one of: csv, ndjson)'],
+  ])('refuses %j with exit 2 before sending anything', async (flags, message) => {
+    const result = await run(['contacts', 'import', inputFile('a.csv', 'name,email,company\nA,a@example.com,C\n'), ...flags], { ws });
+    expect(result.code).toBe(2);
+    expect(result.stderr.split('\n')[0]).toBe(message);
+    expect(ws.requests()).toEqual([]);
+  });
+
+  it('refuses a file that is not CSV, or has no name or email column, naming the line', async () => {
+    const broken = await run(['contacts', 'import', inputFile('b.csv', 'name,email\n"Ada,ada@example.com\n')], { ws });
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/^crm: .*b\.csv line 2: not valid CSV: Quote Not Closed/);
+    const headerless = await run(['contacts', 'import', inputFile('c.csv', 'who,where\nAda,London\n')], { ws });
+    expect(headerless.code).toBe(2);
+    expect(headerless.stderr).toContain("no column holds a contact's name or email");
+    expect(ws.requests()).toEqual([]);
+  });
+});
+
+describe('contacts import: sending', () => {
+  it('a server that fails some requests: those rows fail with the reason, go to --errors, and --resume finishes without duplicates', async () => {
+    const tag = unique();
+    const emails = Array.from({ length: 6 }, (_, index) => `row${index}-${tag}@example.com`);
+    const file = inputFile('six.csv', `name,email\n${emails.map((email, index) => `Row ${index},${email}`).join('\n')}\nBroken,nope\n`);
+    const errors = join(file, '..', 'errors.csv');
+    ws.fault({ match: /^POST \/api\/v1\/contacts$/, status: 500, times: 2 });
+    const first = await run(['contacts', 'import', file, '--errors', errors, '--concurrency', '2', '-o', 'ndjson'], { ws });
+    expect(first.code).toBe(7);
+    const failed = rowsOf(first.stdout).filter((row) => row.result === 'failed');
+    expect(failed.map((row) => row.error)).toEqual(['injected 500', 'injected 500']);
+    expect(first.stderr).toContain(`crm: 3 of 7 rows were not imported: lines ${failed[0].line}, ${failed[1].line}, 8\n`);
+    expect(first.stderr).toContain(`hint: the rows and reasons are in ${errors}; fix them, then run the same command with --resume to finish`);
+    expect(readFileSync(errors, 'utf8')).toBe(
+      `\uFEFFname,email,line,reason\r\n${failed.map((row) => `Row ${row.line - 2},${row.email},${row.line},injected 500\r\n`).join('')}Broken,nope,8,"email: invalid email ""nope"""\r\n`,
+    );
+    expect(existsSync(`${file}.crm-checkpoint`)).toBe(true);
+
+    // Fix the broken row, then finish: the failed rows (a 500 may have created them) are looked up first.
+    writeFileSync(file, readFileSync(file, 'utf8').replace('Broken,nope', `Fixed,fixed-${tag}@example.com`));
+    ws.log.length = 0;
+    const resumed = await run(['contacts', 'import', file, '--resume', '--errors', errors, '-o', 'ndjson'], { ws });
+    expect(resumed.code).toBe(0);
+    expect(rowsOf(resumed.stdout).every((row) => row.ok)).toBe(true);
+    expect(ws.requests(/^POST/)).toHaveLength(3);
+    expect(ws.requests(/^GET/)).toHaveLength(2);
+    for (const email of [...emails, `fixed-${tag}@example.com`]) expect(withEmail(email)).toHaveLength(1);
+    expect(readFileSync(errors, 'utf8')).toBe('\uFEFFname,email,line,reason\r\n');
+    expect(existsSync(`${file}.crm-checkpoint`)).toBe(false); // complete: nothing left to resume
+  });
+
+  it('refuses to import a file again while its checkpoint exists, and refuses to resume when imported rows changed', async () => {
+    const tag = unique();
+    const file = inputFile('two.csv', `name,email\nA,a-${tag}@example.com\nB,nope\n`);
+    expect((await run(['contacts', 'import', file], { ws })).code).toBe(7);
+    const again = await run(['contacts', 'import', file], { ws });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`was imported before: ${file}.crm-checkpoint holds the progress of that import`);
+    writeFileSync(file, `name,email\nA changed,a-${tag}@example.com\nB,b-${tag}@example.com\n`);
+    ws.log.length = 0;
+    const changed = await run(['contacts', 'import', file, '--resume'], { ws });
+    expect(changed.code).toBe(2);
+    expect(changed.stderr).toContain('changed since it was imported: line 2 now holds other data');
+    expect(ws.requests()).toEqual([]);
+  });
+
+  it('interrupted mid-run (SIGINT), then --resume: every row created exactly once', async () => {
+    const tag = unique();
+    const emails = Array.from({ length: 30 }, (_, index) => `int${index}-${tag}@example.com`);
+    const file = inputFile('thirty.csv', `name,email\n${emails.map((email, index) => `Int ${index},${email}`).join('\n')}\n`);
+    let posts = 0;
+    const interrupting: Transport = async (request) => {
+      const response = await ws.transport(request);
+      if (request.method === 'POST' && ++posts === 10) process.emit('SIGINT');
+      return response;
+    };
+    const stopped = await run(['contacts', 'import', file, '-o', 'ndjson'], { ws: { ...ws, transport: interrupting } as Workspace });
+    expect(stopped.code).toBe(130);
+    expect(stopped.stderr).toContain('hint: run the same command with --resume to finish');
+    const rows = rowsOf(stopped.stdout);
+    const created = rows.filter((row) => row.result === 'created').length;
+    expect(created).toBeGreaterThanOrEqual(10);
+    expect(created).toBeLessThan(30);
+    expect(rows.filter((row) => row.result === 'pending')).toHaveLength(30 - created);
+    expect(process.listenerCount('SIGINT')).toBe(0);
+
+    const resumed = await run(['contacts', 'import', file, '--resume'], { ws, tty: { stderr: true } });
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toContain(`30 created; ${created} of them in an earlier run`);
+    for (const email of emails) expect(withEmail(email)).toHaveLength(1);
+  });
+
+  it('--upsert updates the contact that has the email, also one an earlier row of the file created', async () => {
+    const tag = unique();
+    const existing = ws.api('POST', '/contacts', { name: 'Old Name', email: `up-${tag}@example.com` }).data.id;
+    const file = inputFile('up.csv', `name,email,company\nNew Name,UP-${tag}@example.com,Acme\nTwice,twice-${tag}@example.com,First\nTwice Again,twice-${tag}@example.com,Second\n`);
+    const result = await run(['contacts', 'import', file, '--upsert', '--concurrency', '4', '-o', 'ndjson'], { ws });
+    expect(result.code).toBe(0);
+    const rows = rowsOf(result.stdout);
+    expect(rows.map((row) => [row.line, row.result])).toEqual([[2, 'updated'], [3, 'created'], [4, 'updated']]);
+    expect(rows[0].id).toBe(existing);
+    expect(rows[2].id).toBe(rows[1].id);
+    expect(withEmail(`up-${tag}@example.com`)).toMatchObject([{ id: existing, name: 'New Name', company: 'Acme' }]);
+    expect(withEmail(`twice-${tag}@example.com`)).toMatchObject([{ name: 'Twice Again', company: 'Second' }]);
+  });
+
+  it('without --upsert, an email the service already has is a failed row saying so', async () => {
+    const tag = unique();
+    ws.api('POST', '/contacts', { name: 'Taken', email: `taken-${tag}@example.com` });
+    const result = await run(['contacts', 'import', inputFile('t.csv', `name,email\nSomeone,taken-${tag}@example.com\n`), '--json'], { ws });
+    expect(result.code).toBe(7);
+    expect(json(result)[0]).toMatchObject({ result: 'failed', error: expect.stringMatching(/already exists \(--upsert updates the existing contact\)$/) });
+  });
+
+  it('--score scores each created contact; -q prints the ids of the contacts imported', async () => {
+    const tag = unique();
+    const file = inputFile('s.csv', `name,email\nS1,s1-${tag}@example.com\nbad,bad\nS2,s2-${tag}@example.com\n`);
+    const result = await run(['contacts', 'import', file, '--score', '-q'], { ws });
+    expect(result.code).toBe(7);
+    const ids = result.stdout.trim().split('\n');
+    expect(ids).toEqual([withEmail(`s1-${tag}@example.com`)[0].id, withEmail(`s2-${tag}@example.com`)[0].id]);
+    expect(ws.requests(/^POST \/api\/v1\/ai\/trigger/).map((request) => JSON.parse(request.body).contact_id).sort()).toEqual([...ids].sort());
+    for (const id of ids) expect(ws.api('GET', `/contacts/${id}`).data.score).toEqual(expect.any(Number));
+  });
+});
