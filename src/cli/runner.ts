@@ -26,6 +26,8 @@ export async function runAction(init: ContextInit, body: CommandBody, settings: 
     ctx.output({ ignoreProfileSetting: settings.ignoreProfileOutput, defaultFormat: settings.defaultFormat, pipeFormat: settings.pipeFormat });
     void ctx.timeoutMs;
     const result = await body(ctx);
+    // A streamed list (--all, export) sends its requests as it is read: read it to plan them.
+    if (ctx.dryRun && result.kind === 'list' && !Array.isArray(result.items)) for await (const _ of result.items);
     // A dry run shows the requests it would have sent instead of the stand-in answers they got.
     if (ctx.dryRun && ctx.plan.length > 0) {
       ctx.printer.plan(ctx.plan);

@@ -1,0 +1,116 @@
+// crm contacts export, in-process against the sandbox's handler: formats, filters, and the walk's
+// guarantee: every record that exists for the whole export is written exactly once, while other
+// records are created and deleted between its pages (with and without the service's `total`).
+// Memory is measured by bench/scale.mjs (100,000 records against 1,000), not by a test.
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+import type { Transport } from '../../src/transport/types.js';
+import { json, run, useWorkspace, type Workspace } from '../helpers/inprocess.js';
+
+const ws = useWorkspace();
+
+const liveIds = (): string[] => {
+  const ids: string[] = [];
+  for (let offset = 0; ; offset += 50) {
+    const page = ws.api('GET', `/contacts?limit=50&offset=${offset}`).data.contacts;
+    ids.push(...page.map((contact: { id: string }) => contact.id));
+    if (page.length < 50) return ids;
+  }
+};
+
+/** A deterministic choice of records (the same test, the same deletions). */
+function chooser(seed: number) {
+  let state = seed;
+  return <T>(items: readonly T[]): T => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return items[state % items.length]!;
+  };
+}
+
+/**
+ * Between the pages of the walk, another client creates `created` contacts and deletes `deleted`
+ * live ones, anywhere in the list (already written or not yet read). Optionally the service sends
+ * no `total`, so the walk has to notice the shift from the records themselves.
+ */
+function churningWorkspace(options: { created: number; deleted: number; withTotal: boolean; seed: number }) {
+  const pick = chooser(options.seed);
+  const deleted = new Set<string>();
+  let pages = 0;
+  let made = 0;
+  const transport: Transport = async (request) => {
+    if (request.method === 'GET' && /\/contacts\?/.test(request.url) && pages++ > 0) {
+      for (let index = 0; index < options.created; index++) ws.api('POST', '/contacts', { name: `Churn ${options.seed}-${++made}`, email: `churn-${options.seed}-${made}@example.com` });
+      const live = liveIds();
+      for (let index = 0; index < options.deleted; index++) {
+        const id = pick(live.filter((candidate) => !deleted.has(candidate)));
+        expect(ws.api('DELETE', `/contacts/${id}`).status).toBe(200);
+        deleted.add(id);
+      }
+    }
+    const response = await ws.transport(request);
+    if (options.withTotal || request.method !== 'GET') return response;
+    const body = JSON.parse(response.body);
+    delete body.data.total;
+    return { ...response, body: JSON.stringify(body) };
+  };
+  return { workspace: { ...ws, transport } as Workspace, deleted, pages: () => pages };
+}
+
+describe('contacts export', () => {
+  it('writes every contact as CSV by default, with a header row, in pages of 50', async () => {
+    const total = ws.api('GET', '/contacts?limit=1').data.total;
+    const result = await run(['contacts', 'export'], { ws });
+    expect(result.code).toBe(0);
+    const rows = parse(result.stdout, { columns: true }) as Array<Record<string, string>>;
+    expect(rows).toHaveLength(total);
+    expect(Object.keys(rows[0]!)).toEqual(expect.arrayContaining(['id', 'name', 'email', 'company', 'created_at']));
+    expect(new Set(rows.map((row) => row.id)).size).toBe(total);
+    expect(ws.requests().every((request) => /limit=50&offset=\d+$/.test(request.url))).toBe(true);
+  });
+
+  it('--format ndjson and json, the filters of contacts list, and -o as the same thing', async () => {
+    const ndjson = await run(['contacts', 'export', '--format', 'ndjson', '--status', 'customer', '--search', 'a'], { ws });
+    const records = ndjson.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(records.length).toBeGreaterThan(0);
+    for (const record of records) expect(record.status).toBe('customer');
+    expect(ws.requests()[0]!.url).toBe('/api/v1/contacts?search=a&status=customer&limit=50&offset=0');
+    const array = await run(['contacts', 'export', '-o', 'json', '--status', 'customer', '--search', 'a'], { ws });
+    expect(json(array)).toEqual(records);
+  });
+
+  it('refuses --format and -o that disagree, and an unknown format, before sending anything', async () => {
+    const both = await run(['contacts', 'export', '--format', 'csv', '--json'], { ws });
+    expect(both.code).toBe(2);
+    expect(both.stderr.split('\n')[0]).toBe('crm: --format csv and --json ask for different formats');
+    const unknown = await run(['contacts', 'export', '--format', 'xml'], { ws });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe('crm: invalid --format "xml" (expected one of: csv, ndjson, json)\n');
+    expect(ws.requests()).toEqual([]);
+  });
+
+  it('--dry-run prints the first request and sends nothing (as contacts list --all does)', async () => {
+    for (const argv of [['contacts', 'export', '--dry-run', '--json'], ['contacts', 'list', '--all', '--dry-run', '--json']]) {
+      const result = await run(argv, { ws });
+      expect(result.code).toBe(0);
+      expect(json(result)).toMatchObject([{ method: 'GET', url: expect.stringMatching(/\/contacts\?limit=50&offset=0$/) }]);
+    }
+    expect(ws.requests()).toEqual([]);
+  });
+
+  it.each([
+    ['with the service’s total', true, 11],
+    ['without a total (each page re-reads the end of the last one)', false, 12],
+  ])('writes every record that exists for the whole walk exactly once while others are created and deleted (%s)', async (_, withTotal, seed) => {
+    for (let index = 0; index < 400; index++) ws.api('POST', '/contacts', { name: `Export ${seed}-${index}`, email: `export-${seed}-${index}@example.com` });
+    const before = liveIds();
+    const churn = churningWorkspace({ created: 3, deleted: 4, withTotal, seed });
+    const result = await run(['contacts', 'export', '--format', 'ndjson'], { ws: churn.workspace });
+    expect(result.code).toBe(0);
+    const written = result.stdout.trim().split('\n').map((line) => JSON.parse(line).id as string);
+    expect(new Set(written).size).toBe(written.length); // nothing twice
+    const survivors = before.filter((id) => !churn.deleted.has(id));
+    expect(written).toEqual(expect.arrayContaining(survivors)); // no survivor skipped
+    expect(churn.deleted.size).toBeGreaterThanOrEqual(4 * 8);
+    expect(churn.pages()).toBeGreaterThanOrEqual(9);
+  });
+});
