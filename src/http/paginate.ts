@@ -55,7 +55,8 @@ export async function* walk(client: ApiClient, path: string, query: Query, optio
   const seen = new RecentIds(ID_WINDOW);
   let position = start; // list index of the first record not yet read
   let back = 0; // how many records before `position` the next page starts
-  let previousTotal: number | undefined;
+  /** The total when the last page was taken: what shrank since is how far the list moved back. */
+  let takenTotal: number | undefined;
   let previousSignature = '';
   let emitted = 0;
   let fruitless = 0;
@@ -71,14 +72,15 @@ export async function* walk(client: ApiClient, path: string, query: Query, optio
     // Deleted records pulled the list earlier than this page starts: read from further back first.
     const reread = position - offset;
     const canStepBack = reread < Math.min(MAX_STEP_BACK, position - start);
-    const shrunk = previousTotal !== undefined && page.total !== undefined ? previousTotal - page.total : 0;
+    const shrunk = takenTotal !== undefined && page.total !== undefined ? takenTotal - page.total : 0;
     const firstId = idOf(items[0]);
     const missedStart = page.total === undefined && reread > 0 && firstId !== undefined && !seen.has(firstId);
-    previousTotal = page.total;
     if (canStepBack && (shrunk > reread || missedStart)) {
-      back = Math.min(MAX_STEP_BACK, position - start, reread + (missedStart ? PAGE_MAX : shrunk));
+      // Deletions may go on while we step back: the next try compares with the same taken total.
+      back = Math.min(MAX_STEP_BACK, position - start, missedStart ? reread + PAGE_MAX : shrunk);
       continue;
     }
+    takenTotal = page.total;
 
     // A server that ignores offset sends the same page again: stop rather than loop forever.
     const signature = signatureOf(items);
