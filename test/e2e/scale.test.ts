@@ -1,0 +1,99 @@
+// What only a real process shows for the long-running commands: watch stopped by real signals with
+// its state saved, and an import interrupted by SIGINT, killed outright, or left without an answer,
+// then resumed without creating any row twice (over the network transport, against the test server).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CRM_BIN, crm } from '../helpers/crm.js';
+import { api, useTestServer } from '../helpers/server.js';
+
+const live = useTestServer();
+
+function start(args: string[]): { child: ChildProcess; output: { stdout: string; stderr: string }; exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }> } {
+  const child = spawn(process.execPath, [CRM_BIN, ...args], { env: live.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output = { stdout: '', stderr: '' };
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output.stdout += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output.stderr += chunk));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+  return { child, output, exit };
+}
+
+async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const dir = () => mkdtempSync(join(tmpdir(), 'crm-scale-'));
+const countWithEmail = async (email: string) =>
+  ((await api(live.server, 'GET', `/contacts?search=${encodeURIComponent(email)}&limit=50`)).data.contacts as Array<{ email: string }>).filter((contact) => contact.email === email).length;
+
+describe('crm watch in a process', () => {
+  it.each([
+    ['SIGTERM', 0],
+    ['SIGINT', 130],
+  ] as const)('%s ends it cleanly (exit %i) with the state saved', async (signal, code) => {
+    const state = join(dir(), 'state.json');
+    const watch = start(['watch', 'contacts', '--interval', '100ms', '--state', state]);
+    await until(() => existsSync(state), 'the baseline');
+    const created = (await api(live.server, 'POST', '/contacts', { name: `Signal ${signal}`, email: `signal-${signal.toLowerCase()}-${process.pid}@example.com` })).data;
+    await until(() => watch.output.stdout.includes(created.id), 'the new contact');
+    watch.child.kill(signal);
+    expect(await watch.exit).toEqual({ code, signal: null });
+    expect(JSON.parse(watch.output.stdout.trim())).toMatchObject({ id: created.id });
+    expect(JSON.parse(readFileSync(state, 'utf8')).seen[0]).toBe(created.id);
+    expect(watch.output.stderr).toBe(signal === 'SIGINT' ? 'crm: interrupted\n' : '');
+  });
+});
+
+describe('crm contacts import in a process', () => {
+  const csv = (tag: string, count: number) => {
+    const emails = Array.from({ length: count }, (_, index) => `${tag}-${index}-${process.pid}@example.com`);
+    const file = join(dir(), `${tag}.csv`);
+    writeFileSync(file, `name,email\n${emails.map((email, index) => `Person ${index},${email}`).join('\n')}\n`);
+    return { file, emails };
+  };
+
+  it.each(['SIGINT', 'SIGKILL'] as const)('%s mid-run, then --resume: every row exists exactly once', async (signal) => {
+    const { file, emails } = csv(signal.toLowerCase(), 120);
+    // Slow answers, so the signal lands with requests under way.
+    live.server.fault({ match: /^POST \/api\/v1\/contacts$/, delayMs: 40, times: 120 });
+    const importing = start(['contacts', 'import', file]);
+    await until(() => live.server.requests(/^POST/).length >= 20, 'twenty rows sent');
+    importing.child.kill(signal);
+    const stopped = await importing.exit;
+    if (signal === 'SIGINT') {
+      expect(stopped.code).toBe(130);
+      expect(importing.output.stderr).toContain('hint: run the same command with --resume to finish');
+    } else {
+      expect(stopped.signal).toBe('SIGKILL');
+    }
+    expect(existsSync(`${file}.crm-checkpoint`)).toBe(true);
+    // Requests held by the slow server when the process died still arrive and create their contacts.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const resumed = await crm(['contacts', 'import', file, '--resume'], { env: live.env });
+    expect(resumed.code).toBe(0);
+    for (const email of emails) expect(await countWithEmail(email)).toBe(1);
+    expect(existsSync(`${file}.crm-checkpoint`)).toBe(false);
+  }, 30_000);
+
+  it('a POST whose answer never came (timeout) is looked up, not sent again, on --resume', async () => {
+    const { file, emails } = csv('timeout', 3);
+    live.server.fault({ match: /^POST \/api\/v1\/contacts$/, delayMs: 1200 });
+    const first = await crm(['contacts', 'import', file, '--timeout', '0.5', '--concurrency', '1', '-o', 'ndjson'], { env: live.env });
+    expect(first.code).toBe(7);
+    const failed = first.stdout.trim().split('\n').map((line) => JSON.parse(line)).filter((row) => row.result === 'failed');
+    expect(failed).toMatchObject([{ error: 'request timed out after 0.5s' }]);
+    // The service got the request all the same: the contact exists.
+    await until(async () => (await countWithEmail(failed[0].email)) === 1, 'the late contact');
+    live.server.log.length = 0;
+    const resumed = await crm(['contacts', 'import', file, '--resume', '-o', 'ndjson'], { env: live.env });
+    expect(resumed.code).toBe(0);
+    expect(live.server.requests(/^POST/)).toHaveLength(0);
+    for (const email of emails) expect(await countWithEmail(email)).toBe(1);
+  }, 20_000);
+});
