@@ -2,7 +2,9 @@
 // the same run (this machine is shared and noisy: ratios of medians, never absolute targets), and
 // the sandbox server's throughput under autocannon.
 //
-//   node bench/run.mjs [--runs N] [--skip-load]
+// Then bench/scale.mjs: contacts import and export at scale (minutes; --skip-scale leaves it out).
+//
+//   node bench/run.mjs [--runs N] [--skip-load] [--skip-scale]
 
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -119,4 +121,11 @@ try {
 } finally {
   server.child.kill('SIGTERM');
   for (const dir of homes) rmSync(dir, { recursive: true, force: true });
+}
+
+if (!args.includes('--skip-scale')) {
+  // A script of its own, on servers of its own: it takes minutes, and can be run alone.
+  console.log('');
+  const scale = spawnSync(node, [fileURLToPath(new URL('./scale.mjs', import.meta.url))], { stdio: 'inherit' });
+  if (scale.status !== 0) process.exitCode = scale.status ?? 1;
 }

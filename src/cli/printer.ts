@@ -106,17 +106,24 @@ export class Printer {
         }
         break;
       case 'csv': {
-        const { stringify } = await import('csv-stringify/sync');
+        // One stringifier for the whole list (it writes each row as it is given one): a stringifier
+        // per row made a long export's memory grow with its length.
+        const { stringify } = await import('csv-stringify');
+        const csv = stringify(CSV);
+        csv.on('data', (chunk: Buffer | string) => this.write(String(chunk)));
+        const ended = new Promise((resolve, reject) => csv.on('end', resolve).on('error', reject));
         let columns: readonly string[] | undefined = this.fields;
-        if (columns) this.write(stringify([columns], CSV));
+        if (columns) csv.write(columns);
         for await (const item of items) {
           this.note(item);
           if (!columns) {
             columns = isObject(item) ? Object.keys(item) : ['value'];
-            this.write(stringify([columns], CSV));
+            csv.write(columns);
           }
-          this.write(stringify([columns.map((column) => cellText(isObject(item) ? getPath(item, column) : item))], CSV));
+          csv.write(columns.map((column) => cellText(isObject(item) ? getPath(item, column) : item)));
         }
+        csv.end();
+        await ended;
         break;
       }
       case 'tsv': {

@@ -1,0 +1,161 @@
+// Scripting at scale, measured against `crm sandbox serve` (called by bench/run.mjs; or on its own
+// after `npm run build`). Every figure is a ratio measured in the same run, runs interleaved,
+// medians of each side (this machine is shared and noisy):
+//
+// - import: `crm contacts import` of 2,000 rows (the whole process: start, reading, checking,
+//   sending) against the server's own capacity for the same POST /contacts at the same
+//   concurrency, measured with autocannon. Target: at least 0.8.
+// - export: `crm contacts export` (CSV) of 100,000 records against 1,000 records, peak RSS
+//   (target: at most 1.2x), and against a bare fetch loop over the same pages, wall time (target:
+//   at most 1.0x).
+//
+//   node bench/scale.mjs [--runs N] [--records N] [--skip-import] [--skip-export]
+
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
+const RUNS = option('--runs', 5);
+const RECORDS = option('--records', 100_000);
+const SMALL = 1_000;
+const IMPORT_ROWS = 2_000;
+const CONCURRENCY = 4;
+const CRM = fileURLToPath(new URL('../bin/crm.js', import.meta.url));
+const PEAK = fileURLToPath(new URL('./peak-rss.cjs', import.meta.url));
+const FETCH_LOOP = fileURLToPath(new URL('./fetch-pages.mjs', import.meta.url));
+const node = process.execPath;
+
+const scratch = mkdtempSync(join(tmpdir(), 'crm-bench-scale-'));
+let homes = 0;
+/** The user's environment (minus CRM_* settings) with a home, config and data directory of its own. */
+function home() {
+  const dir = join(scratch, `home-${++homes}`);
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('CRM_')));
+  return { ...env, HOME: dir, XDG_CONFIG_HOME: join(dir, 'config'), XDG_DATA_HOME: join(dir, 'data') };
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const verdict = (met) => (met ? 'met' : 'MISSED');
+
+/** Runs a command to its end, stdout drained; wall time in ms and, when preloaded, peak RSS in KB. */
+function measure(argv, env, { peak = false } = {}) {
+  const peakFile = join(scratch, `peak-${process.hrtime.bigint()}`);
+  const full = peak ? [node, '-r', PEAK, ...argv] : [node, ...argv];
+  const start = process.hrtime.bigint();
+  const result = spawnSync(full[0], full.slice(1), { env: { ...env, CRM_BENCH_PEAK_FILE: peakFile }, stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 26 });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (result.status !== 0) throw new Error(`${argv.join(' ')} exited ${result.status}: ${result.stderr}`);
+  return { ms, peakKb: peak ? Number(readFileSync(peakFile, 'utf8')) : undefined };
+}
+
+async function serve(env) {
+  const child = spawn(node, [CRM, 'sandbox', 'serve', '--port', '0', '-o', 'ndjson'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+  const info = await new Promise((resolve, reject) => {
+    let text = '';
+    child.stdout.on('data', (chunk) => {
+      text += chunk;
+      if (text.includes('\n')) resolve(JSON.parse(text.split('\n')[0]));
+    });
+    child.on('exit', (code) => reject(new Error(`sandbox serve exited ${code}`)));
+  });
+  return { child, url: info.url, key: info.api_key, env: { ...home(), CRM_BASE_URL: info.url, CRM_API_KEY: info.api_key } };
+}
+
+function csvFile(name, rows, company = () => 'Bench Co') {
+  const path = join(scratch, name);
+  const lines = ['name,email,company'];
+  for (let index = 0; index < rows; index++) lines.push(`Bench Person ${index},${name}-${index}@example.com,${company(index)}`);
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return path;
+}
+
+async function benchImport() {
+  const server = await serve(home());
+  try {
+    const { default: autocannon } = await import('autocannon');
+    let sent = 0;
+    // Requests per second over the whole run, timed here (autocannon's own duration is whole seconds).
+    const capacity = () => {
+      const start = process.hrtime.bigint();
+      return new Promise((resolve, reject) =>
+        autocannon(
+          {
+            url: `${server.url}/contacts`,
+            connections: CONCURRENCY,
+            amount: IMPORT_ROWS,
+            headers: { 'x-service-api-key': server.key, 'content-type': 'application/json' },
+            requests: [{ method: 'POST', setupRequest: (request) => ({ ...request, body: JSON.stringify({ name: 'Load Person', email: `load-${++sent}@example.com` }) }) }],
+          },
+          (error, result) => {
+            if (error) return reject(error);
+            if (result.non2xx > 0 || result.errors > 0) return reject(new Error(`autocannon: ${result.non2xx} non-2xx, ${result.errors} errors`));
+            resolve(result.requests.total / (Number(process.hrtime.bigint() - start) / 1e9));
+          },
+        ),
+      );
+    };
+    const loads = [];
+    const imports = [];
+    await capacity(); // warm-up of the server
+    for (let run = 0; run < RUNS; run++) {
+      loads.push(await capacity());
+      const file = csvFile(`import-${run}`, IMPORT_ROWS);
+      imports.push(IMPORT_ROWS / (measure([CRM, 'contacts', 'import', file, '--concurrency', String(CONCURRENCY), '-q'], server.env).ms / 1000));
+    }
+    const ratio = median(imports) / median(loads);
+    console.log(`Import of ${IMPORT_ROWS} rows at concurrency ${CONCURRENCY}, ${RUNS} interleaved runs (medians):`);
+    console.log(`  server capacity, POST /contacts (autocannon)   ${median(loads).toFixed(0).padStart(6)} req/s  (min ${Math.min(...loads).toFixed(0)}, max ${Math.max(...loads).toFixed(0)})`);
+    console.log(`  crm contacts import (whole process)            ${median(imports).toFixed(0).padStart(6)} rows/s (min ${Math.min(...imports).toFixed(0)}, max ${Math.max(...imports).toFixed(0)})`);
+    console.log(`  ratio ${ratio.toFixed(2)}  target >= 0.8: ${verdict(ratio >= 0.8)}`);
+  } finally {
+    server.child.kill('SIGTERM');
+  }
+}
+
+async function benchExport() {
+  // Seeded through crm itself, on the embedded sandbox (no server: in-process, fast).
+  const env = home();
+  const seedStart = Date.now();
+  const seed = csvFile('seed', RECORDS, (index) => (index < SMALL ? 'Bench Small' : 'Bench Large'));
+  const seeded = spawnSync(node, [CRM, 'contacts', 'import', seed, '--concurrency', '8', '-q'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  if (seeded.status !== 0) throw new Error(`seeding failed: ${seeded.stderr}`);
+  console.log(`\nExport: seeded ${RECORDS} contacts (${SMALL} of them "Bench Small") in ${((Date.now() - seedStart) / 1000).toFixed(0)} s`);
+  const server = await serve(env);
+  try {
+    const small = [];
+    const large = [];
+    const bare = [];
+    for (let run = 0; run < RUNS; run++) {
+      small.push(measure([CRM, 'contacts', 'export', '--search', 'Bench Small'], server.env, { peak: true }));
+      large.push(measure([CRM, 'contacts', 'export'], server.env, { peak: true }));
+      bare.push(measure([FETCH_LOOP, server.url, server.key], server.env));
+    }
+    const peakSmall = median(small.map((r) => r.peakKb)) / 1024;
+    const peakLarge = median(large.map((r) => r.peakKb)) / 1024;
+    const wallLarge = median(large.map((r) => r.ms));
+    const wallBare = median(bare.map((r) => r.ms));
+    console.log(`Export, CSV, ${RUNS} interleaved runs (medians):`);
+    const line = (label, value) => `  ${label.padEnd(40)} ${value}`;
+    console.log(line(`peak RSS, ${SMALL} records`, `${peakSmall.toFixed(1).padStart(7)} MB`));
+    console.log(line(`peak RSS, ${RECORDS} records`, `${peakLarge.toFixed(1).padStart(7)} MB  ratio ${(peakLarge / peakSmall).toFixed(2)}  target <= 1.2: ${verdict(peakLarge / peakSmall <= 1.2)}`));
+    console.log(line(`wall, bare fetch loop over the pages`, `${(wallBare / 1000).toFixed(1).padStart(7)} s`));
+    console.log(line(`wall, crm contacts export`, `${(wallLarge / 1000).toFixed(1).padStart(7)} s   ratio ${(wallLarge / wallBare).toFixed(2)}  target <= 1.0: ${verdict(wallLarge / wallBare <= 1.0)}`));
+  } finally {
+    server.child.kill('SIGTERM');
+  }
+}
+
+try {
+  if (!args.includes('--skip-import')) await benchImport();
+  if (!args.includes('--skip-export')) await benchExport();
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
