@@ -2,12 +2,13 @@
 // return a Result (./result.ts); nothing else writes data to stdout.
 
 import { isObject } from '../http/envelope.js';
+import { OUTPUT_FORMATS } from '../registry/global.js';
 import type { PlannedRequest } from '../transport/recording.js';
 import { cellText, flatten, formatNumber, getPath, humanize, isTimestamp, relativeTime, safeLine, safeText, truncate, tsvCell } from './format.js';
 import type { IOStreams } from './io.js';
 import type { PageInfo, Result, View } from './result.js';
 
-export const FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;
+export const FORMATS = OUTPUT_FORMATS;
 export type Format = (typeof FORMATS)[number];
 
 export interface PrinterOptions {

@@ -399,7 +399,7 @@ export const GROUPS: ReadonlyArray<[string, string]> = [
 
 /** Paging flags of a list command. */
 export const PAGING_OPTIONS: readonly FieldSpec[] = [
-  { name: 'limit', short: 'L', type: 'integer', min: 1, description: 'at most this many records, fetched 50 a request' },
+  { name: 'limit', short: 'L', type: 'integer', min: 1, description: 'at most this many records in all, fetched 50 a request' },
   { name: 'offset', type: 'integer', min: 0, description: 'records to skip' },
   { name: 'all', type: 'boolean', description: 'every record, page by page, streamed as it arrives' },
 ];

@@ -68,6 +68,8 @@ export interface FieldSpec {
   repeatable?: boolean;
   /** Shown in help and schemas. */
   example?: string;
+  /** The value's name in help (`--base-url <url>`); defaults to one for its type. */
+  placeholder?: string;
 }
 
 export type ResourceName = 'contact' | 'account' | 'deal' | 'sequence' | 'task' | 'note' | 'enrollment' | 'suggestion' | 'stage' | 'activity';
@@ -94,6 +96,8 @@ export interface Example {
   /** A command line that works on a fresh install (the sandbox's demo ids are stable). */
   command: string;
   description: string;
+  /** What it needs beyond a fresh sandbox (a terminal, a real workspace): the examples test skips it, saying why. */
+  needs?: string;
 }
 
 export type HandlerName =
