@@ -33,7 +33,8 @@ export const LOCAL_GROUPS: ReadonlyArray<[string, string]> = [
 export const SETTING_NAMES = ['base_url', 'output', 'timeout', 'api_key'] as const;
 const setting: FieldSpec = { name: 'key', type: 'string', description: 'base_url, output, timeout or api_key (masked)', known: SETTING_NAMES };
 const profileArg = (description: string): FieldSpec => ({ name: 'name', type: 'string', description, known: 'profiles' });
-const ex = (command: string, description: string): Example => ({ command, description });
+const ex = (command: string, description: string, needs?: string): Example => ({ command, description, ...(needs ? { needs } : {}) });
+const WORKSPACE = 'a real workspace and its key';
 
 export const LOCAL_COMMANDS: readonly LocalCommand[] = [
   {
@@ -44,8 +45,8 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
     options: [{ name: 'with_key', type: 'boolean', description: 'read the key from stdin instead of prompting' }],
     handler: 'auth.login',
     examples: [
-      ex('crm auth login --base-url https://crm.example.com', 'asks for the key (masked)'),
-      ex('crm auth login --base-url https://crm.example.com --with-key < keyfile', 'in a script'),
+      ex('crm auth login --base-url https://crm.example.com', 'asks for the key (masked)', WORKSPACE),
+      ex('crm auth login --base-url https://crm.example.com --with-key < keyfile', 'in a script', WORKSPACE),
     ],
   },
   {
@@ -93,7 +94,7 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
     args: [profileArg('profile name')],
     options: [],
     handler: 'profiles.remove',
-    examples: [ex('crm profiles remove staging', 'forget a workspace')],
+    examples: [ex('crm profiles remove staging', 'forget a workspace', 'a stored profile named staging')],
   },
   {
     name: 'config_get',
@@ -151,7 +152,7 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
     args: [],
     options: [{ name: 'port', type: 'integer', min: 0, max: 65535, description: 'port to listen on (default 4010; 0 picks a free one)' }],
     handler: 'sandbox.serve',
-    examples: [ex('crm sandbox serve --port 0 --json', 'a free port; prints the URL and key as JSON')],
+    examples: [ex('crm sandbox serve --port 0 --json', 'a free port; prints the URL and key as JSON', 'Ctrl-C to stop it (it serves until then)')],
   },
   {
     name: 'sandbox_reset',

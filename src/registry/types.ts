@@ -96,9 +96,14 @@ export interface Example {
   /** A command line that works on a fresh install (the sandbox's demo ids are stable). */
   command: string;
   description: string;
-  /** What it needs beyond a fresh sandbox (a terminal, a real workspace): the examples test skips it, saying why. */
+  /**
+   * What it needs beyond a fresh sandbox: TERMINAL (the examples test plays the person, picking the
+   * first choice), or anything else (a real workspace...), for which the test skips it, saying why.
+   */
   needs?: string;
 }
+
+export const TERMINAL = 'a terminal';
 
 export type HandlerName =
   | 'contacts-create'
