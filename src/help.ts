@@ -4,7 +4,7 @@
 // registry's descriptions, as the README's tables are.
 
 import { Command, Help } from 'commander';
-import { ENVIRONMENT, EXIT_CODES, FORMAT_DESCRIPTIONS, GLOBAL_OPTIONS, OUTPUT_FORMATS } from './registry/global.js';
+import { ENVIRONMENT, EXIT_CODES, FORMAT_DESCRIPTIONS, GLOBAL_OPTIONS, HELP_TOPICS, OUTPUT_FORMATS } from './registry/global.js';
 import { flagName, staticValues, type Example, type FieldSpec } from './registry/types.js';
 
 /** A command of the tree, with the examples shown on its help page. */
@@ -32,7 +32,7 @@ class CrmHelp extends Help {
   override formatHelp(cmd: Command, helper: Help): string {
     const sections = [super.formatHelp(cmd, helper).trimEnd()];
     if (!cmd.parent) {
-      sections.push(formatList('Help topics:', Object.entries(TOPICS).map(([name, topic]) => [`crm help ${name}`, topic.summary]), helper.helpWidth));
+      sections.push(formatList('Help topics:', HELP_TOPICS.map((name) => [`crm help ${name}`, TOPICS[name].summary]), helper.helpWidth));
     }
     const examples = examplesOf(cmd);
     if (examples.length > 0) sections.push(formatExamples(examples));
@@ -79,7 +79,7 @@ interface Topic {
   render(width: number): string;
 }
 
-export const TOPICS: Readonly<Record<string, Topic>> = {
+export const TOPICS: Readonly<Record<(typeof HELP_TOPICS)[number], Topic>> = {
   environment: {
     summary: 'environment variables crm reads',
     render: (width) =>
@@ -119,4 +119,3 @@ export const TOPICS: Readonly<Record<string, Topic>> = {
   },
 };
 
-export const TOPIC_NAMES = Object.keys(TOPICS);

@@ -7,8 +7,8 @@ import type { ContextInit, GlobalOptions } from './cli/context.js';
 import { exitQuietlyOnBrokenPipe, type OutStream } from './cli/io.js';
 import type { CommandBody, RunSettings } from './cli/runner.js';
 import { VERSION } from './cli/version.js';
-import { CrmCommand, TOPICS, TOPIC_NAMES, describe, optionTerm } from './help.js';
-import { GLOBAL_OPTIONS } from './registry/global.js';
+import { CrmCommand, TOPICS, describe, optionTerm } from './help.js';
+import { GLOBAL_OPTIONS, HELP_TOPICS } from './registry/global.js';
 import { LOCAL_COMMANDS, LOCAL_GROUPS, type LocalCommand } from './registry/local.js';
 import { GROUPS, OPERATIONS, commandOptions } from './registry/operations.js';
 import { flagName, type Example, type FieldSpec } from './registry/types.js';
@@ -105,7 +105,7 @@ export function buildProgram(run: Run, words: string[] | typeof ALL_COMMANDS, io
     else addLocalCommand(groupOf(local.command.slice(0, -1)), local, run, level === 'full');
   }
   // Set last, so that groups keep commander's own `help [command]`: topics are crm's.
-  program.helpCommand('help [topic|command...]', `show help for a command, or a topic: ${TOPIC_NAMES.join(', ')}`);
+  program.helpCommand('help [topic|command...]', `show help for a command, or a topic: ${HELP_TOPICS.join(', ')}`);
   return program;
 }
 
@@ -200,13 +200,13 @@ export async function main(argv: string[], init: MainInit = {}): Promise<number>
 
   if (words[0] === 'help') {
     const asked = words.slice(1);
-    const topic = asked.length === 1 && Object.hasOwn(TOPICS, asked[0]!) ? TOPICS[asked[0]!] : undefined;
+    const topic = asked.length === 1 ? HELP_TOPICS.find((name) => name === asked[0]) : undefined;
     if (topic) {
-      stdout.write(`${topic.render(stdout.isTTY && stdout.columns ? stdout.columns : 80)}\n`);
+      stdout.write(`${TOPICS[topic].render(stdout.isTTY && stdout.columns ? stdout.columns : 80)}\n`);
       return 0;
     }
     const command = findCommand(program, asked);
-    if (!command) return usageFailure(`unknown help topic or command "${asked.join(' ')}"`, `topics: ${TOPIC_NAMES.join(', ')}; commands: crm --help`);
+    if (!command) return usageFailure(`unknown help topic or command "${asked.join(' ')}"`, `topics: ${HELP_TOPICS.join(', ')}; commands: crm --help`);
     command.outputHelp();
     return 0;
   }

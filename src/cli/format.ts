@@ -16,6 +16,11 @@ export function safeText(text: string): string {
   return text.replace(CONTROL, '\uFFFD');
 }
 
+/** Text of several lines (a bare value): tabs and line feeds stay, every other control character goes. */
+export function safeLines(text: string): string {
+  return text.replace(CONTROL, (char) => (char === '\n' || char === '\t' ? char : '\uFFFD'));
+}
+
 /** The same for one line of a message: line breaks become spaces first. */
 export function safeLine(text: string): string {
   return safeText(text.replace(/\r?\n|\r/g, ' '));

@@ -4,7 +4,7 @@
 import { isObject } from '../http/envelope.js';
 import { OUTPUT_FORMATS } from '../registry/global.js';
 import type { PlannedRequest } from '../transport/recording.js';
-import { cellText, flatten, formatNumber, getPath, humanize, isTimestamp, relativeTime, safeLine, safeText, truncate, tsvCell } from './format.js';
+import { cellText, flatten, formatNumber, getPath, humanize, isTimestamp, relativeTime, safeLine, safeLines, safeText, truncate, tsvCell } from './format.js';
 import type { IOStreams } from './io.js';
 import type { PageInfo, Result, View } from './result.js';
 
@@ -178,7 +178,7 @@ export class Printer {
     if (this.format === 'json' || this.format === 'ndjson' || typeof value === 'object') {
       this.write(`${JSON.stringify(value, null, this.format === 'json' ? 2 : undefined)}\n`);
     } else {
-      this.write(`${safeText(String(value))}\n`);
+      this.write(`${safeLines(String(value))}\n`);
     }
   }
 

@@ -5,6 +5,7 @@
 import { Context, type ContextInit } from './context.js';
 import { CliError, ExitCode, toCliError } from './errors.js';
 import { safeLine } from './format.js';
+import type { Format } from './printer.js';
 import type { Result } from './result.js';
 
 export type CommandBody = (ctx: Context) => Promise<Result>;
@@ -13,7 +14,7 @@ export interface RunSettings {
   /** The command must work even when the profile's output setting is broken (crm config ...). */
   ignoreProfileOutput?: boolean;
   /** The format unless a flag asks for another (CRM_OUTPUT and the profile setting do not apply). */
-  defaultFormat?: 'json';
+  defaultFormat?: Format;
 }
 
 export async function runAction(init: ContextInit, body: CommandBody, settings: RunSettings = {}): Promise<number> {

@@ -59,6 +59,9 @@ export const EXIT_CODES: readonly ExitCodeSpec[] = [
   { code: 130, meaning: 'interrupted (Ctrl-C, or a prompt or confirmation declined)' },
 ];
 
+/** `crm help TOPIC`. */
+export const HELP_TOPICS = ['environment', 'exit-codes', 'output', 'flags'] as const;
+
 export const FORMAT_DESCRIPTIONS: Readonly<Record<(typeof OUTPUT_FORMATS)[number], string>> = {
   table: 'default on a terminal: columns that fit its width, times relative, ids in full',
   tsv: 'default in a pipe: one record a line, no header, ISO times; one record as key<TAB>value lines',

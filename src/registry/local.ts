@@ -1,6 +1,7 @@
 // Commands that are not one endpoint of the service: auth, profiles, config, the sandbox, raw API
 // access. Data only, like the operations: the code is in src/commands/local/, loaded on use.
 
+import type { OUTPUT_FORMATS } from './global.js';
 import type { Example, FieldSpec } from './types.js';
 
 export type LocalHandlerName =
@@ -8,7 +9,8 @@ export type LocalHandlerName =
   | 'profiles.list' | 'profiles.use' | 'profiles.remove'
   | 'config.get' | 'config.set' | 'config.unset' | 'config.list'
   | 'sandbox.init' | 'sandbox.serve' | 'sandbox.reset' | 'sandbox.status'
-  | 'api.run';
+  | 'api.run'
+  | 'completion.script';
 
 export interface LocalCommand {
   name: string;
@@ -20,7 +22,7 @@ export interface LocalCommand {
   handler: LocalHandlerName;
   examples: readonly Example[];
   /** The format when no flag asks for one (crm api prints JSON, as gh api does). */
-  defaultFormat?: 'json';
+  defaultFormat?: (typeof OUTPUT_FORMATS)[number];
 }
 
 export const LOCAL_GROUPS: ReadonlyArray<[string, string]> = [
@@ -190,5 +192,20 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
     handler: 'api.run',
     defaultFormat: 'json',
     examples: [ex('crm api GET /contacts -f status=customer --paginate', 'every customer, raw'), ex("crm api POST /contacts -f name=Ada -f email=ada@example.com", 'create a contact')],
+  },
+  {
+    name: 'completion',
+    command: ['completion'],
+    summary: 'Print the shell completion script for bash, zsh or fish',
+    args: [{ name: 'shell', type: 'string', description: 'the shell', choices: ['bash', 'zsh', 'fish'] }],
+    options: [],
+    handler: 'completion.script',
+    // The script itself, whatever CRM_OUTPUT or the profile say: it is sourced, not read.
+    defaultFormat: 'tsv',
+    examples: [
+      ex('crm completion bash', 'the bash script; load it with `source <(crm completion bash)` in ~/.bashrc'),
+      ex('crm completion zsh', 'the zsh script; save it as _crm in a folder of $fpath'),
+      ex('crm completion fish', 'the fish script; save it as ~/.config/fish/completions/crm.fish'),
+    ],
   },
 ];
