@@ -73,7 +73,7 @@ describe('crm __complete', () => {
   });
 
   it('fetches the stages once, then answers from the cache until it is stale', async () => {
-    const env = { ...homeEnv(join(ws.home, 'stages')), CRM_BASE_URL: BASE_URL, CRM_API_KEY: ws.apiKey };
+    const env: NodeJS.ProcessEnv = { ...homeEnv(join(ws.home, 'stages')), CRM_BASE_URL: BASE_URL, CRM_API_KEY: ws.apiKey };
     const first = await ask('stages', { env });
     expect(first.code).toBe(0);
     expect(first.lines).toContain('closed_won\tClosed Won');
