@@ -292,12 +292,14 @@ describe('crm mcp --read-only --toolsets', () => {
 describe('crm mcp: the process', () => {
   const initialize = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'sh', version: '1' } } })}\n`;
 
-  it('answers on stdout with protocol messages only, and exits 0 when the client closes stdin', async () => {
-    const result = await crm(['mcp'], { env: live.env, input: initialize });
+  it('answers on stdout with protocol messages only, and exits 0 when the client closes stdin, after the calls under way', async () => {
+    const get = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'contacts_get', arguments: { id: DEMO.contact } } };
+    const result = await crm(['mcp'], { env: live.env, input: `${initialize}${JSON.stringify(get)}\n` });
     expect(result.code).toBe(0);
-    const lines = result.stdout.trim().split('\n');
-    expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]!)).toMatchObject({ id: 1, result: { serverInfo: { name: 'crm' }, capabilities: { tools: {} } } });
+    const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatchObject({ id: 1, result: { serverInfo: { name: 'crm' }, capabilities: { tools: {} } } });
+    expect(lines[1]).toMatchObject({ id: 2, result: { structuredContent: { id: DEMO.contact } } });
   });
 
   it('works with zero set-up on the embedded sandbox', async () => {

@@ -10,14 +10,14 @@ import type { LocalHandler } from './types.js';
 export function serve(run: OperationRunner): LocalHandler {
   return async (ctx, { options }) => {
     if (ctx.dryRun) throw usageError('crm mcp serves tools to an agent; --dry-run does not apply');
-    const [{ selectTools }, { serveMcp }] = await Promise.all([import('../mcp/tools.js'), import('../mcp/server.js')]);
-    const tools = selectTools({ readOnly: options.flag('read_only'), groups: options.has('toolsets') ? options.list('toolsets') : undefined });
     // Tool calls get a context of their own: stdin and stdout carry the protocol.
     const calls = ctx.headless();
     ctx.onClose(() => calls.close());
     // No key, or an unsafe base URL: said here, as by any command, before the protocol starts.
     await calls.client();
-    const ending = await serveMcp(ctx, calls, tools, run);
+    const { serveMcp } = await import('../mcp/server.js');
+    const selection = { readOnly: options.flag('read_only'), groups: options.has('toolsets') ? options.list('toolsets') : undefined };
+    const ending = await serveMcp(ctx, calls, selection, run);
     // Ctrl-C is reported like any interruption (exit 130); the client closing stdin or SIGTERM is a clean stop.
     if (ending === 'SIGINT') throw interruptedError();
     return NOTHING;

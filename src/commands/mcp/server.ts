@@ -11,7 +11,7 @@ import { safeLine } from '../../cli/format.js';
 import { VERSION } from '../../cli/version.js';
 import { OPERATIONS } from '../../registry/operations.js';
 import { callTool, type OperationRunner } from './call.js';
-import { LIST_MAX, type Tool } from './tools.js';
+import { LIST_MAX, selectTools, type Selection } from './tools.js';
 
 /** Why the server stopped: the client closed stdin, or a signal. */
 export type Ending = 'eof' | 'SIGINT' | 'SIGTERM';
@@ -20,7 +20,8 @@ export type Ending = 'eof' | 'SIGINT' | 'SIGTERM';
  * Serves the tools until the client closes stdin (or a signal), then lets the calls under way finish.
  * `ctx` owns the process's streams; tool calls run on `calls` (Context.headless()).
  */
-export async function serveMcp(ctx: Context, calls: Context, tools: readonly Tool[], run: OperationRunner): Promise<Ending> {
+export async function serveMcp(ctx: Context, calls: Context, selection: Selection, run: OperationRunner): Promise<Ending> {
+  const tools = selectTools(selection);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const workspace = workspaceOf(calls);
   const groups = [...new Set(tools.map((tool) => tool.op.group))].join(', ');
@@ -56,6 +57,8 @@ export async function serveMcp(ctx: Context, calls: Context, tools: readonly Too
   process.off('SIGINT', onSigint);
   process.off('SIGTERM', onSigterm);
   await Promise.allSettled(underWay);
+  // The SDK sends each answer in the promise callbacks after its call settles: let them run first.
+  await new Promise((resolve) => setImmediate(resolve));
   await server.close();
   return ending;
 }

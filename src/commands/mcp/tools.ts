@@ -34,9 +34,15 @@ export interface Tool {
   _meta: { group: Group };
 }
 
+/** --read-only and --toolsets. */
+export interface Selection {
+  readOnly?: boolean;
+  groups?: readonly string[];
+}
+
 /** The tools an agent may use: every operation, less those that write (--read-only) or of other groups. */
-export function selectTools(options: { readOnly?: boolean; groups?: readonly string[] } = {}): Tool[] {
-  return OPERATIONS.filter((op) => !(options.readOnly && writes(op)) && (!options.groups || options.groups.includes(op.group))).map(toolOf);
+export function selectTools({ readOnly, groups }: Selection = {}): Tool[] {
+  return OPERATIONS.filter((op) => !(readOnly && writes(op)) && (!groups || groups.includes(op.group))).map(toolOf);
 }
 
 function writes(op: Operation): boolean {
