@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, OPERATIONS } from '../../src/registry/operations.js';
 import { GROUP_NAMES } from '../../src/registry/types.js';
@@ -50,6 +51,7 @@ beforeAll(async () => {
 afterAll(() => main.client.close());
 
 const unique = `${Date.now()}`;
+const ajv = new Ajv({ strict: false });
 
 describe('crm mcp: the tools', () => {
   it('offers every endpoint of the registry as a tool, with its group, schema, example and annotations', async () => {
@@ -63,6 +65,9 @@ describe('crm mcp: the tools', () => {
       expect(tool.inputSchema).toMatchObject({ type: 'object', additionalProperties: false });
       const takesArguments = Object.keys(tool.inputSchema.properties ?? {}).length > 0;
       expect(tool.description, op.name).toMatch(takesArguments ? /\nExample: \{/ : /Takes no arguments/);
+      // The example is arguments the tool's own schema accepts.
+      const example = /\nExample: (\{.*\})/.exec(tool.description ?? '')?.[1];
+      if (example) expect(ajv.validate(tool.inputSchema, JSON.parse(example)), `${op.name}: ${ajv.errorsText()}`).toBe(true);
       // Nothing of the command line (terminals, stdin, flags) in what an agent reads.
       expect(tool.description, op.name).not.toMatch(/terminal|stdin|--[a-z]/);
       const reads = op.method === 'GET';

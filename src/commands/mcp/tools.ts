@@ -192,9 +192,9 @@ function exampleOf(op: Operation, schema: Tool['inputSchema']): ToolExample {
   return { arguments: args };
 }
 
-/** Flags of the command line that change only how output looks: they mean nothing to a tool. */
-const OUTPUT_FLAGS = new Set(['--json', '-q', '--quiet', '--no-input', '--yes', '-y']);
-const OUTPUT_FLAGS_WITH_VALUE = new Set(['-o', '--output', '--fields']);
+/** Flags of an example that mean nothing to a tool: output formats, prompts, confirmation. */
+const IGNORED_FLAGS = new Set(['--json', '-q', '--quiet', '--no-input', '--yes', '-y']);
+const IGNORED_FLAGS_WITH_VALUE = new Set(['-o', '--output', '--fields']);
 
 /** A command line of this operation's examples as tool arguments; undefined when it has no such form. */
 function argumentsOf(op: Operation, commandLine: string): Record<string, unknown> | undefined {
@@ -209,8 +209,8 @@ function argumentsOf(op: Operation, commandLine: string): Record<string, unknown
   for (let index = 0; index < rest.length; index++) {
     const word = rest[index]!;
     if (!word.startsWith('-')) positionals.push(word);
-    else if (OUTPUT_FLAGS.has(word)) continue;
-    else if (OUTPUT_FLAGS_WITH_VALUE.has(word)) index++;
+    else if (IGNORED_FLAGS.has(word)) continue;
+    else if (IGNORED_FLAGS_WITH_VALUE.has(word)) index++;
     else if (word === '--set') {
       const [key, ...value] = (rest[++index] ?? '').split('=');
       const field = options.find((candidate) => candidate.name === key);
