@@ -21,6 +21,7 @@ __crm_child() {
         '/config') echo config ;;
         '/sandbox') echo sandbox ;;
         '/api') echo api ;;
+        '/mcp') echo mcp ;;
         '/completion') echo completion ;;
         '/help') echo help ;;
         'contacts/list' | 'contacts/ls') echo list ;;
@@ -84,7 +85,7 @@ __crm_child() {
 # The names and aliases of a command's subcommands.
 __crm_children() {
     case "$1" in
-        '') echo 'contacts accounts deals sequences tasks pipeline search analytics ai auth profiles config sandbox api completion help' ;;
+        '') echo 'contacts accounts deals sequences tasks pipeline search analytics ai auth profiles config sandbox api mcp completion help' ;;
         'contacts') echo 'list ls get view create new update edit delete rm notes tasks enroll' ;;
         'contacts notes') echo 'list ls add' ;;
         'contacts tasks') echo 'add' ;;
@@ -174,6 +175,7 @@ __crm_flags() {
         'sandbox reset') echo "$globals "'-y --yes -h --help' ;;
         'sandbox status') echo "$globals "'-h --help' ;;
         'api') echo "$globals "'-f --field -F --typed-field --input --paginate --raw -h --help' ;;
+        'mcp') echo "$globals "'--read-only --toolsets -h --help' ;;
         'completion') echo "$globals "'-h --help' ;;
         'help') echo "$globals "'-h --help' ;;
     esac
@@ -243,6 +245,7 @@ __crm_flag_values() {
         'sandbox serve --port') ;;
         'api -f' | 'api --field' | 'api -F' | 'api --typed-field') ;;
         'api --input') echo '@file' ;;
+        'mcp --toolsets') echo '@list contacts accounts deals sequences tasks pipeline search analytics ai' ;;
         *) return 1 ;;
     esac
 }
@@ -258,7 +261,7 @@ __crm_argument_values() {
         'config unset') case $2 in 0) echo 'base_url output timeout api_key' ;; esac ;;
         'api') case $2 in 0) echo 'GET POST PATCH PUT DELETE' ;; esac ;;
         'completion') case $2 in 0) echo 'bash zsh fish' ;; esac ;;
-        'help') case $2 in 0) echo 'environment exit-codes output flags contacts accounts deals sequences tasks pipeline search analytics ai auth profiles config sandbox api completion' ;; esac ;;
+        'help') case $2 in 0) echo 'environment exit-codes output flags contacts accounts deals sequences tasks pipeline search analytics ai auth profiles config sandbox api mcp completion' ;; esac ;;
     esac
 }
 

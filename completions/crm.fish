@@ -34,6 +34,8 @@ function __crm_child
             echo sandbox
         case '/api'
             echo api
+        case '/mcp'
+            echo mcp
         case '/completion'
             echo completion
         case '/help'
@@ -290,6 +292,8 @@ function __crm_value_flags
             echo --output -o --fields --profile --base-url --timeout
         case 'api'
             echo --output -o --fields --profile --base-url --timeout --field -f --typed-field -F --input
+        case 'mcp'
+            echo --output -o --fields --profile --base-url --timeout --toolsets
         case 'completion'
             echo --output -o --fields --profile --base-url --timeout
         case 'help'
@@ -386,6 +390,7 @@ complete -c crm -n '__crm_at \'\'' -a profiles -d 'Stored workspaces: list, swit
 complete -c crm -n '__crm_at \'\'' -a config -d 'Settings of the active profile'
 complete -c crm -n '__crm_at \'\'' -a sandbox -d 'The local sandbox workspace (embedded default and test server)'
 complete -c crm -n '__crm_at \'\'' -a api -d 'Call any endpoint: crm api METHOD PATH (auth, retries and errors as for every command)'
+complete -c crm -n '__crm_at \'\'' -a mcp -d 'Serve every endpoint as a tool for AI agents (Model Context Protocol on stdio)'
 complete -c crm -n '__crm_at \'\'' -a completion -d 'Print the shell completion script for bash, zsh or fish'
 complete -c crm -n '__crm_at \'\'' -a help -d 'Show help for a command, or a topic'
 complete -c crm -n '__crm_at \'\'' -s h -l help -d 'show help'
@@ -856,10 +861,15 @@ complete -c crm -n '__crm_at \'api\'' -l raw -d 'print the whole envelope, not o
 complete -c crm -n '__crm_at \'api\'' -s h -l help -d 'show help'
 complete -c crm -n '__crm_argument \'api\' 0' -a 'GET POST PATCH PUT DELETE' -d 'method'
 
+# crm mcp
+complete -c crm -n '__crm_at \'mcp\'' -l read-only -d 'leave out every tool that writes (only reads: list, get, search, analytics...)'
+complete -c crm -n '__crm_at \'mcp\'' -l toolsets -x -a '(__crm_list contacts accounts deals sequences tasks pipeline search analytics ai)' -d 'only the tools of these groups, comma-separated'
+complete -c crm -n '__crm_at \'mcp\'' -s h -l help -d 'show help'
+
 # crm completion
 complete -c crm -n '__crm_at \'completion\'' -s h -l help -d 'show help'
 complete -c crm -n '__crm_argument \'completion\' 0' -a 'bash zsh fish' -d 'shell'
 
 # crm help
 complete -c crm -n '__crm_at \'help\'' -s h -l help -d 'show help'
-complete -c crm -n '__crm_argument \'help\' 0' -a 'environment exit-codes output flags contacts accounts deals sequences tasks pipeline search analytics ai auth profiles config sandbox api completion' -d 'topic'
+complete -c crm -n '__crm_argument \'help\' 0' -a 'environment exit-codes output flags contacts accounts deals sequences tasks pipeline search analytics ai auth profiles config sandbox api mcp completion' -d 'topic'

@@ -19,6 +19,7 @@ import * as api from './local/api.js';
 import * as auth from './local/auth.js';
 import * as completion from './local/completion.js';
 import * as config from './local/config.js';
+import * as mcp from './local/mcp.js';
 import * as profiles from './local/profiles.js';
 import * as sandbox from './local/sandbox.js';
 import type { LocalHandler } from './local/types.js';
@@ -52,6 +53,7 @@ const LOCAL_HANDLERS: Record<LocalHandlerName, LocalHandler> = {
   'sandbox.reset': sandbox.reset,
   'sandbox.status': sandbox.status,
   'api.run': api.run,
+  'mcp.serve': mcp.serve(runOperation),
   'completion.script': completion.script,
 };
 

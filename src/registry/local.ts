@@ -2,7 +2,7 @@
 // access. Data only, like the operations: the code is in src/commands/local/, loaded on use.
 
 import type { OUTPUT_FORMATS } from './global.js';
-import type { Example, FieldSpec } from './types.js';
+import { GROUP_NAMES, type Example, type FieldSpec } from './types.js';
 
 export type LocalHandlerName =
   | 'auth.login' | 'auth.status' | 'auth.logout'
@@ -10,6 +10,7 @@ export type LocalHandlerName =
   | 'config.get' | 'config.set' | 'config.unset' | 'config.list'
   | 'sandbox.init' | 'sandbox.serve' | 'sandbox.reset' | 'sandbox.status'
   | 'api.run'
+  | 'mcp.serve'
   | 'completion.script';
 
 export interface LocalCommand {
@@ -192,6 +193,21 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
     handler: 'api.run',
     defaultFormat: 'json',
     examples: [ex('crm api GET /contacts -f status=customer --paginate', 'every customer, raw'), ex("crm api POST /contacts -f name=Ada -f email=ada@example.com", 'create a contact')],
+  },
+  {
+    name: 'mcp',
+    command: ['mcp'],
+    summary: 'Serve every endpoint as a tool for AI agents (Model Context Protocol on stdio)',
+    args: [],
+    options: [
+      { name: 'read_only', type: 'boolean', description: 'leave out every tool that writes (only reads: list, get, search, analytics...)' },
+      { name: 'toolsets', type: 'list', choices: GROUP_NAMES, description: 'only the tools of these groups, comma-separated' },
+    ],
+    handler: 'mcp.serve',
+    examples: [
+      ex('crm mcp', 'every endpoint as a tool, on the active profile (or the local sandbox)'),
+      ex('crm mcp --read-only --toolsets contacts,deals,search', 'reading tools of three groups only'),
+    ],
   },
   {
     name: 'completion',
