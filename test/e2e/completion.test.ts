@@ -20,12 +20,15 @@ function installed(shell: string): boolean {
   return found;
 }
 
-/** A fresh user with `crm` on the PATH (the built CLI). */
+let user: NodeJS.ProcessEnv | undefined;
+
+/** A fresh user with `crm` on the PATH (the built CLI), shared by the shells: the first one to ask fills the cache. */
 function userEnv(): NodeJS.ProcessEnv {
+  if (user) return user;
   const bin = mkdtempSync(join(tmpdir(), 'crm-bin-'));
   symlinkSync(CRM_BIN, join(bin, 'crm'));
   const env = freshHome();
-  return { ...env, PATH: `${bin}:${env.PATH}` };
+  return (user = { ...env, PATH: `${bin}:${env.PATH}` });
 }
 
 function shell(command: string, args: string[], env: NodeJS.ProcessEnv, input?: string): string {
