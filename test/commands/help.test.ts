@@ -58,6 +58,11 @@ describe('command help', () => {
     expect(result.stdout.trimEnd().endsWith(POINTER)).toBe(true);
   });
 
+  it('uses the right article in summaries', async () => {
+    expect((await run(['accounts', 'create', '--help'])).stdout).toContain('Create an account  [POST /accounts]');
+    expect((await run(['deals', 'create', '--help'])).stdout).toContain('Create a deal  [POST /deals]');
+  });
+
   it('`crm help COMMAND` is `crm COMMAND --help`, aliases too', async () => {
     const viaFlag = await run(['contacts', 'list', '--help']);
     expect(await run(['help', 'contacts', 'list'])).toEqual(viaFlag);

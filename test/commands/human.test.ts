@@ -75,3 +75,30 @@ describe('JSON on a terminal', () => {
     expect(JSON.parse(plain).name).toBe('Evil\u009b31mName\u001b[2J');
   });
 });
+
+describe('paging footers and one record in a pipe', () => {
+  it('says honestly where a page sits, past the end and on the last page', async () => {
+    const tty = { stdout: true, stderr: true, columns: 120 };
+    const first = await run(['contacts', 'list', '-L', '20'], { ws, tty, now: NOW });
+    expect(first.stderr).toMatch(/^Showing 1-20 of (\d+) contacts; more with --offset 20, or --all\.$/m);
+    const total = Number(/of (\d+) contacts/.exec(first.stderr)![1]);
+    const last = await run(['contacts', 'list', '--offset', String(total - 2)], { ws, tty, now: NOW });
+    expect(last.stderr).toContain(`Showing ${total - 1}-${total} of ${total} contacts.\n`);
+    const beyond = await run(['contacts', 'list', '--offset', '1000'], { ws, tty, now: NOW });
+    expect(beyond.stdout).toBe('');
+    expect(beyond.stderr).toContain(`No contacts at offset 1000 (${total} in all).`);
+  });
+
+  it('prints every field of one record as key<TAB>value lines: a record, auth status, sandbox status', async () => {
+    const contact = await run(['contacts', 'get', DEMO.contact], { ws });
+    const fields = Object.fromEntries(contact.stdout.trimEnd().split('\n').map((line) => line.split('\t')));
+    expect(fields).toMatchObject({ id: DEMO.contact, phone: expect.any(String), title: expect.any(String), account_id: expect.stringMatching(/^acc_/) });
+    expect((await run(['auth', 'status'], { ws })).stdout).toMatch(/^profile\t.*\nbase_url\t.*\nkey\t.*\nkey_source\tenv\nworks\ttrue\n$/);
+    const home = { ...homeEnv(ws.home) };
+    const sandbox = await run(['sandbox', 'status'], { env: home });
+    await run(['contacts', 'list', '-L', '1'], { env: home });
+    const counts = Object.fromEntries((await run(['sandbox', 'status'], { env: home })).stdout.trimEnd().split('\n').map((line) => line.split('\t')));
+    expect(sandbox.code).toBe(0);
+    expect(Object.keys(counts)).toEqual(['path', 'exists', 'api_key', 'contacts', 'accounts', 'deals', 'sequences', 'tasks', 'notes', 'suggestions']);
+  });
+});
