@@ -108,6 +108,9 @@ describe('completion scripts', () => {
     // zsh's _values offers the next item of a comma-separated list on its own: contacts,de -> deals.
     const items = Object.fromEntries(Object.entries(CASES).map(([line, candidates]) => [line, line.endsWith(',') ? candidates.replace(/\S*,/g, '') : candidates]));
     expect(table(results)).toBe(table(items));
+    // Sourced after compinit instead of autoloaded from $fpath.
+    const sourced = shell('zsh', ['-f', ZSH_HARNESS, join(COMPLETIONS, '_crm'), 'crm con', 'crm deals stage deal_m279ns143s296hm4 '], userEnv());
+    expect(sourced).toBe(`crm con\tconfig contacts\ncrm deals stage deal_m279ns143s296hm4 \t${CASES['crm deals stage deal_m279ns143s296hm4 ']}\n`);
   });
 });
 

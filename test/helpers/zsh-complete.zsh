@@ -6,7 +6,12 @@ zmodload zsh/zpty || exit 3
 local dir=$1 out=$(mktemp -d)
 shift
 zpty z zsh -f -i
-zpty -w z "PROMPT=''; unsetopt autolist; fpath=(${(q)dir} \$fpath); autoload -U compinit; compinit -u -D"
+# DIR may also be the completion file itself, then sourced after compinit (`source <(crm completion zsh)`).
+if [[ -f $dir ]]; then
+  zpty -w z "PROMPT=''; unsetopt autolist; autoload -U compinit; compinit -u -D; source ${(q)dir}"
+else
+  zpty -w z "PROMPT=''; unsetopt autolist; fpath=(${(q)dir} \$fpath); autoload -U compinit; compinit -u -D"
+fi
 zpty -w z 'compadd() { if [[ ${@[1,(i)(-|--)]} == *-(O|A|D)\ * ]]; then builtin compadd "$@"; return; fi; local -a __hits; builtin compadd -A __hits "$@"; (( $#__hits )) && print -rl -- $__hits >> $CAPTURE; builtin compadd "$@" }'
 zpty -w z '__capture_done() { print -r -- "--done--" >> $CAPTURE }'
 local n=0 line file junk
