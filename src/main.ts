@@ -35,7 +35,7 @@ export function commandWords(argv: string[]): string[] {
 
 type Run = (body: CommandBody, command: Command, settings?: RunSettings) => Promise<void>;
 
-/** buildProgram's `words` for the whole tree (the generated reference, completions). */
+/** buildProgram's `words` for the whole tree (the generated reference, the help tests). */
 export const ALL_COMMANDS = null;
 
 /**
