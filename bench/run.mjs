@@ -1,4 +1,5 @@
-// npm run bench: start-up and request cost of the built crm, as ratios to `node -e 0` measured in
+// npm run bench: start-up and request cost of the built crm (and of its shell completion's fast
+// path), as ratios to `node -e 0` measured in
 // the same run (this machine is shared and noisy: ratios of medians, never absolute targets), and
 // the sandbox server's throughput under autocannon.
 //
@@ -6,15 +7,15 @@
 //
 //   node bench/run.mjs [--runs N] [--skip-load] [--skip-scale]
 
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CRM, serveSandbox } from './serve.mjs';
 
 const args = process.argv.slice(2);
 const RUNS = Number(args[args.indexOf('--runs') + 1]) || 25;
-const CRM = fileURLToPath(new URL('../bin/crm.js', import.meta.url));
 const node = process.execPath;
 
 const homes = [];
@@ -23,7 +24,7 @@ function home() {
   const dir = mkdtempSync(join(tmpdir(), 'crm-bench-'));
   homes.push(dir);
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('CRM_')));
-  return { ...env, HOME: dir, XDG_CONFIG_HOME: join(dir, 'config'), XDG_DATA_HOME: join(dir, 'data') };
+  return { ...env, HOME: dir, XDG_CONFIG_HOME: join(dir, 'config'), XDG_DATA_HOME: join(dir, 'data'), XDG_CACHE_HOME: join(dir, 'cache') };
 }
 
 function timeOnce(argv, env) {
@@ -48,21 +49,7 @@ function measure(cases) {
   return cases.map((c, index) => ({ ...c, median: median(times[index]), min: Math.min(...times[index]), max: Math.max(...times[index]) }));
 }
 
-async function startServer() {
-  const env = home();
-  const child = spawn(node, [CRM, 'sandbox', 'serve', '--port', '0', '-o', 'ndjson'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const info = await new Promise((resolve, reject) => {
-    let text = '';
-    child.stdout.on('data', (chunk) => {
-      text += chunk;
-      if (text.includes('\n')) resolve(JSON.parse(text.split('\n')[0]));
-    });
-    child.on('exit', (code) => reject(new Error(`sandbox serve exited ${code}`)));
-  });
-  return { child, ...info };
-}
-
-const server = await startServer();
+const server = await serveSandbox(home());
 try {
   // A user's setup: a stored profile (auth login), no CRM_* variables.
   const remote = home();
@@ -76,6 +63,9 @@ try {
     { name: 'crm --version', argv: [node, CRM, '--version'], env: remote, target: 1.3 },
     { name: 'crm contacts list --json (stored profile, loopback HTTP)', argv: [node, CRM, 'contacts', 'list', '--json'], env: remote, target: 1.6 },
     { name: 'crm contacts list --json (embedded sandbox)', argv: [node, CRM, 'contacts', 'list', '--json'], env: embedded, target: 2.0 },
+    // What a shell runs on TAB for a profile or a stage; the warm-up run fills the stage cache.
+    { name: 'crm __complete profiles (shell completion)', argv: [node, CRM, '__complete', 'profiles'], env: remote, target: 1.2 },
+    { name: 'crm __complete stages (shell completion, cached)', argv: [node, CRM, '__complete', 'stages'], env: remote, target: 1.2 },
   ]);
   const base = results[0].median;
   console.log(`Start-up, ${RUNS} interleaved runs each (median ms, ratio of medians to node -e 0):`);

@@ -5,17 +5,18 @@
 // - import: `crm contacts import` of 2,000 rows (the whole process: start, reading, checking,
 //   sending) against the server's own capacity for the same POST /contacts at the same
 //   concurrency, measured with autocannon. Target: at least 0.8.
-// - export: `crm contacts export` (CSV) of 100,000 records against 1,000 records, peak RSS
-//   (target: at most 1.2x), and against a bare fetch loop over the same pages, wall time (target:
-//   at most 1.0x).
+// - export: `crm contacts export` (CSV, the default, and NDJSON) of 100,000 records against 1,000
+//   records, peak RSS (target: at most 1.2x), and against a bare fetch loop over the same pages,
+//   wall time (target: at most 1.0x).
 //
 //   node bench/scale.mjs [--runs N] [--records N] [--skip-import] [--skip-export]
 
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CRM, serveSandbox } from './serve.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
@@ -24,7 +25,6 @@ const RECORDS = option('--records', 100_000);
 const SMALL = 1_000;
 const IMPORT_ROWS = 2_000;
 const CONCURRENCY = 4;
-const CRM = fileURLToPath(new URL('../bin/crm.js', import.meta.url));
 const PEAK = fileURLToPath(new URL('./peak-rss.cjs', import.meta.url));
 const FETCH_LOOP = fileURLToPath(new URL('./fetch-pages.mjs', import.meta.url));
 const node = process.execPath;
@@ -57,16 +57,8 @@ function measure(argv, env, { peak = false } = {}) {
 }
 
 async function serve(env) {
-  const child = spawn(node, [CRM, 'sandbox', 'serve', '--port', '0', '-o', 'ndjson'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
-  const info = await new Promise((resolve, reject) => {
-    let text = '';
-    child.stdout.on('data', (chunk) => {
-      text += chunk;
-      if (text.includes('\n')) resolve(JSON.parse(text.split('\n')[0]));
-    });
-    child.on('exit', (code) => reject(new Error(`sandbox serve exited ${code}`)));
-  });
-  return { child, url: info.url, key: info.api_key, env: { ...home(), CRM_BASE_URL: info.url, CRM_API_KEY: info.api_key } };
+  const server = await serveSandbox(env);
+  return { child: server.child, url: server.url, key: server.api_key, env: { ...home(), CRM_BASE_URL: server.url, CRM_API_KEY: server.api_key } };
 }
 
 function csvFile(name, rows, company = () => 'Bench Co') {
@@ -130,24 +122,29 @@ async function benchExport() {
   console.log(`\nExport: seeded ${RECORDS} contacts (${SMALL} of them "Bench Small") in ${((Date.now() - seedStart) / 1000).toFixed(0)} s`);
   const server = await serve(env);
   try {
-    const small = [];
-    const large = [];
+    const formats = ['csv', 'ndjson'];
+    const small = Object.fromEntries(formats.map((format) => [format, []]));
+    const large = Object.fromEntries(formats.map((format) => [format, []]));
     const bare = [];
     for (let run = 0; run < RUNS; run++) {
-      small.push(measure([CRM, 'contacts', 'export', '--search', 'Bench Small'], server.env, { peak: true }));
-      large.push(measure([CRM, 'contacts', 'export'], server.env, { peak: true }));
+      for (const format of formats) {
+        small[format].push(measure([CRM, 'contacts', 'export', '--format', format, '--search', 'Bench Small'], server.env, { peak: true }));
+        large[format].push(measure([CRM, 'contacts', 'export', '--format', format], server.env, { peak: true }));
+      }
       bare.push(measure([FETCH_LOOP, server.url, server.key], server.env));
     }
-    const peakSmall = median(small.map((r) => r.peakKb)) / 1024;
-    const peakLarge = median(large.map((r) => r.peakKb)) / 1024;
-    const wallLarge = median(large.map((r) => r.ms));
+    const line = (label, value) => console.log(`  ${label.padEnd(44)} ${value}`);
     const wallBare = median(bare.map((r) => r.ms));
-    console.log(`Export, CSV, ${RUNS} interleaved runs (medians):`);
-    const line = (label, value) => `  ${label.padEnd(40)} ${value}`;
-    console.log(line(`peak RSS, ${SMALL} records`, `${peakSmall.toFixed(1).padStart(7)} MB`));
-    console.log(line(`peak RSS, ${RECORDS} records`, `${peakLarge.toFixed(1).padStart(7)} MB  ratio ${(peakLarge / peakSmall).toFixed(2)}  target <= 1.2: ${verdict(peakLarge / peakSmall <= 1.2)}`));
-    console.log(line(`wall, bare fetch loop over the pages`, `${(wallBare / 1000).toFixed(1).padStart(7)} s`));
-    console.log(line(`wall, crm contacts export`, `${(wallLarge / 1000).toFixed(1).padStart(7)} s   ratio ${(wallLarge / wallBare).toFixed(2)}  target <= 1.0: ${verdict(wallLarge / wallBare <= 1.0)}`));
+    console.log(`Export, ${RUNS} interleaved runs (medians):`);
+    line('wall, bare fetch loop over the pages', `${(wallBare / 1000).toFixed(1).padStart(7)} s`);
+    for (const format of formats) {
+      const peakSmall = median(small[format].map((r) => r.peakKb)) / 1024;
+      const peakLarge = median(large[format].map((r) => r.peakKb)) / 1024;
+      const wallLarge = median(large[format].map((r) => r.ms));
+      line(`${format}: peak RSS, ${SMALL} records`, `${peakSmall.toFixed(1).padStart(7)} MB`);
+      line(`${format}: peak RSS, ${RECORDS} records`, `${peakLarge.toFixed(1).padStart(7)} MB  ratio ${(peakLarge / peakSmall).toFixed(2)}  target <= 1.2: ${verdict(peakLarge / peakSmall <= 1.2)}`);
+      line(`${format}: wall, ${RECORDS} records`, `${(wallLarge / 1000).toFixed(1).padStart(7)} s   ratio to the bare loop ${(wallLarge / wallBare).toFixed(2)}  target <= 1.0: ${verdict(wallLarge / wallBare <= 1.0)}`);
+    }
   } finally {
     server.child.kill('SIGTERM');
   }

@@ -48,6 +48,8 @@ export interface ContextInit {
   prompter?: Prompter;
   /** The clock of relative times in tables (tests). */
   now?: () => number;
+  /** Retries of a failed request (default: the HTTP core's); shell completion asks once. */
+  maxRetries?: number;
 }
 
 /** The output settings, resolved and checked before a command runs. */
@@ -171,6 +173,17 @@ export class Context {
     return (this.clientPromise ??= this.createClient());
   }
 
+  /**
+   * The same workspace, settings and transport for work that owns no terminal (MCP tool calls, whose
+   * stdin and stdout belong to the protocol): it never prompts, reads an empty stdin, and writes only
+   * messages, to a stderr that is no terminal (no spinner, no countdown).
+   */
+  headless(): Context {
+    const stderr: OutStream = { write: (text) => this.io.stderr.write(text) };
+    const stdin: InStream = { async *[Symbol.asyncIterator]() {} };
+    return new Context({ ...this.init, options: { ...this.options, input: false }, stdin, stdout: stderr, stderr });
+  }
+
   onClose(cleanup: () => void): void {
     this.cleanups.push(cleanup);
   }
@@ -233,6 +246,7 @@ export class Context {
       apiKey,
       transport: spinning,
       timeoutMs: this.timeoutMs,
+      maxRetries: this.init.maxRetries,
       userAgent: `crm/${VERSION} node/${process.versions.node} ${process.platform}`,
       trace: this.debug ? (line) => this.io.stderr.write(`${line}\n`) : undefined,
       waitLong: (ms, reason) => this.waitLong(ms, reason),

@@ -56,6 +56,6 @@ function report(error: unknown, ctx: Context): number {
 }
 
 /** Commander's own usage errors (already printed by commander) as the JSON error object. */
-export function usageErrorJson(message: string): string {
-  return JSON.stringify(new CliError(message, ExitCode.usage, { code: 'usage' }).toJSON());
+export function usageErrorJson(message: string, hint?: string): string {
+  return JSON.stringify(new CliError(message, ExitCode.usage, { code: 'usage', hint }).toJSON());
 }

@@ -17,7 +17,9 @@ import { run as tasksComplete } from './handlers/tasks-complete.js';
 import { parseInvocation, type KeyOf } from './invocation.js';
 import * as api from './local/api.js';
 import * as auth from './local/auth.js';
+import * as completion from './local/completion.js';
 import * as config from './local/config.js';
+import * as mcp from './local/mcp.js';
 import * as profiles from './local/profiles.js';
 import * as sandbox from './local/sandbox.js';
 import type { LocalHandler } from './local/types.js';
@@ -51,6 +53,8 @@ const LOCAL_HANDLERS: Record<LocalHandlerName, LocalHandler> = {
   'sandbox.reset': sandbox.reset,
   'sandbox.status': sandbox.status,
   'api.run': api.run,
+  'mcp.serve': mcp.serve(runOperation),
+  'completion.script': completion.script,
   // Long-running commands: their code (and csv-parse, child_process, p-limit) loads only when they run.
   'watch.run': async (ctx, invocation) => (await import('./watch/watch.js')).run(ctx, invocation),
   'contacts.import': async (ctx, invocation) => (await import('./import/import.js')).run(ctx, invocation),

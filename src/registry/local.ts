@@ -1,8 +1,9 @@
 // Commands that are not one endpoint of the service: auth, profiles, config, the sandbox, raw API
 // access. Data only, like the operations: the code is in src/commands/local/, loaded on use.
 
+import type { OUTPUT_FORMATS } from './global.js';
 import { RESOURCES } from './resources.js';
-import type { Example, FieldSpec } from './types.js';
+import { GROUP_NAMES, type Example, type FieldSpec } from './types.js';
 
 export type LocalHandlerName =
   | 'auth.login' | 'auth.status' | 'auth.logout'
@@ -10,6 +11,8 @@ export type LocalHandlerName =
   | 'config.get' | 'config.set' | 'config.unset' | 'config.list'
   | 'sandbox.init' | 'sandbox.serve' | 'sandbox.reset' | 'sandbox.status'
   | 'api.run'
+  | 'mcp.serve'
+  | 'completion.script'
   | 'watch.run' | 'contacts.import' | 'contacts.export';
 
 export interface LocalCommand {
@@ -22,7 +25,7 @@ export interface LocalCommand {
   handler: LocalHandlerName;
   examples: readonly Example[];
   /** The format when no flag asks for one (crm api prints JSON, as gh api does). */
-  defaultFormat?: 'json' | 'csv';
+  defaultFormat?: (typeof OUTPUT_FORMATS)[number];
   /** The format into a pipe when nothing asks for one (crm watch streams NDJSON). */
   pipeFormat?: 'ndjson';
   /** This option picks the output format as -o does (contacts export --format). */
@@ -44,7 +47,8 @@ export const IMPORT_FORMATS = ['csv', 'ndjson'] as const;
 export const SETTING_NAMES = ['base_url', 'output', 'timeout', 'api_key'] as const;
 const setting: FieldSpec = { name: 'key', type: 'string', description: 'base_url, output, timeout or api_key (masked)', known: SETTING_NAMES };
 const profileArg = (description: string): FieldSpec => ({ name: 'name', type: 'string', description, known: 'profiles' });
-const ex = (command: string, description: string): Example => ({ command, description });
+const ex = (command: string, description: string, needs?: string): Example => ({ command, description, ...(needs ? { needs } : {}) });
+const WORKSPACE = 'a real workspace and its key';
 
 export const LOCAL_COMMANDS: readonly LocalCommand[] = [
   {
@@ -55,8 +59,8 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
     options: [{ name: 'with_key', type: 'boolean', description: 'read the key from stdin instead of prompting' }],
     handler: 'auth.login',
     examples: [
-      ex('crm auth login --base-url https://crm.example.com', 'asks for the key (masked)'),
-      ex('crm auth login --base-url https://crm.example.com --with-key < keyfile', 'in a script'),
+      ex('crm auth login --base-url https://crm.example.com', 'asks for the key (masked)', WORKSPACE),
+      ex('crm auth login --base-url https://crm.example.com --with-key < keyfile', 'in a script', WORKSPACE),
     ],
   },
   {
@@ -104,7 +108,7 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
     args: [profileArg('profile name')],
     options: [],
     handler: 'profiles.remove',
-    examples: [ex('crm profiles remove staging', 'forget a workspace')],
+    examples: [ex('crm profiles remove staging', 'forget a workspace', 'a stored profile named staging')],
   },
   {
     name: 'config_get',
@@ -162,7 +166,7 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
     args: [],
     options: [{ name: 'port', type: 'integer', min: 0, max: 65535, description: 'port to listen on (default 4010; 0 picks a free one)' }],
     handler: 'sandbox.serve',
-    examples: [ex('crm sandbox serve --port 0 --json', 'a free port; prints the URL and key as JSON')],
+    examples: [ex('crm sandbox serve --port 0 --json', 'a free port; prints the URL and key as JSON', 'Ctrl-C to stop it (it serves until then)')],
   },
   {
     name: 'sandbox_reset',
@@ -202,6 +206,36 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
     examples: [ex('crm api GET /contacts -f status=customer --paginate', 'every customer, raw'), ex("crm api POST /contacts -f name=Ada -f email=ada@example.com", 'create a contact')],
   },
   {
+    name: 'mcp',
+    command: ['mcp'],
+    summary: 'Serve every endpoint as a tool for AI agents (Model Context Protocol on stdio)',
+    args: [],
+    options: [
+      { name: 'read_only', type: 'boolean', description: 'leave out every tool that writes (only reads: list, get, search, analytics...)' },
+      { name: 'toolsets', type: 'list', choices: GROUP_NAMES, description: 'only the tools of these groups, comma-separated' },
+    ],
+    handler: 'mcp.serve',
+    examples: [
+      ex('crm mcp', 'every endpoint as a tool, on the active profile (or the local sandbox)'),
+      ex('crm mcp --read-only --toolsets contacts,deals,search', 'reading tools of three groups only'),
+    ],
+  },
+  {
+    name: 'completion',
+    command: ['completion'],
+    summary: 'Print the shell completion script for bash, zsh or fish',
+    args: [{ name: 'shell', type: 'string', description: 'the shell', choices: ['bash', 'zsh', 'fish'] }],
+    options: [],
+    handler: 'completion.script',
+    // The script itself, whatever CRM_OUTPUT or the profile say: it is sourced, not read.
+    defaultFormat: 'tsv',
+    examples: [
+      ex('crm completion bash', 'the bash script; load it with `source <(crm completion bash)` in ~/.bashrc'),
+      ex('crm completion zsh', 'the zsh script; save it as _crm in a folder of $fpath'),
+      ex('crm completion fish', 'the fish script; save it as ~/.config/fish/completions/crm.fish'),
+    ],
+  },
+  {
     name: 'watch',
     command: ['watch'],
     summary: 'Follow a list: emit each new record once, oldest first (run a command, forward it to a URL, score it)',
@@ -220,10 +254,11 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
     handler: 'watch.run',
     pipeFormat: 'ndjson',
     examples: [
-      ex('crm watch contacts --interval 30s', 'a line for each new contact, as it arrives'),
-      ex('crm watch deals --once --state ~/.crm-deals.json', 'from cron: what is new since the last run'),
-      ex('crm watch contacts --forward-to http://localhost:3000/hooks/crm', 'webhooks for a local app'),
-      ex("crm watch contacts --exec 'jq -r .email >> new-emails.txt'", 'run a command for each new contact'),
+      ex('crm watch contacts --interval 30s', 'a line for each new contact, as it arrives', 'Ctrl-C to stop it'),
+      ex('crm watch deals --once --since-start --fields id,name', 'every deal there is, oldest first, then exit'),
+      ex('crm watch deals --once --state deals-seen.json', 'from cron: what is new since the last run', 'a state file it may write'),
+      ex('crm watch contacts --forward-to http://localhost:3000/hooks/crm', 'webhooks for a local app', 'a receiver at the URL, and Ctrl-C to stop it'),
+      ex("crm watch contacts --exec 'jq -r .email >> new-emails.txt'", 'run a command for each new contact', 'jq, and Ctrl-C to stop it'),
     ],
   },
   {
@@ -243,10 +278,10 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
     ],
     handler: 'contacts.import',
     examples: [
-      ex('crm contacts import contacts.csv --errors errors.csv', 'import a spreadsheet; rows that fail go to errors.csv'),
-      ex('crm contacts import contacts.csv --dry-run', 'check every row, send nothing'),
-      ex('crm contacts import contacts.csv --resume', 'finish an interrupted or partly failed import'),
-      ex('crm contacts import people.csv --map "E-mail=email" --map "Full name=name" --upsert', 'other column names; update existing contacts'),
+      ex('crm contacts import contacts.csv --errors errors.csv', 'import a spreadsheet; rows that fail go to errors.csv', 'a contacts.csv file'),
+      ex('crm contacts import contacts.csv --resume', 'finish an interrupted or partly failed import', 'a contacts.csv file'),
+      ex('crm contacts export --format ndjson | crm contacts import - --dry-run', 'check every row, send nothing'),
+      ex('crm contacts export --format ndjson | crm contacts import - --upsert', 'update the contacts that have these emails (create the others)'),
     ],
   },
   {
@@ -259,7 +294,7 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
     defaultFormat: 'csv',
     formatOption: 'format',
     examples: [
-      ex('crm contacts export > contacts.csv', 'every contact as CSV'),
+      ex('crm contacts export', 'every contact as CSV, with a header row'),
       ex('crm contacts export --format ndjson --status customer', 'every customer, one JSON record a line'),
     ],
   },

@@ -50,7 +50,7 @@ const CONTACT: ResourceSpec = {
     { name: 'status', type: 'string', description: 'only contacts with this status', known: CONTACT_STATUSES },
     { name: 'list_id', type: 'id', description: 'only contacts in this list' },
   ],
-  columns: ['id', 'name', 'email', 'status', 'company', 'score', 'created_at'],
+  columns: ['id', 'name', 'email', 'status', 'score', 'company', 'created_at'],
 };
 
 const ACCOUNT: ResourceSpec = {
@@ -77,13 +77,14 @@ const DEAL: ResourceSpec = {
     { name: 'name', type: 'string', description: 'deal name', required: true, maxLength: 200, example: 'Annual licence' },
     { name: 'amount', type: 'number', description: 'deal value', prompt: true, min: 0, default: 0, example: '12000' },
     { name: 'currency', type: 'string', description: 'ISO currency code, e.g. USD', default: 'USD', maxLength: 3 },
-    { name: 'stage', type: 'string', description: 'pipeline stage (id or name)', known: 'stages', prompt: true },
+    { name: 'stage', type: 'string', description: 'pipeline stage (id or name)', known: 'stages', prompt: true, maxLength: 100 },
     { ...ro('status', 'string', 'open, won or lost, from the stage'), known: DEAL_STATUSES },
     ref('account_id', 'account', 'account id'),
     ref('contact_id', 'contact', 'primary contact id'),
     { name: 'close_date', type: 'date', description: 'expected close date' },
     CREATED,
     UPDATED,
+    ro('activities', 'json', 'its stage moves, newest first (when one deal is read)'),
   ],
   filters: [
     search('the deal name'),
