@@ -203,3 +203,18 @@ describe('contacts import: sending', () => {
     for (const id of ids) expect(ws.api('GET', `/contacts/${id}`).data.score).toEqual(expect.any(Number));
   });
 });
+
+describe('contacts import on a terminal', () => {
+  it('shows a progress bar on stderr (done, rate, time left), then clears it for the summary', async () => {
+    const tag = unique();
+    const file = inputFile('bar.csv', `name,email\n${Array.from({ length: 6 }, (_, index) => `Bar ${index},bar${index}-${tag}@example.com`).join('\n')}\n`);
+    // A service that takes 80 ms an answer, so the bar is drawn while rows are under way.
+    const slow: Transport = async (request) => (await new Promise((resolve) => setTimeout(resolve, 80)), ws.transport(request));
+    const result = await run(['contacts', 'import', file, '--concurrency', '1', '-o', 'ndjson'], { ws: { ...ws, transport: slow } as Workspace, tty: { stderr: true } });
+    expect(result.code).toBe(0);
+    const frames = result.stderr.split('\r\x1b[2K').filter(Boolean);
+    expect(frames[0]).toMatch(/^Importing ░{24} 0\/6 {2}0\.0\/s {2}ETA --$/);
+    expect(frames.slice(1, -1)).toContainEqual(expect.stringMatching(/^Importing █+░+ [1-5]\/6 {2}\d+(\.\d)?\/s {2}ETA \ds$/));
+    expect(frames.at(-1)).toBe('6 created\n');
+  });
+});

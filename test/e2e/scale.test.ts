@@ -59,9 +59,9 @@ describe('crm contacts import in a process', () => {
   };
 
   it.each(['SIGINT', 'SIGKILL'] as const)('%s mid-run, then --resume: every row exists exactly once', async (signal) => {
-    const { file, emails } = csv(signal.toLowerCase(), 120);
+    const { file, emails } = csv(signal.toLowerCase(), 60);
     // Slow answers, so the signal lands with requests under way.
-    live.server.fault({ match: /^POST \/api\/v1\/contacts$/, delayMs: 40, times: 120 });
+    live.server.fault({ match: /^POST \/api\/v1\/contacts$/, delayMs: 40, times: 60 });
     const importing = start(['contacts', 'import', file]);
     await until(() => live.server.requests(/^POST/).length >= 20, 'twenty rows sent');
     importing.child.kill(signal);

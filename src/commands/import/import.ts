@@ -110,12 +110,13 @@ function planRows(rows: readonly ImportRow[], checkpoint: Checkpoint | undefined
 }
 
 function dryRunReport(plan: readonly Planned[], upsert: boolean): Result {
+  // The row's fields first: a workspace field named like a report column (--map X=result) cannot hide it.
   const rows = plan.map(({ row, done }) => ({
+    ...row.body,
     line: row.line,
     ok: !row.problem,
     result: row.problem ? 'invalid' : done ? 'already_imported' : upsert ? 'would_create_or_update' : 'would_create',
     ...(done?.id ? { id: done.id } : {}),
-    ...row.body,
     error: row.problem ?? null,
   }));
   const invalid = rows.filter((row) => !row.ok).map((row) => row.line);
