@@ -117,7 +117,7 @@ export class Printer {
         // One stringifier for the whole list (it writes each row as it is given one): a stringifier
         // per row made a long export's memory grow with its length.
         const { stringify } = await import('csv-stringify');
-        const csv = stringify(CSV);
+        const csv = stringify(CSV_OPTIONS);
         csv.on('data', (chunk: Buffer | string) => this.write(String(chunk)));
         const ended = new Promise((resolve, reject) => csv.on('end', resolve).on('error', reject));
         let columns: readonly string[] | undefined = this.fields;
@@ -489,5 +489,5 @@ function trimLines(text: string): string {
   return text.replace(/[ ]+$/gm, '');
 }
 
-/** RFC 4180: CRLF between records; a field holding a line break is quoted too. */
-const CSV = { record_delimiter: 'windows', quoted_match: /[\r\n]/ } as const;
+/** RFC 4180: CRLF between records; a field holding a line break is quoted too. For every CSV crm writes. */
+export const CSV_OPTIONS = { record_delimiter: 'windows', quoted_match: /[\r\n]/ } as const;

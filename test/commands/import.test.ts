@@ -96,6 +96,16 @@ describe('contacts import: reading and checking', () => {
     expect(headerless.stderr).toContain("no column holds a contact's name or email");
     expect(ws.requests()).toEqual([]);
   });
+  it('--errors keeps a row with quotes and line breaks whole, so the file can be fixed and read back', async () => {
+    const file = inputFile('quoted.csv', 'name,email,company\n"Two\nlines","no-at-sign","Say ""hi"", then go"\n');
+    const errors = join(file, '..', 'errors.csv');
+    const result = await run(['contacts', 'import', file, '--errors', errors], { ws });
+    expect(result.code).toBe(7);
+    const { parse } = await import('csv-parse/sync');
+    expect(parse(readFileSync(errors, 'utf8'), { bom: true, columns: true })).toEqual([
+      { name: 'Two\nlines', email: 'no-at-sign', company: 'Say "hi", then go', line: '2', reason: 'email: invalid email "no-at-sign"' },
+    ]);
+  });
 });
 
 describe('contacts import: sending', () => {

@@ -11,6 +11,7 @@ import type { Context } from '../../cli/context.js';
 import { CliError, ExitCode, noRecordError, toCliError, usageError } from '../../cli/errors.js';
 import { safeLine } from '../../cli/format.js';
 import { readSource } from '../../cli/input.js';
+import { CSV_OPTIONS } from '../../cli/printer.js';
 import { startProgress, type Progress } from '../../cli/progress.js';
 import { list, type Result, type View } from '../../cli/result.js';
 import type { ApiClient } from '../../http/core.js';
@@ -304,7 +305,8 @@ async function writeErrors(path: string, input: ImportFile, outcomes: readonly O
     if (reason !== undefined) records.push([...input.columns.map((_, index) => row.cells[index] ?? ''), String(row.line), reason]);
   }
   try {
-    writeFileSync(path, stringify(records, { bom: true, record_delimiter: 'windows' }));
+    // A BOM, so that spreadsheets read it as UTF-8.
+    writeFileSync(path, stringify(records, { ...CSV_OPTIONS, bom: true }));
   } catch (error) {
     throw new CliError(`cannot write --errors ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, ExitCode.service, { code: 'errors_file' });
   }
