@@ -8,6 +8,7 @@ import { walk } from '../http/paginate.js';
 import type { Query } from '../http/url.js';
 import { RESOURCES } from '../registry/resources.js';
 import type { LocalHandler } from './local/types.js';
+import { keepYoungGenerationSmall } from './stream-memory.js';
 
 export const run: LocalHandler = async (ctx, { options }) => {
   // --format chose the printer's format already (as -o does); a different -o or --json is a contradiction.
@@ -23,5 +24,6 @@ export const run: LocalHandler = async (ctx, { options }) => {
     if (value !== undefined) query[filter.name] = value as string | boolean;
   }
   const client = await ctx.client();
+  await keepYoungGenerationSmall();
   return list(walk(client, `/${contacts.plural}`, query, { key: contacts.plural }), { columns: contacts.columns, noun: contacts.plural });
 };

@@ -13,6 +13,7 @@ import { fillPath, type Query } from '../http/url.js';
 import { RESOURCES } from '../registry/resources.js';
 import type { Operation } from '../registry/types.js';
 import { buildBody } from './body.js';
+import { keepYoungGenerationSmall } from './stream-memory.js';
 import type { Invocation } from './invocation.js';
 
 export type Handler = (ctx: Context, invocation: Invocation<Operation>) => Promise<Result>;
@@ -72,6 +73,7 @@ export async function listResult(ctx: Context, invocation: Invocation<Operation>
   const limit = options.number('limit');
   const offset = options.number('offset');
   if (options.flag('all') || (limit !== undefined && limit > PAGE_MAX)) {
+    await keepYoungGenerationSmall();
     return list(walk(client, path, { ...query, offset }, { limit, key: op.listKey }), view);
   }
   const page = await client.list(path, { ...query, limit, offset }, op.listKey);

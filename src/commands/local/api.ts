@@ -7,6 +7,7 @@ import { list, record, type Result } from '../../cli/result.js';
 import { isObject } from '../../http/envelope.js';
 import { walk } from '../../http/paginate.js';
 import { API_PREFIX, type Query } from '../../http/url.js';
+import { keepYoungGenerationSmall } from '../stream-memory.js';
 import type { LocalHandler } from './types.js';
 
 export const run: LocalHandler = async (ctx, { args, options }) => {
@@ -29,7 +30,10 @@ export const run: LocalHandler = async (ctx, { args, options }) => {
   }
 
   const client = await ctx.client();
-  if (options.flag('paginate')) return list(walk(client, path, query));
+  if (options.flag('paginate')) {
+    await keepYoungGenerationSmall();
+    return list(walk(client, path, query));
+  }
   const { data, envelope } = await client.exchange(method, path, { query, body });
   return resultOf(options.flag('raw') ? envelope : data);
 };
