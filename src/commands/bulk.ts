@@ -1,28 +1,26 @@
 // Commands that act on many items (tasks complete, ai accept, sequences enroll, contacts import):
 // every item ends in one row of a report, and the run's exit code says whether all went well.
 
+import pLimit from 'p-limit';
 import { CliError, ExitCode, toCliError } from '../cli/errors.js';
 import { list, type ReportRow, type Result, type View } from '../cli/result.js';
 
-/** One request per id, a few at a time; a usage error (nothing sent for it) stops the run. */
+/** One request per id, a few at a time (p-limit); a usage error (nothing sent for it) stops the run. */
 export async function forEachId(ids: readonly string[], action: (id: string) => Promise<unknown>, success: string, concurrency = 4): Promise<Array<ReportRow & { failure?: CliError }>> {
-  const rows: Array<ReportRow & { failure?: CliError }> = new Array(ids.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < ids.length) {
-      const index = next++;
-      const id = ids[index]!;
-      try {
-        rows[index] = { id, ok: true, result: success, error: null, record: await action(id) };
-      } catch (error) {
-        const failure = toCliError(error);
-        if (failure.exitCode === ExitCode.usage || failure.exitCode === ExitCode.interrupted) throw failure;
-        rows[index] = { id, ok: false, result: failure.status === 404 ? 'not_found' : 'failed', error: failure.message, failure };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, ids.length) }, worker));
-  return rows;
+  const limit = pLimit(concurrency);
+  return Promise.all(
+    ids.map((id) =>
+      limit(async (): Promise<ReportRow & { failure?: CliError }> => {
+        try {
+          return { id, ok: true, result: success, error: null, record: await action(id) };
+        } catch (error) {
+          const failure = toCliError(error);
+          if (failure.exitCode === ExitCode.usage || failure.exitCode === ExitCode.interrupted) throw failure;
+          return { id, ok: false, result: failure.status === 404 ? 'not_found' : 'failed', error: failure.message, failure };
+        }
+      }),
+    ),
+  );
 }
 
 /** "3 completed, 1 not found". */

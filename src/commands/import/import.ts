@@ -22,7 +22,7 @@ import { countsOf } from '../bulk.js';
 import type { LocalHandler } from '../local/types.js';
 import { SCORE_CALLS_PER_WINDOW, Scorer } from '../scoring.js';
 import { stopOnSignals, type Stopper } from '../stop.js';
-import { Checkpoint, type JournalState, type RowEntry } from './checkpoint.js';
+import { Checkpoint, MARK_AHEAD, type Outcome as JournalOutcome, type RowEntry } from './checkpoint.js';
 import { detectFormat, readImportFile, type ImportFile, type ImportFormat, type ImportRow } from './rows.js';
 
 const DEFAULT_CONCURRENCY = 4;
@@ -100,12 +100,13 @@ function planRows(rows: readonly ImportRow[], checkpoint: Checkpoint | undefined
     const entry = checkpoint?.entries.get(row.line);
     const imported = entry?.state === 'created' || entry?.state === 'updated';
     if (imported && entry.digest !== digest) changed.push(row.line);
-    const uncertain = entry?.state === 'sending' || (entry?.state === 'failed' && entry.uncertain === true);
+    // Sent (under a mark) with no outcome written, or failed without a clear answer: it may exist.
+    const uncertain = entry === undefined ? row.line <= (checkpoint?.sentThrough ?? 0) : entry.state === 'failed' && entry.uncertain === true;
     return { row, digest, done: imported ? entry : undefined, uncertain };
   });
   if (changed.length > 0) {
-    const lines = changed.slice(0, 10).join(', ') + (changed.length > 10 ? `, and ${changed.length - 10} more` : '');
-    throw usageError(`${source} changed since it was imported: line${changed.length > 1 ? 's' : ''} ${lines} now hold${changed.length > 1 ? '' : 's'} other data`, 'resume needs the imported rows as they were; fix only rows that failed, or start again with a new --checkpoint');
+    const verb = changed.length > 1 ? 'hold' : 'holds';
+    throw usageError(`${source} changed since it was imported: ${lineList(changed)} now ${verb} other data`, 'resume needs the imported rows as they were; fix only rows that failed, or start again with a new --checkpoint');
   }
   return plan;
 }
@@ -139,6 +140,8 @@ class Importer {
   private halted?: CliError;
   private failuresInARow = 0;
   private finished = 0;
+  /** For each line to send, the line MARK_AHEAD rows later (or the last): how far a mark reaches. */
+  private readonly ahead = new Map<number, number>();
   /** Rows the checkpoint already had as created or updated. */
   private earlier = 0;
   /** Lines whose contact was scored, in this run or an earlier one. */
@@ -165,7 +168,9 @@ class Importer {
       email: typeof row.body?.email === 'string' ? row.body.email : null,
       error: row.problem ?? null,
     }));
-    const toSend = plan.filter((item) => item.row.body && !item.done).length;
+    const lines = plan.filter((item) => item.row.body && !item.done).map((item) => item.row.line);
+    lines.forEach((line, index) => this.ahead.set(line, lines[Math.min(index + MARK_AHEAD, lines.length - 1)]!));
+    const toSend = lines.length;
     this.earlier = plan.filter((item) => item.done).length;
     this.progress = startProgress(this.ctx.io, 'Importing', toSend);
     const limit = pLimit(this.options.concurrency);
@@ -199,7 +204,7 @@ class Importer {
     if (this.stopping) return;
     const { row, digest } = item;
     const body = row.body!;
-    const journal = (state: JournalState, extra: { id?: string; error?: string; uncertain?: boolean } = {}) => this.checkpoint?.write(row.line, { digest, state, ...extra });
+    const journal = (state: JournalOutcome, extra: { id?: string; error?: string; uncertain?: boolean } = {}) => this.checkpoint?.outcome(row.line, { digest, state, ...extra });
     try {
       let id = earlierId;
       // A row sent before may exist already (its answer was lost); --upsert looks for the email anyway.
@@ -208,7 +213,7 @@ class Importer {
       if (id !== undefined && !this.options.upsert) {
         result = 'created';
       } else {
-        journal('sending');
+        this.checkpoint?.sending(row.line, () => this.ahead.get(row.line) ?? row.line);
         if (id !== undefined) {
           await this.client.request('PATCH', fillPath('/contacts/{id}', { id }), { body });
           result = 'updated';
@@ -243,7 +248,7 @@ class Importer {
     this.scoring.push(
       scorer.score(id).then(
         () => {
-          this.checkpoint?.write(line, { scored: true });
+          this.checkpoint?.outcome(line, { scored: true });
           this.scoredLines.add(line);
           this.showProgress();
         },
