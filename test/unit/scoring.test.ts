@@ -24,12 +24,13 @@ describe('Scorer', () => {
   it('sends at most `calls` triggers in any window, in the order asked', async () => {
     const { client, calls } = triggerLog();
     const waits: number[] = [];
-    const scorer = new Scorer(client, { signal: new AbortController().signal, calls: 3, windowMs: 150, onWait: (ms) => waits.push(ms) });
+    const scorer = new Scorer(client, { signal: new AbortController().signal, calls: 3, windowMs: 200, onWait: (ms) => waits.push(ms) });
     const ids = ['c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7'];
     const results = await Promise.all(ids.map((id) => scorer.score(id)));
     expect(results.map((result) => result.score)).toEqual(ids.map(() => 42));
     expect(calls.map((call) => call.contactId)).toEqual(ids);
-    for (let index = 3; index < calls.length; index++) expect(calls[index]!.at - calls[index - 3]!.at).toBeGreaterThanOrEqual(149);
+    // Any four calls in a row span a window (less a little timer jitter on a busy machine).
+    for (let index = 3; index < calls.length; index++) expect(calls[index]!.at - calls[index - 3]!.at).toBeGreaterThanOrEqual(185);
     expect(waits.length).toBeGreaterThanOrEqual(2);
   });
 
