@@ -15,6 +15,8 @@ import { run as search } from './handlers/search.js';
 import { run as sequencesEnroll } from './handlers/sequences-enroll.js';
 import { run as tasksComplete } from './handlers/tasks-complete.js';
 import { parseInvocation, type KeyOf } from './invocation.js';
+import * as contactsExport from './export.js';
+import * as contactsImport from './import/import.js';
 import * as api from './local/api.js';
 import * as auth from './local/auth.js';
 import * as completion from './local/completion.js';
@@ -24,6 +26,7 @@ import * as profiles from './local/profiles.js';
 import * as sandbox from './local/sandbox.js';
 import type { LocalHandler } from './local/types.js';
 import { runGeneric, type Handler } from './run.js';
+import * as watch from './watch/watch.js';
 
 const HANDLERS: Record<HandlerName, Handler> = {
   'contacts-create': contactsCreate,
@@ -55,10 +58,9 @@ const LOCAL_HANDLERS: Record<LocalHandlerName, LocalHandler> = {
   'api.run': api.run,
   'mcp.serve': mcp.serve(runOperation),
   'completion.script': completion.script,
-  // Long-running commands: their code (and csv-parse, child_process, p-limit) loads only when they run.
-  'watch.run': async (ctx, invocation) => (await import('./watch/watch.js')).run(ctx, invocation),
-  'contacts.import': async (ctx, invocation) => (await import('./import/import.js')).run(ctx, invocation),
-  'contacts.export': async (ctx, invocation) => (await import('./export.js')).run(ctx, invocation),
+  'watch.run': watch.run,
+  'contacts.import': contactsImport.run,
+  'contacts.export': contactsExport.run,
 };
 
 /** Arguments and options as commander hands them over. */

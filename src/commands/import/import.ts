@@ -3,7 +3,6 @@
 // connections and retry rules. Every row ends in one state (created with its id, updated, invalid,
 // failed with the reason), journaled in a checkpoint (./checkpoint.ts) that --resume finishes from.
 
-import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import pLimit from 'p-limit';
@@ -74,7 +73,8 @@ export const run: LocalHandler = async (ctx, { args, options }) => {
     ctx.warn(`ignoring ${input.ignored.length === 1 ? 'a column that is not a contact field' : 'columns that are not contact fields'}: ${names} (send one with --map COLUMN=FIELD)`);
   }
   const checkpoint = checkpointPath === undefined ? undefined : Checkpoint.open(checkpointPath, resume, source);
-  const plan = planRows(input.rows, checkpoint, source);
+  const { createHash } = await import('node:crypto');
+  const plan = planRows(input.rows, checkpoint, source, (text) => createHash('sha256').update(text).digest('hex').slice(0, 16));
   if (ctx.dryRun) return dryRunReport(plan, options.flag('upsert'));
 
   const client = await ctx.client();
@@ -92,11 +92,11 @@ export const run: LocalHandler = async (ctx, { args, options }) => {
 };
 
 /** What the checkpoint says of each row; a row imported before must still send the same data. */
-function planRows(rows: readonly ImportRow[], checkpoint: Checkpoint | undefined, source: string): Planned[] {
+function planRows(rows: readonly ImportRow[], checkpoint: Checkpoint | undefined, source: string, digestOf: (text: string) => string): Planned[] {
   const changed: number[] = [];
   const plan = rows.map((row): Planned => {
     if (!row.body) return { row, uncertain: false };
-    const digest = createHash('sha256').update(JSON.stringify(row.body)).digest('hex').slice(0, 16);
+    const digest = digestOf(JSON.stringify(row.body));
     const entry = checkpoint?.entries.get(row.line);
     const imported = entry?.state === 'created' || entry?.state === 'updated';
     if (imported && entry.digest !== digest) changed.push(row.line);
