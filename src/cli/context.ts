@@ -15,7 +15,7 @@ import { noticeMarker, openEmbeddedSandbox } from '../transport/sandbox.js';
 import type { Transport, TransportRequest } from '../transport/types.js';
 import { noKeyError, usageError } from './errors.js';
 import { checkName, parseChoice } from './input.js';
-import { createStreams, isTruthy, startSpinner, type InStream, type IOStreams, type OutStream } from './io.js';
+import { createStreams, isTruthy, startSpinner, type InStream, type IOStreams, type OutStream, type Spinner } from './io.js';
 import { FORMATS, Printer, type Format } from './printer.js';
 import { createPrompter, type Prompter } from './prompt.js';
 import { VERSION } from './version.js';
@@ -73,6 +73,7 @@ export class Context {
   private cachedPrompter?: Prompter;
   private clientPromise?: Promise<ApiClient>;
   private readonly cleanups: Array<() => void> = [];
+  private readonly spinners = new Set<Spinner>();
 
   constructor(init: ContextInit) {
     this.init = init;
@@ -173,7 +174,10 @@ export class Context {
     this.cleanups.push(cleanup);
   }
 
+  /** Releases what the command holds; also when it ends early (Ctrl-C, stdout gone: src/cli/io.ts). */
   close(): void {
+    // A spinner left running would leave the terminal without its cursor.
+    for (const spinner of this.spinners) spinner.stop();
     for (const cleanup of this.cleanups.splice(0)) cleanup();
   }
 
@@ -220,10 +224,12 @@ export class Context {
     const send = this.dryRun || !transport ? createRecordingTransport(this.plan, mask) : transport;
     const spinning: Transport = async (request) => {
       const spinner = this.debug || this.dryRun ? undefined : startSpinner(this.io, 'Waiting for the service…');
+      if (spinner) this.spinners.add(spinner);
       try {
         return await send(request);
       } finally {
         spinner?.stop();
+        if (spinner) this.spinners.delete(spinner);
       }
     };
     return new ApiClient({

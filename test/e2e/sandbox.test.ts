@@ -84,17 +84,24 @@ describe('crm sandbox init, status, reset', () => {
     const again = await crm(['sandbox', 'init', '--json'], { env: home });
     expect(again.stderr).toContain('already exists');
     expect(json(again).api_key).toBe(status.api_key);
+    const extra = await crm(['contacts', 'create', '--name', 'Gone Soon', '--email', 'gone-soon@example.com', '-q'], { env: home });
     const forced = await crm(['sandbox', 'init', '--force', '--json'], { env: home });
-    expect(json(forced).api_key).not.toBe(status.api_key);
+    // Fresh demo data in place; the local key stays.
+    expect(json(forced)).toMatchObject({ api_key: status.api_key, contacts: status.contacts });
+    expect((await crm(['contacts', 'get', extra.stdout.trim()], { env: home })).code).toBe(4);
 
     const refused = await crm(['sandbox', 'reset'], { env: home });
     expect(refused.code).toBe(2);
-    expect(existsSync(dbPath(home))).toBe(true);
-    const reset = await crm(['sandbox', 'reset', '--yes'], { env: home });
+    await crm(['contacts', 'create', '--name', 'Gone Too', '--email', 'gone-too@example.com'], { env: home });
+    const reset = await crm(['sandbox', 'reset', '--yes', '--json'], { env: home });
     expect(reset.code).toBe(0);
-    expect(existsSync(dbPath(home))).toBe(false);
-    const table = await crm(['sandbox', 'status', '-o', 'table'], { env: home });
-    expect(table.stdout).toMatch(/exists\s+false/);
+    expect(json(reset)).toEqual({ path: dbPath(home), reset: 'reseeded' });
+    expect(json(await crm(['sandbox', 'status', '--json'], { env: home }))).toMatchObject({ api_key: status.api_key, contacts: status.contacts });
+
+    const fresh = freshHome();
+    const absent = await crm(['sandbox', 'reset', '--yes', '--json'], { env: fresh });
+    expect(json(absent)).toEqual({ path: dbPath(fresh), reset: 'absent' });
+    expect(existsSync(dbPath(fresh))).toBe(false);
   });
 });
 
