@@ -169,7 +169,10 @@ export class ApiClient {
     const started = this.now();
     this.traceRequest(request);
     try {
-      const response = await this.options.transport(request);
+      const answer = await this.options.transport(request);
+      // The service is untrusted: a key it echoes back (in an error, a record, a header) never
+      // reaches the output, a message or the trace.
+      const response = { ...answer, body: this.redact(answer.body) };
       this.traceResponse(response, this.now() - started);
       return response;
     } catch (error) {
@@ -195,7 +198,9 @@ export class ApiClient {
   }
 
   private retryLaterError(base: HttpError, waitMs: number): HttpError {
-    const at = new Date(this.now() + waitMs).toISOString();
+    const end = new Date(this.now() + waitMs);
+    // Past the last date JavaScript can hold (a Retry-After of 10^13 seconds) there is no date to give.
+    const at = Number.isNaN(end.getTime()) ? 'a date too far to show' : end.toISOString();
     const seconds = Math.ceil(waitMs / 1000);
     const when = waitMs <= MAX_WAIT_MS ? `retry after ${seconds}s, at ${at}` : `retry after ${at}`;
     return new HttpError('retry_later', `${base.message} (${when})`, {

@@ -13,6 +13,7 @@ import type { Choice, Prompter } from '../../src/cli/prompt.js';
 import { main } from '../../src/main.js';
 import { openSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { TransportError, type Transport, type TransportResponse } from '../../src/transport/types.js';
+import { capture } from './evidence.js';
 
 /** What the service was asked. */
 export interface LoggedRequest {
@@ -202,7 +203,12 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<Run
     prompter: options.prompter,
     now: options.now === undefined ? undefined : () => options.now!,
   });
+  capture(stdout + stderr, env, [argv.includes('--with-key') ? stdinText(options.stdin) : undefined]);
   return { code, stdout, stderr };
+}
+
+function stdinText(stdin: RunOptions['stdin']): string | undefined {
+  return stdin === undefined ? undefined : Buffer.from(stdin).toString('utf8');
 }
 
 /** Parses stdout as JSON, with the output in the failure message when it is not. */
