@@ -14,6 +14,7 @@ import { createRecordingTransport, type PlannedRequest } from '../transport/reco
 import { noticeMarker, openEmbeddedSandbox } from '../transport/sandbox.js';
 import type { Transport, TransportRequest } from '../transport/types.js';
 import { noKeyError, usageError } from './errors.js';
+import { safeLine } from './format.js';
 import { checkName, parseChoice } from './input.js';
 import { createStreams, isTruthy, startSpinner, type InStream, type IOStreams, type OutStream, type Spinner } from './io.js';
 import { FORMATS, Printer, type Format } from './printer.js';
@@ -156,13 +157,13 @@ export class Context {
     return Math.round(seconds * 1000);
   }
 
-  /** A message for people, on stderr. */
+  /** A message for people, on stderr; whatever of it came from the service cannot drive the terminal. */
   info(message: string): void {
-    this.io.stderr.write(`${message}\n`);
+    this.io.stderr.write(`${message.split('\n').map(safeLine).join('\n')}\n`);
   }
 
   warn(message: string): void {
-    this.io.stderr.write(`crm: warning: ${message}\n`);
+    this.io.stderr.write(`crm: warning: ${safeLine(message)}\n`);
   }
 
   /** The API client for the resolved workspace: the network, or the embedded sandbox in-process. */
@@ -238,7 +239,7 @@ export class Context {
       transport: spinning,
       timeoutMs: this.timeoutMs,
       userAgent: `crm/${VERSION} node/${process.versions.node} ${process.platform}`,
-      trace: this.debug ? (line) => this.io.stderr.write(`${line}\n`) : undefined,
+      trace: this.debug ? (line) => this.io.stderr.write(`${safeLine(line)}\n`) : undefined,
       waitLong: (ms, reason) => this.waitLong(ms, reason),
     });
   }
@@ -260,7 +261,8 @@ export class Context {
   }
 
   /** A long Retry-After: wait with --wait, count down on a terminal, otherwise give up (exit 5). */
-  private async waitLong(ms: number, reason: string): Promise<boolean> {
+  private async waitLong(ms: number, refusal: string): Promise<boolean> {
+    const reason = safeLine(refusal);
     const interactive = this.io.stderrIsTTY && this.io.stdinIsTTY;
     if (!this.options.wait && !interactive) return false;
     const until = Date.now() + ms;

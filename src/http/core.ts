@@ -2,7 +2,7 @@
 // list unwrapping, errors by kind, timeouts, retries and the debug trace. It knows nothing of exit
 // codes or terminals: the CLI maps its HttpErrors (src/cli/errors.ts) and decides how to wait.
 
-import { HttpError } from './errors.js';
+import { HttpError, invalidRequest } from './errors.js';
 import { isObject, parseBody, readEnvelope, unwrapList, type ErrorMember, type ListPage } from './envelope.js';
 import { DEFAULT_MAX_RETRIES, MAX_WAIT_MS, RETRY_AFTER_CAP_MS, backoffDelay, parseRetryAfter, shouldRetry, type Outcome } from './retry.js';
 import { TransportError, type Transport, type TransportRequest, type TransportResponse } from '../transport/types.js';
@@ -43,6 +43,9 @@ export interface Exchange {
   /** The parsed body as the service sent it (`crm api --raw`). */
   envelope: unknown;
 }
+
+/** What an HTTP header value may hold (Node refuses anything else). */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -99,7 +102,14 @@ export class ApiClient {
       Accept: 'application/json',
       'User-Agent': this.options.userAgent,
     };
-    if (this.options.apiKey) headers[API_KEY_HEADER] = this.options.apiKey;
+    if (this.options.apiKey) {
+      // Whatever its source (CRM_API_KEY, a profile edited by hand), a key that cannot travel in a
+      // header is a usage error, not a failure of the transport.
+      if (!HEADER_VALUE.test(this.options.apiKey)) {
+        throw invalidRequest('the API key cannot be sent: it holds a line break, a control character or a character outside Latin-1', 'check CRM_API_KEY, or run `crm auth login` again');
+      }
+      headers[API_KEY_HEADER] = this.options.apiKey;
+    }
     let body: string | undefined;
     if (options.body !== undefined) {
       headers['Content-Type'] = 'application/json';
