@@ -22,8 +22,9 @@ export const run: Handler = async (ctx, invocation) => {
   } else if (requested) {
     stage = matchStage(requested, await fetchChoices(ctx, 'stages'));
   } else {
+    // Bad usage is refused before anything is sent.
+    if (!ctx.io.canPrompt) throw usageError('missing STAGE', 'list the stages with `crm pipeline stages`');
     const stages = await fetchChoices(ctx, 'stages');
-    if (!ctx.io.canPrompt) throw usageError('missing STAGE', `give one of: ${stages.map((choice) => choice.value).join(', ')}`);
     const deal = await (await ctx.client()).request('GET', fillPath('/deals/{id}', { id })).catch((error) => {
       throw namingTheId(error, invocation);
     });
