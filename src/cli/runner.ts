@@ -51,12 +51,13 @@ export async function runAction(init: ContextInit, body: CommandBody, settings: 
 
 /** Ctrl-C or a failing stdout (src/cli/io.ts): report why, release what the command holds (ctx.onClose). */
 function endEarly(end: EarlyEnd, ctx: Context): number {
+  // First, so that a spinner is gone before the message is written.
+  ctx.close();
   const failure = earlyEndError(end);
+  if (!failure) return ExitCode.ok;
   // The terminal echoed ^C where the cursor was: the message goes on a line of its own.
   if (end.reason === 'interrupted' && ctx.io.stderrIsTTY) ctx.io.stderr.write('\n');
-  const code = failure ? report(failure, ctx) : ExitCode.ok;
-  ctx.close();
-  return code;
+  return report(failure, ctx);
 }
 
 /** One line `crm: message` (and a hint) on stderr; the JSON error object too with --json. */

@@ -1,5 +1,5 @@
 // The embedded default and `crm sandbox ...`: zero set-up on a fresh home, the one-time notice on a
-// terminal, init/status/reset, serve over loopback HTTP, and concurrent crm processes.
+// terminal, init/status/reset, serve over loopback HTTP. Concurrent crm processes: test/reliability/load.test.ts.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -51,21 +51,6 @@ describe('the embedded default', () => {
     expect(result.code).toBe(0);
     expect(json(result)).toMatchObject({ profile: 'sandbox', base_url: 'sandbox (local)', key_source: 'sandbox', works: true });
   });
-
-  it('eight crm processes writing at once lose nothing', async () => {
-    const home = freshHome();
-    await crm(['sandbox', 'init'], { env: home });
-    const before = json(await crm(['sandbox', 'status', '--json'], { env: home })).contacts;
-    const worker = (n: number) =>
-      new Promise<number>((resolve) => {
-        const script = Array.from({ length: 5 }, (_, i) => `"${process.execPath}" "${CRM_BIN}" contacts create --name "P ${n}-${i}" --email "p${n}-${i}@example.com" -q || exit 1`).join('\n');
-        spawn('sh', ['-c', script], { env: home, stdio: 'ignore' }).on('close', (code) => resolve(code ?? 1));
-      });
-    const codes = await Promise.all(Array.from({ length: 8 }, (_, n) => worker(n)));
-    expect(codes).toEqual(Array(8).fill(0));
-    const after = json(await crm(['sandbox', 'status', '--json'], { env: home })).contacts;
-    expect(after - before).toBe(40);
-  }, 60_000);
 });
 
 describe('crm sandbox init, status, reset', () => {
