@@ -5,9 +5,15 @@
 // reset the connection before, during or after the answer, close it cleanly mid-body, or never
 // answer. It logs every request: how tests prove what was, or was not, sent.
 
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { Sandbox, SandboxResponse } from '../../src/sandbox/index.js';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { openSandbox, type Sandbox, type SandboxResponse } from '../../src/sandbox/index.js';
+import { freshHome } from './crm.js';
+import type { LoggedRequest as ProxiedRequest } from './server.js';
 
 /** What goes wrong with the connection. The service acts on the request first: the worst case for a retry. */
 export type ConnectionFault = 'reset-before' | 'reset-during' | 'reset-after' | 'close-mid-body' | 'stall';
@@ -24,11 +30,7 @@ export interface Fault {
   connection?: ConnectionFault;
 }
 
-export interface LoggedRequest {
-  method: string;
-  url: string;
-  headers: IncomingHttpHeaders;
-  body: string;
+export interface LoggedRequest extends ProxiedRequest {
   /** The fault this request met, if any. */
   fault?: string;
 }
@@ -124,4 +126,42 @@ export async function startFaultServer(sandbox: Sandbox): Promise<FaultServer> {
         server.close(() => resolve());
       }),
   };
+}
+
+export interface ServedSandbox {
+  sandbox: Sandbox;
+  server: FaultServer;
+  /** The service directly (a test's setup and checks), outside the log. */
+  api(method: string, path: string, body?: unknown): { status: number; data: any };
+  /** A fresh home pointed at the server with its key. */
+  env(): NodeJS.ProcessEnv;
+}
+
+/**
+ * A sandbox of its own behind a fault server, for one test file, with `contacts` more contacts than
+ * the demo data (walks of many pages); the request log is cleared before each test.
+ */
+export function useServedSandbox(contacts = 0): ServedSandbox {
+  const live = {} as ServedSandbox;
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'crm-served-'));
+    const sandbox = openSandbox({ dbPath: join(dir, 'sandbox.db') });
+    const api = (method: string, path: string, body?: unknown) => {
+      const response = sandbox.handle({ method, url: `/api/v1${path}`, headers: { 'x-service-api-key': sandbox.apiKey }, body: body === undefined ? '' : JSON.stringify(body) });
+      return { status: response.status, data: (JSON.parse(response.body) as { data: any }).data };
+    };
+    for (let n = 0; n < contacts; n++) api('POST', '/contacts', { name: `Walker ${n}`, email: `walker-${n}@example.com` });
+    const server = await startFaultServer(sandbox);
+    Object.assign(live, { sandbox, server, api, env: () => ({ ...freshHome(), CRM_BASE_URL: server.url, CRM_API_KEY: sandbox.apiKey }) });
+  });
+  afterAll(async () => {
+    await live.server.close();
+    live.sandbox.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  beforeEach(() => {
+    live.server.log.length = 0;
+  });
+  return live;
 }

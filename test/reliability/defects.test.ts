@@ -1,13 +1,12 @@
 // One test per defect of the adversarial run (issue 8), each failing without its fix: in-process
 // where the transport shows it, over a real socket or as a process where only those do.
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Choice, Prompter } from '../../src/cli/prompt.js';
-import { openSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { crm, freshHome } from '../helpers/crm.js';
-import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import { crm } from '../helpers/crm.js';
+import { useServedSandbox } from '../helpers/fault-server.js';
 import { BASE_URL, homeEnv, json, run, useWorkspace } from '../helpers/inprocess.js';
 
 const ws = useWorkspace();
@@ -19,39 +18,22 @@ const answer = (data: unknown, error: unknown = null) => JSON.stringify({ data, 
 const configFile = (environment: NodeJS.ProcessEnv) => join(environment.XDG_CONFIG_HOME!, 'crm', 'config.json');
 
 /** A sandbox behind the fault server, with enough contacts for walks of many pages. */
-let sandbox: Sandbox;
-let served: FaultServer;
-let sandboxDir: string;
-beforeAll(async () => {
-  sandboxDir = mkdtempSync(join(tmpdir(), 'crm-defects-'));
-  sandbox = openSandbox({ dbPath: join(sandboxDir, 'sandbox.db') });
-  for (let n = 0; n < 600; n++) {
-    sandbox.handle({ method: 'POST', url: '/api/v1/contacts', headers: { 'x-service-api-key': sandbox.apiKey }, body: JSON.stringify({ name: `Walker ${n}`, email: `walker-${n}@example.com` }) });
-  }
-  served = await startFaultServer(sandbox);
-});
-afterAll(async () => {
-  await served.close();
-  sandbox.close();
-  rmSync(sandboxDir, { recursive: true, force: true });
-});
-const servedEnv = () => ({ ...freshHome(), CRM_BASE_URL: served.url, CRM_API_KEY: sandbox.apiKey });
+const served = useServedSandbox(600);
 
 describe('a response cut short by a clean close (Content-Length 200, 25 bytes, FIN)', () => {
   it('a process gets no hang and no exit 13: a GET is retried, a POST is exit 6 and not repeated', async () => {
-    served.log.length = 0;
-    served.fault({ match: /^GET/, connection: 'close-mid-body' });
-    const list = await crm(['contacts', 'list', '--limit', '1', '-q'], { env: servedEnv() });
+    served.server.fault({ match: /^GET/, connection: 'close-mid-body' });
+    const list = await crm(['contacts', 'list', '--limit', '1', '-q'], { env: served.env() });
     expect(list.code).toBe(0);
-    expect(served.requests(/^GET/)).toHaveLength(2);
+    expect(served.server.requests(/^GET/)).toHaveLength(2);
 
-    served.fault({ match: /^POST/, connection: 'close-mid-body' });
+    served.server.fault({ match: /^POST/, connection: 'close-mid-body' });
     const started = Date.now();
-    const create = await crm(['contacts', 'create', '--name', 'Cut Short', '--email', 'cut-short@example.com'], { env: servedEnv() });
+    const create = await crm(['contacts', 'create', '--name', 'Cut Short', '--email', 'cut-short@example.com'], { env: served.env() });
     expect(create.code).toBe(6);
     expect(create.stderr).toMatch(/^crm: the response from 127\.0\.0\.1:\d+ was cut short\n$/);
     expect(Date.now() - started).toBeLessThan(5000);
-    expect(served.requests(/^POST/)).toHaveLength(1);
+    expect(served.server.requests(/^POST/)).toHaveLength(1);
   });
 });
 
@@ -206,10 +188,10 @@ describe('a walk of many pages over HTTP', () => {
     const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
     process.on('warning', onWarning);
     try {
-      const result = await run(['contacts', 'list', '--all', '-q'], { env: servedEnv() });
+      const result = await run(['contacts', 'list', '--all', '-q'], { env: served.env() });
       expect(result.code).toBe(0);
       expect(result.stdout.trim().split('\n').length).toBeGreaterThan(550);
-      expect(served.requests(/offset=550/).length).toBeGreaterThan(0); // more than 10 pages
+      expect(served.server.requests(/offset=550/).length).toBeGreaterThan(0); // more than 10 pages
       await new Promise((resolve) => setImmediate(resolve));
     } finally {
       process.off('warning', onWarning);

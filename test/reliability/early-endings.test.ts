@@ -3,35 +3,15 @@
 // a long walk, it exits 130 at once with nothing half-written; config files stay whole whenever a crm
 // writing them is interrupted or killed. And a stdout that cannot be written: one line, exit 1.
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { describe, expect, it } from 'vitest';
 import { CRM_BIN, crm, freshHome } from '../helpers/crm.js';
-import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import { useServedSandbox } from '../helpers/fault-server.js';
 import { KEY, crmPty } from '../helpers/pty.js';
 
-let sandbox: Sandbox;
-let server: FaultServer;
-let dir: string;
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'crm-signals-'));
-  sandbox = openSandbox({ dbPath: join(dir, 'sandbox.db') });
-  for (let n = 0; n < 150; n++) {
-    sandbox.handle({ method: 'POST', url: '/api/v1/contacts', headers: { 'x-service-api-key': sandbox.apiKey }, body: JSON.stringify({ name: `Signal ${n}`, email: `signal-${n}@example.com` }) });
-  }
-  server = await startFaultServer(sandbox);
-});
-afterAll(async () => {
-  await server.close();
-  sandbox.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-beforeEach(() => {
-  server.log.length = 0;
-});
-const env = () => ({ ...freshHome(), CRM_BASE_URL: server.url, CRM_API_KEY: sandbox.apiKey });
+const served = useServedSandbox(150);
+const env = () => served.env();
 
 /** How long after Ctrl-C the process may take to end. */
 const PROMPTLY_MS = 1500;
@@ -45,17 +25,17 @@ async function exitAfterCtrlC(term: ReturnType<typeof crmPty>): Promise<{ code: 
 
 describe('Ctrl-C at a terminal', () => {
   it('at a confirmation: exit 130, nothing deleted', async () => {
-    const contact = JSON.parse(sandbox.handle({ method: 'POST', url: '/api/v1/contacts', headers: { 'x-service-api-key': sandbox.apiKey }, body: '{"name":"Keep","email":"keep-signal@example.com"}' }).body).data;
+    const contact = served.api('POST', '/contacts', { name: 'Keep', email: 'keep-signal@example.com' }).data;
     const term = crmPty(['contacts', 'delete', contact.id], env());
     await term.waitFor('Delete contact');
     const { code, ms } = await exitAfterCtrlC(term);
     expect(code).toBe(130);
     expect(ms).toBeLessThan(PROMPTLY_MS);
-    expect(server.requests(/DELETE/)).toHaveLength(0);
+    expect(served.server.requests(/DELETE/)).toHaveLength(0);
   });
 
   it('during the spinner, against a service that never answers: exit 130 at once, the cursor given back', async () => {
-    server.fault({ match: /GET/, connection: 'stall' });
+    served.server.fault({ match: /GET/, connection: 'stall' });
     const term = crmPty(['contacts', 'list'], env());
     await term.waitFor('Waiting for the service');
     const { code, ms } = await exitAfterCtrlC(term);
@@ -71,14 +51,14 @@ describe('Ctrl-C at a terminal', () => {
 describe('SIGINT to a process in a pipeline', () => {
   it('during a long walk: exit 130 at once; what reached stdout is whole records', async () => {
     // Three pages answer, the fourth never does.
-    server.fault({ match: /offset=150/, connection: 'stall' });
+    served.server.fault({ match: /offset=150/, connection: 'stall' });
     const child = spawn(process.execPath, [CRM_BIN, 'contacts', 'list', '--all', '-o', 'ndjson'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
-    while (!server.log.some((entry) => entry.url.includes('offset=150'))) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (!served.server.log.some((entry) => entry.url.includes('offset=150'))) await new Promise((resolve) => setTimeout(resolve, 20));
     const sent = Date.now();
     child.kill('SIGINT');
     const code = await closed;

@@ -4,14 +4,11 @@
 // code outside the contract, and never a duplicate record from a POST. The fast run drives crm
 // in-process through the network transport; `npm run test:reliability` also runs every case as a
 // process of the built CLI.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { rmSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { crm, freshHome } from '../helpers/crm.js';
 import { recordFigure } from '../helpers/evidence.js';
-import { startFaultServer, type Fault } from '../helpers/fault-server.js';
+import { startFaultServer, useServedSandbox, type Fault } from '../helpers/fault-server.js';
 import { run } from '../helpers/inprocess.js';
 
 const FULL = process.env.CRM_RELIABILITY === 'full';
@@ -123,21 +120,9 @@ const CASES: FaultCase[] = [
   },
 ];
 
-let sandbox: Sandbox;
-let dir: string;
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'crm-faults-'));
-  sandbox = openSandbox({ dbPath: join(dir, 'sandbox.db') });
-});
-afterAll(() => {
-  sandbox.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const api = (method: string, path: string, body?: unknown) => {
-  const response = sandbox.handle({ method, url: `/api/v1${path}`, headers: { 'x-service-api-key': sandbox.apiKey }, body: body === undefined ? '' : JSON.stringify(body) });
-  return JSON.parse(response.body) as { data: any; error: unknown };
-};
+/** The workspace every case's own fault server answers for. */
+const served = useServedSandbox();
+const api = (method: string, path: string, body?: unknown) => served.api(method, path, body);
 
 let serial = 0;
 /** The command line of one case, on a contact of its own. */
@@ -158,12 +143,12 @@ const asProcess: Runner = (args, env) => crm(args, { env, timeoutMs: 30_000 });
 
 /** Runs one case; returns what went wrong (nothing when it held). */
 async function tryCase(runner: Runner, faultCase: FaultCase, method: Method): Promise<string | undefined> {
-  const server = await startFaultServer(sandbox);
+  const server = await startFaultServer(served.sandbox);
   const { args, email } = commandFor(method);
-  if (!faultCase.closedPort) server.fault(faultCase.fault(sandbox.apiKey, method));
+  if (!faultCase.closedPort) server.fault(faultCase.fault(served.sandbox.apiKey, method));
   const url = faultCase.closedPort ? 'http://127.0.0.1:9/api/v1' : server.url;
   const home = freshHome();
-  const env = { ...home, CRM_BASE_URL: url, CRM_API_KEY: sandbox.apiKey };
+  const env = { ...home, CRM_BASE_URL: url, CRM_API_KEY: served.sandbox.apiKey };
   try {
     const result = await runner([...args, '--json', '--timeout', '2'], env);
     const expected = faultCase.expect(method);
@@ -190,7 +175,7 @@ async function tryCase(runner: Runner, faultCase: FaultCase, method: Method): Pr
       const acted = server.log.some((entry) => entry.method === 'POST' && (entry.fault === undefined || !entry.fault.startsWith('HTTP ')));
       expect(total, 'records made by the POST').toBe(acted ? 1 : 0);
     }
-    faultCase.check?.(result, sandbox.apiKey);
+    faultCase.check?.(result, served.sandbox.apiKey);
     return undefined;
   } catch (error) {
     return `${faultCase.name} / ${method}: ${(error as Error).message.split('\n').slice(0, 6).join(' | ')}`;

@@ -19,13 +19,14 @@ export default function setup(project: TestProject): () => void {
     const figure = (name: string) => figures.get(name) ?? 0;
     const lines = [
       'Reliability figures',
-      `  faults x methods tried:  ${figure('faults')} x ${figure('methods')} = ${figure('fault cases (in-process)')} in-process, ${figure('fault cases (processes)')} as processes`,
-      `  bad inputs tried:        ${figure('bad inputs')} (exit 2, nothing sent)`,
-      `  records written:         ${figure('records written')} under load, by ${figure('writers')} concurrent writers`,
-      `  records lost:            ${figure('records lost')}`,
-      `  key leaks:               ${leaks.length} (in ${captures.length} outputs scanned)`,
+      `  faults x methods tried:   ${figure('faults')} x ${figure('methods')}: ${figure('fault cases (in-process)')} cases in-process, ${figure('fault cases (processes)')} as processes`,
+      `  bad inputs tried:         ${figure('bad inputs')} (each exit 2, nothing sent)`,
+      `  embedded sandbox:         ${figure('embedded records')} contacts created by ${figure('embedded writers')} concurrent crm processes`,
+      `  sandbox serve under load: ${figure('served records')} records confirmed in ${figure('served seconds')} s by 16 connections`,
+      `  records lost:             ${figure('records lost')}`,
+      `  key leaks:                ${leaks.length} (in ${captures.length} outputs scanned)`,
     ];
-    process.stdout.write(`\n${lines.join('\n')}\n`);
+    if (figures.size > 0) process.stdout.write(`\n${lines.join('\n')}\n`);
     if (leaks.length > 0) {
       throw new Error(`the API key appeared in crm's output ${leaks.length} time(s):\n${leaks.map((leak) => `  ${leak.key}: ${JSON.stringify(leak.excerpt)}`).join('\n')}`);
     }

@@ -77,8 +77,8 @@ describe('the embedded sandbox', () => {
     ).flat();
     expect(failures).toEqual([]);
     const written = (await contactCount(env)) - before;
-    recordFigure('records written', SIZE.writers * SIZE.creates);
-    recordFigure('writers', SIZE.writers);
+    recordFigure('embedded records', SIZE.writers * SIZE.creates);
+    recordFigure('embedded writers', SIZE.writers);
     recordFigure('records lost', SIZE.writers * SIZE.creates - written);
     expect(written).toBe(SIZE.writers * SIZE.creates);
     rmSync(env.HOME!, { recursive: true, force: true });
@@ -125,8 +125,8 @@ describe('crm sandbox serve', () => {
       // may have added more, unconfirmed).
       const ids = await server.ids();
       const lost = created.filter((id) => !ids.has(id));
-      recordFigure('records written', created.length);
-      recordFigure('writers', 16);
+      recordFigure('served records', created.length);
+      recordFigure('served seconds', SIZE.loadSeconds);
       recordFigure('records lost', lost.length);
       expect(lost).toEqual([]);
     } finally {
