@@ -171,6 +171,17 @@ export class Context {
     return (this.clientPromise ??= this.createClient());
   }
 
+  /**
+   * The same workspace, settings and transport for work that owns no terminal (MCP tool calls, whose
+   * stdin and stdout belong to the protocol): it never prompts, reads an empty stdin, and writes only
+   * messages, to a stderr that is no terminal (no spinner, no countdown).
+   */
+  headless(): Context {
+    const stderr: OutStream = { write: (text) => this.io.stderr.write(text) };
+    const stdin: InStream = { async *[Symbol.asyncIterator]() {} };
+    return new Context({ ...this.init, options: { ...this.options, input: false }, stdin, stdout: stderr, stderr });
+  }
+
   onClose(cleanup: () => void): void {
     this.cleanups.push(cleanup);
   }

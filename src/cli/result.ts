@@ -65,3 +65,36 @@ export const list = (items: readonly unknown[] | AsyncIterable<unknown>, view?: 
 export const record = (value: unknown, view?: View): Result => ({ kind: 'record', record: value, view });
 export const done = (message: string, data?: Record<string, unknown>): Result => ({ kind: 'done', message, data });
 export const NOTHING: Result = { kind: 'none' };
+
+/**
+ * A list's items in an array, without the printer: at most `max` of them and, past the first, no
+ * more than `maxChars` of JSON. `cut`: items were left out; a stream is not read past the first one.
+ */
+export async function collectItems(
+  items: readonly unknown[] | AsyncIterable<unknown>,
+  { max = Number.POSITIVE_INFINITY, maxChars = Number.POSITIVE_INFINITY }: { max?: number; maxChars?: number } = {},
+): Promise<{ items: unknown[]; cut: boolean }> {
+  const kept: unknown[] = [];
+  let chars = 0;
+  for await (const item of items) {
+    const size = JSON.stringify(item)?.length ?? 0;
+    if (kept.length >= max || (kept.length > 0 && chars + size > maxChars)) return { items: kept, cut: true };
+    kept.push(item);
+    chars += size;
+  }
+  return { items: kept, cut: false };
+}
+
+/** The data of a result that is not a list, as `--json` prints it (a done command without data: its message). */
+export function resultValue(result: Exclude<Result, { kind: 'list' }>): unknown {
+  switch (result.kind) {
+    case 'record':
+      return result.record;
+    case 'done':
+      return result.data ?? { message: result.message };
+    case 'value':
+      return result.value;
+    case 'none':
+      return null;
+  }
+}

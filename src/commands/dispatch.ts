@@ -18,6 +18,7 @@ import { parseInvocation, type KeyOf } from './invocation.js';
 import * as api from './local/api.js';
 import * as auth from './local/auth.js';
 import * as config from './local/config.js';
+import * as mcp from './local/mcp.js';
 import * as profiles from './local/profiles.js';
 import * as sandbox from './local/sandbox.js';
 import type { LocalHandler } from './local/types.js';
@@ -51,6 +52,7 @@ const LOCAL_HANDLERS: Record<LocalHandlerName, LocalHandler> = {
   'sandbox.reset': sandbox.reset,
   'sandbox.status': sandbox.status,
   'api.run': api.run,
+  'mcp.serve': mcp.serve(runOperation),
 };
 
 /** Arguments and options as commander hands them over. */

@@ -1,14 +1,15 @@
 // Commands that are not one endpoint of the service: auth, profiles, config, the sandbox, raw API
 // access. Data only, like the operations: the code is in src/commands/local/, loaded on use.
 
-import type { Example, FieldSpec } from './types.js';
+import { GROUP_NAMES, type Example, type FieldSpec } from './types.js';
 
 export type LocalHandlerName =
   | 'auth.login' | 'auth.status' | 'auth.logout'
   | 'profiles.list' | 'profiles.use' | 'profiles.remove'
   | 'config.get' | 'config.set' | 'config.unset' | 'config.list'
   | 'sandbox.init' | 'sandbox.serve' | 'sandbox.reset' | 'sandbox.status'
-  | 'api.run';
+  | 'api.run'
+  | 'mcp.serve';
 
 export interface LocalCommand {
   name: string;
@@ -189,5 +190,20 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
     handler: 'api.run',
     defaultFormat: 'json',
     examples: [ex('crm api GET /contacts -f status=customer --paginate', 'every customer, raw'), ex("crm api POST /contacts -f name=Ada -f email=ada@example.com", 'create a contact')],
+  },
+  {
+    name: 'mcp',
+    command: ['mcp'],
+    summary: 'Serve every endpoint as a tool for AI agents (Model Context Protocol on stdio)',
+    args: [],
+    options: [
+      { name: 'read_only', type: 'boolean', description: 'leave out every tool that writes (only reads: list, get, search, analytics...)' },
+      { name: 'toolsets', type: 'list', choices: GROUP_NAMES, description: 'only the tools of these groups, comma-separated' },
+    ],
+    handler: 'mcp.serve',
+    examples: [
+      ex('crm mcp', 'every endpoint as a tool, on the active profile (or the local sandbox)'),
+      ex('crm mcp --read-only --toolsets contacts,deals,search', 'reading tools of three groups only'),
+    ],
   },
 ];

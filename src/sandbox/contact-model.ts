@@ -8,6 +8,7 @@ export const CONTACT_COLUMNS = `c.id, c.name, c.email, c.company, c.phone, c.tit
   (SELECT json_group_array(list_id) FROM (SELECT list_id FROM list_members WHERE contact_id = c.id ORDER BY list_id)) AS list_ids,
   c.score, c.next_best_action, c.scored_at, c.created_at, c.updated_at`;
 
-export function toContact<Row extends { list_ids: string }>(row: Row): Omit<Row, 'list_ids'> & { list_ids: string[] } {
-  return { ...row, list_ids: JSON.parse(row.list_ids) as string[] };
+/** A contact row as the service answers it: list_ids parsed from JSON text. */
+export function toContact(row: Record<string, unknown>): Record<string, unknown> {
+  return { ...row, list_ids: JSON.parse(row.list_ids as string) as string[] };
 }

@@ -1,6 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { ApiError, badRequest, errorResponse, jsonResponse, type HttpMethod, type Route } from './http.js';
-import type { SandboxRequest, SandboxResponse } from './index.js';
+import { ApiError, badRequest, errorResponse, jsonResponse, type HttpMethod, type Route, type SandboxRequest, type SandboxResponse } from './http.js';
 import { accountRoutes } from './routes/accounts.js';
 import { aiRoutes } from './routes/ai.js';
 import { analyticsRoutes } from './routes/analytics.js';

@@ -1,5 +1,21 @@
-import type { SandboxResponse } from './index.js';
 import type { Store } from './store.js';
+
+export interface SandboxRequest {
+  method: string;
+  /** Path and query, e.g. "/api/v1/contacts?limit=5". */
+  url: string;
+  /** Lower-case header names. */
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+export interface SandboxResponse {
+  status: number;
+  /** Lower-case header names: content-type always, retry-after on 429, allow on 405. */
+  headers: Record<string, string>;
+  /** JSON text of the envelope {data, error}. */
+  body: string;
+}
 
 /** A failure the client caused or may retry; its message becomes the envelope's error string. */
 export class ApiError extends Error {
@@ -103,19 +119,6 @@ export function readPage(query: URLSearchParams): Page {
 export function queryText(query: URLSearchParams, name: string): string | undefined {
   const value = query.get(name)?.trim();
   return value ? value : undefined;
-}
-
-export function queryChoice<T extends string>(query: URLSearchParams, name: string, choices: readonly T[]): T | undefined {
-  const value = queryText(query, name);
-  if (value === undefined) return undefined;
-  const choice = choices.find((candidate) => candidate === value.toLowerCase());
-  if (!choice) throw badRequest(`${name} must be one of: ${choices.join(', ')}`);
-  return choice;
-}
-
-export function queryBoolean(query: URLSearchParams, name: string): boolean | undefined {
-  const value = queryChoice(query, name, ['true', 'false'] as const);
-  return value === undefined ? undefined : value === 'true';
 }
 
 /** The parts of a filtered list query; every fragment is a constant, every value a parameter. */

@@ -2,27 +2,13 @@ import Database from 'better-sqlite3';
 import { closeSync, existsSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { handleRequest } from './handler.js';
+import type { SandboxRequest, SandboxResponse } from './http.js';
+
+export type { SandboxRequest, SandboxResponse };
 import { SUGGESTION_VISIBLE } from './routes/ai.js';
 import { migrate, reseed } from './schema.js';
 import { catchUpScoringAgent, runScoringAgent } from './scoring.js';
 import { Store, isBusyError } from './store.js';
-
-export interface SandboxRequest {
-  method: string;
-  /** Path and query, e.g. "/api/v1/contacts?limit=5". */
-  url: string;
-  /** Lower-case header names. */
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-export interface SandboxResponse {
-  status: number;
-  /** Lower-case header names: content-type always, retry-after on 429, allow on 405. */
-  headers: Record<string, string>;
-  /** JSON text of the envelope {data, error}. */
-  body: string;
-}
 
 export interface Sandbox {
   /** The local key this sandbox issued and enforces. */

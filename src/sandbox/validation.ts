@@ -1,65 +1,108 @@
-import { isEmail } from '../registry/types.js';
+// How the sandbox checks a request body: with the registry's facts (field types, limits, known
+// values, required fields, defaults, read-only fields), the same ones the CLI checks before it
+// sends. A few rules of this workspace's own (a currency code, a sequence's steps) are overrides.
+
+import { isEmail, type FieldSpec } from '../registry/types.js';
 import { badRequest } from './http.js';
 
 /** Checks one body value and returns it normalised; throws a 400 naming the field otherwise. */
-export type Rule<T> = (value: unknown, field: string) => T;
+export type Rule<T = unknown> = (value: unknown, field: string) => T;
 
-export type FieldSpec<T> = { rule: Rule<T>; required: true } | { rule: Rule<T>; defaultValue: T };
-export type FieldSpecs = Record<string, FieldSpec<unknown>>;
-type ValueOf<Spec> = Spec extends { rule: Rule<infer T> } ? T : never;
-export type Fields<Specs extends FieldSpecs> = { [Name in keyof Specs]: ValueOf<Specs[Name]> };
-
-export function required<T>(rule: Rule<T>): FieldSpec<T> {
-  return { rule, required: true };
+export interface BodyField {
+  rule: Rule;
+  required: boolean;
+  defaultValue: unknown;
 }
 
-export function optional<T>(rule: Rule<T>, defaultValue: T): FieldSpec<T> {
-  return { rule, defaultValue };
+/** The fields a body may carry, by name, and the fields it may not set. */
+export interface BodySchema {
+  fields: Record<string, BodyField>;
+  readOnly: readonly string[];
 }
 
 /** Fields every resource carries and no body may set. */
 const SERVICE_FIELDS = ['id', 'created_at', 'updated_at', 'deleted_at'];
 
-function rejectUnexpectedFields(body: Record<string, unknown>, specs: FieldSpecs, readOnly: readonly string[]): void {
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The sandbox's rule for a field of the registry: its type, limits and the values this workspace knows. */
+export function ruleFor(field: FieldSpec): Rule {
+  switch (field.type) {
+    case 'email':
+      return emailAddress;
+    case 'integer':
+      return optionalCount;
+    case 'number':
+      return amount;
+    case 'date':
+      return optionalDate;
+    case 'id':
+      return field.required ? requiredText(100) : optionalId;
+    case 'ids':
+      return idList(field.max ?? 100, field.min ?? 0);
+    case 'boolean':
+      return boolean;
+    case 'string':
+      if (Array.isArray(field.known)) return oneOf(field.known as readonly string[]);
+      return field.required ? requiredText(field.maxLength ?? 10_000) : optionalText(field.maxLength ?? 10_000);
+    default:
+      throw new Error(`The sandbox has no rule for ${field.name} (${field.type}): give it an override`);
+  }
+}
+
+/** A body schema from the registry's fields of a resource; `overrides` replace the rule of a field. */
+export function bodySchema(fields: readonly FieldSpec[], overrides: Record<string, Rule> = {}): BodySchema {
+  const writable = fields.filter((field) => !field.readOnly);
+  return {
+    fields: Object.fromEntries(
+      writable.map((field) => [
+        field.name,
+        {
+          rule: Object.hasOwn(overrides, field.name) ? overrides[field.name]! : ruleFor(field),
+          required: Boolean(field.required),
+          defaultValue: field.default ?? (field.type === 'ids' || field.type === 'json' ? [] : null),
+        },
+      ]),
+    ),
+    readOnly: fields.filter((field) => field.readOnly).map((field) => field.name),
+  };
+}
+
+function rejectUnexpectedFields(body: Record<string, unknown>, schema: BodySchema): void {
   for (const name of Object.keys(body)) {
-    if (Object.hasOwn(specs, name)) continue;
-    if (SERVICE_FIELDS.includes(name) || readOnly.includes(name)) throw badRequest(`${name} is read-only`);
+    if (Object.hasOwn(schema.fields, name)) continue;
+    if (SERVICE_FIELDS.includes(name) || schema.readOnly.includes(name)) throw badRequest(`${name} is read-only`);
     throw badRequest(`Unknown field: ${name}`);
   }
 }
 
 /** Validates a create body: required fields present, the others defaulted. */
-export function parseCreate<Specs extends FieldSpecs>(
-  body: Record<string, unknown>,
-  specs: Specs,
-  readOnly: readonly string[] = [],
-): Fields<Specs> {
-  rejectUnexpectedFields(body, specs, readOnly);
+export function parseCreate(body: Record<string, unknown>, schema: BodySchema): Record<string, unknown> {
+  rejectUnexpectedFields(body, schema);
   const fields: Record<string, unknown> = {};
-  for (const [name, spec] of Object.entries(specs)) {
+  for (const [name, spec] of Object.entries(schema.fields)) {
     const value = body[name];
     if (value !== undefined) fields[name] = spec.rule(value, name);
-    else if ('required' in spec) throw badRequest(`${name} is required`);
+    else if (spec.required) throw badRequest(`${name} is required`);
     else fields[name] = spec.defaultValue;
   }
-  return fields as Fields<Specs>;
+  return fields;
 }
 
 /** Validates an update body: only the fields given, at least one. */
-export function parseUpdate<Specs extends FieldSpecs>(
-  body: Record<string, unknown>,
-  specs: Specs,
-  readOnly: readonly string[] = [],
-): Partial<Fields<Specs>> {
-  rejectUnexpectedFields(body, specs, readOnly);
+export function parseUpdate(body: Record<string, unknown>, schema: BodySchema): Record<string, unknown> {
+  rejectUnexpectedFields(body, schema);
   const fields: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(body)) fields[name] = specs[name].rule(value, name);
+  for (const [name, value] of Object.entries(body)) fields[name] = schema.fields[name]!.rule(value, name);
   if (Object.keys(fields).length === 0) throw badRequest('The body has no fields to update');
-  return fields as Partial<Fields<Specs>>;
+  return fields;
 }
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** A schema for an action's own small body (a stage move, a trigger). */
+export function actionSchema(fields: Record<string, Rule>): BodySchema {
+  return { fields: Object.fromEntries(Object.entries(fields).map(([name, rule]) => [name, { rule, required: true, defaultValue: null }])), readOnly: [] };
 }
 
 export function requiredText(maxLength: number): Rule<string> {
@@ -97,6 +140,11 @@ export function oneOf<T extends string>(choices: readonly T[]): Rule<T> {
     return choice;
   };
 }
+
+const boolean: Rule<boolean> = (value, field) => {
+  if (typeof value !== 'boolean') throw badRequest(`${field} must be true or false`);
+  return value;
+};
 
 function isCalendarDate(text: string): boolean {
   return /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(text)) && new Date(text).toISOString().startsWith(text);

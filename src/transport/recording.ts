@@ -14,6 +14,8 @@ export interface PlannedRequest {
 
 /** Collections whose POST creates a record with a new id. */
 const COLLECTIONS = new Set(['contacts', 'accounts', 'deals', 'sequences', 'tasks', 'notes']);
+/** Paths whose GET answers a list (the others answer one record). */
+const LISTS = new Set([...COLLECTIONS, 'stages', 'search', 'suggestions']);
 
 export function createRecordingTransport(plan: PlannedRequest[], mask: (request: TransportRequest) => TransportRequest): Transport {
   return async (request) => {
@@ -25,9 +27,9 @@ export function createRecordingTransport(plan: PlannedRequest[], mask: (request:
 }
 
 function standIn(request: TransportRequest): unknown {
-  if (request.method === 'GET') return [];
   const segments = new URL(request.url).pathname.split('/').filter(Boolean).map(decodeURIComponent);
   const last = segments.at(-1) ?? '';
+  if (request.method === 'GET') return LISTS.has(last) ? [] : { id: last };
   if (request.method === 'DELETE') return { id: last, deleted: true };
   const sent: unknown = request.body === undefined ? {} : JSON.parse(request.body);
   const fields = typeof sent === 'object' && sent !== null && !Array.isArray(sent) ? sent : {};

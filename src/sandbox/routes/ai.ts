@@ -1,10 +1,9 @@
-import { ApiError, conflict, listPage, notFound, ok, queryChoice, queryText, readPage, type ListQuery, type Reply, type RequestContext, type Route } from '../http.js';
+import { ApiError, conflict, notFound, ok, type Reply, type RequestContext, type Route } from '../http.js';
+import { declareFilters, equals, listReply, operationAt } from '../lists.js';
 import { clockOf, scoreContact, suggestNextAction, type SuggestionAction } from '../scoring.js';
 import type { Store } from '../store.js';
-import { parseCreate, required, requiredText } from '../validation.js';
-import { createTask } from './tasks.js';
-
-const SUGGESTION_TYPES = ['next_best_action', 'follow_up', 'deal_risk'] as const;
+import { actionSchema, parseCreate, requiredText } from '../validation.js';
+import { tasks } from './tasks.js';
 
 const SUGGESTION_COLUMNS = 'g.id, g.type, g.contact_id, g.deal_id, g.title, g.reason, g.action, g.status, g.created_at, g.accepted_at, g.task_id';
 /** A suggestion about a deleted contact or deal is hidden with it (table alias g). */
@@ -32,37 +31,25 @@ function readSuggestion(store: Store, id: string): SuggestionRow {
   return row;
 }
 
-function listSuggestions({ store, query }: RequestContext): Reply {
-  const page = readPage(query);
-  const list: ListQuery = {
-    from: 'suggestions g',
-    columns: SUGGESTION_COLUMNS,
-    where: [`g.status = 'pending'`, SUGGESTION_VISIBLE],
-    params: [],
-    orderBy: 'g.created_at DESC, g.rowid DESC',
-  };
-  const type = queryChoice(query, 'type', SUGGESTION_TYPES);
-  if (type) {
-    list.where.push('g.type = ?');
-    list.params.push(type);
-  }
-  for (const column of ['contact_id', 'deal_id']) {
-    const id = queryText(query, column);
-    if (id) {
-      list.where.push(`g.${column} = ?`);
-      list.params.push(id);
-    }
-  }
-  const { rows, total } = listPage<SuggestionRow>(store, list, page);
-  return ok({ suggestions: rows.map(toSuggestion), total });
+const suggestionsOp = operationAt('GET', '/ai/suggestions');
+const suggestionFilters = declareFilters(suggestionsOp, { type: equals('g.type'), contact_id: equals('g.contact_id'), deal_id: equals('g.deal_id') });
+
+function listSuggestions(context: RequestContext): Reply {
+  return listReply(context, {
+    op: suggestionsOp,
+    base: { from: 'suggestions g', columns: SUGGESTION_COLUMNS, where: [`g.status = 'pending'`, SUGGESTION_VISIBLE], orderBy: 'g.created_at DESC, g.rowid DESC' },
+    filters: suggestionFilters,
+    key: 'suggestions',
+    toRecord: (row) => toSuggestion(row as unknown as SuggestionRow),
+  });
 }
 
 function acceptSuggestion({ store, params, body }: RequestContext): Reply {
-  const suggestion = toSuggestion(readSuggestion(store, params.id));
-  parseCreate(body, {});
+  const suggestion = toSuggestion(readSuggestion(store, params.id!));
+  parseCreate(body, actionSchema({}));
   if (suggestion.status !== 'pending') throw conflict(`Suggestion ${params.id} is already ${suggestion.status}`);
   const task = suggestion.action
-    ? createTask(store, {
+    ? tasks.insert(store, {
         title: suggestion.action.title,
         description: suggestion.reason,
         status: 'open',
@@ -78,7 +65,7 @@ function acceptSuggestion({ store, params, body }: RequestContext): Reply {
     task?.id ?? null,
     params.id,
   );
-  return ok(toSuggestion(readSuggestion(store, params.id)));
+  return ok(toSuggestion(readSuggestion(store, params.id!)));
 }
 
 const TRIGGER_LIMIT = 10;
@@ -105,10 +92,10 @@ function takeTriggerSlot(store: Store): void {
   store.run('INSERT INTO rate_limit_hits (bucket, at_ms) VALUES (?, ?)', TRIGGER_BUCKET, nowMs);
 }
 
-const triggerFields = { contact_id: required(requiredText(100)) };
+const triggerSchema = actionSchema({ contact_id: requiredText(100) });
 
 function triggerScoring({ store, body }: RequestContext): Reply {
-  const { contact_id: contactId } = parseCreate(body, triggerFields);
+  const contactId = parseCreate(body, triggerSchema).contact_id as string;
   takeTriggerSlot(store);
   const clock = clockOf(store);
   const scored = scoreContact(store, contactId, clock);

@@ -1,9 +1,9 @@
 import { badRequest, ok, queryText, type Reply, type RequestContext, type Route } from '../http.js';
-import { CONTACT_STATUSES } from '../contact-model.js';
+import { CONTACT_STATUSES, PERIODS } from '../../registry/resources.js';
 import { utcDate } from '../records.js';
 
-const PERIOD_DAYS = { '7d': 7, '30d': 30, '90d': 90 } as const;
-type Period = keyof typeof PERIOD_DAYS;
+type Period = (typeof PERIODS)[number];
+const PERIOD_DAYS: Record<Period, number> = { '7d': 7, '30d': 30, '90d': 90 };
 const DAY_MS = 86_400_000;
 
 /** A ratio rounded to three decimals; 0 when there is nothing to divide by. */
@@ -13,7 +13,7 @@ function rate(part: number, whole: number): number {
 
 function analytics({ store, query }: RequestContext): Reply {
   const periodText = queryText(query, 'period') ?? '30d';
-  if (!Object.hasOwn(PERIOD_DAYS, periodText)) throw badRequest(`period must be one of: ${Object.keys(PERIOD_DAYS).join(', ')}`);
+  if (!(PERIODS as readonly string[]).includes(periodText)) throw badRequest(`period must be one of: ${PERIODS.join(', ')}`);
   const period = periodText as Period;
   const now = store.now();
   const window = {

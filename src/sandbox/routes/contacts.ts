@@ -1,62 +1,17 @@
+import { RESOURCES } from '../../registry/resources.js';
+import { collection, type Fields } from '../collection.js';
+import { CONTACT_COLUMNS, toContact } from '../contact-model.js';
 import { newId } from '../ids.js';
-import {
-  badRequest,
-  conflict,
-  containsAny,
-  created,
-  listPage,
-  notFound,
-  ok,
-  queryChoice,
-  queryText,
-  readPage,
-  type ListQuery,
-  type Reply,
-  type RequestContext,
-  type Route,
-} from '../http.js';
-import { CONTACT_COLUMNS, CONTACT_STATUSES, toContact } from '../contact-model.js';
-import { checkReference, requireLive, softDelete, updateRow } from '../records.js';
+import { badRequest, conflict, created, type Reply, type RequestContext, type Route } from '../http.js';
+import { declareFilters, equals, listReply, matchesAny, operationAt } from '../lists.js';
+import { requireLive } from '../records.js';
 import type { Store } from '../store.js';
-import {
-  emailAddress,
-  idList,
-  oneOf,
-  optional,
-  optionalId,
-  optionalText,
-  parseCreate,
-  parseUpdate,
-  required,
-  requiredText,
-} from '../validation.js';
+import { bodySchema, parseCreate } from '../validation.js';
 import { enrollContact } from './sequences.js';
-import { TASK_READ_ONLY, createTask, taskFields } from './tasks.js';
-
-function readContact(store: Store, id: string): Record<string, unknown> {
-  const row = store.get<{ list_ids: string }>(`SELECT ${CONTACT_COLUMNS} FROM contacts c WHERE c.id = ? AND c.deleted_at IS NULL`, id);
-  if (!row) throw notFound('Contact');
-  return toContact(row);
-}
-
-const contactFields = {
-  name: required(requiredText(200)),
-  email: required(emailAddress),
-  company: optional(optionalText(200), null),
-  phone: optional(optionalText(50), null),
-  title: optional(optionalText(200), null),
-  status: optional(oneOf(CONTACT_STATUSES), 'lead'),
-  account_id: optional(optionalId, null),
-  list_ids: optional(idList(50), []),
-};
-const CONTACT_READ_ONLY = ['score', 'next_best_action', 'scored_at'];
+import { tasks } from './tasks.js';
 
 function checkEmailFree(store: Store, email: string, exceptId: string | null): void {
-  const holder = store.get<{ id: string }>(
-    'SELECT id FROM contacts WHERE lower(email) = lower(?) AND deleted_at IS NULL AND id IS NOT ?',
-    email,
-    exceptId,
-  );
+  const holder = store.get<{ id: string }>('SELECT id FROM contacts WHERE lower(email) = lower(?) AND deleted_at IS NULL AND id IS NOT ?', email, exceptId);
   if (holder) throw conflict(`A contact with email ${email} already exists`);
 }
 
@@ -68,123 +23,72 @@ function setLists(store: Store, contactId: string, listIds: string[]): void {
   for (const listId of listIds) store.run('INSERT INTO list_members (list_id, contact_id) VALUES (?, ?)', listId, contactId);
 }
 
-function listContacts({ store, query }: RequestContext): Reply {
-  const page = readPage(query);
-  const list: ListQuery = {
-    from: 'contacts c',
-    columns: CONTACT_COLUMNS,
-    where: ['c.deleted_at IS NULL'],
-    params: [],
-    orderBy: 'c.created_at DESC, c.rowid DESC',
-  };
-  const search = queryText(query, 'search');
-  if (search) {
-    const match = containsAny(['c.name', 'c.email', 'c.company'], search);
-    list.where.push(match.sql);
-    list.params.push(...match.params);
-  }
-  const status = queryChoice(query, 'status', CONTACT_STATUSES);
-  if (status) {
-    list.where.push('c.status = ?');
-    list.params.push(status);
-  }
-  const listId = queryText(query, 'list_id');
-  if (listId) {
-    list.where.push('EXISTS (SELECT 1 FROM list_members m WHERE m.contact_id = c.id AND m.list_id = ?)');
-    list.params.push(listId);
-  }
-  const { rows, total } = listPage<{ list_ids: string }>(store, list, page);
-  return ok({ contacts: rows.map(toContact), total });
-}
-
-function createContact({ store, body }: RequestContext): Reply {
-  const fields = parseCreate(body, contactFields, CONTACT_READ_ONLY);
-  checkEmailFree(store, fields.email, null);
-  checkReference(store, 'account', 'account_id', fields.account_id);
-  const id = newId('con');
-  const now = store.nowIso();
-  store.run(
-    `INSERT INTO contacts (id, name, email, company, phone, title, status, account_id, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    id,
-    fields.name,
-    fields.email,
-    fields.company,
-    fields.phone,
-    fields.title,
-    fields.status,
-    fields.account_id,
-    now,
-    now,
-  );
-  setLists(store, id, fields.list_ids);
-  return created(readContact(store, id));
-}
-
-function getContact({ store, params }: RequestContext): Reply {
-  return ok(readContact(store, params.id));
-}
-
-function updateContact({ store, params, body }: RequestContext): Reply {
-  requireLive(store, 'contact', params.id);
-  const { list_ids: listIds, ...columns } = parseUpdate(body, contactFields, CONTACT_READ_ONLY);
-  if (columns.email !== undefined) checkEmailFree(store, columns.email, params.id);
-  checkReference(store, 'account', 'account_id', columns.account_id);
-  updateRow(store, 'contact', params.id, columns);
-  if (listIds) setLists(store, params.id, listIds);
-  return ok(readContact(store, params.id));
-}
-
-function deleteContact({ store, params }: RequestContext): Reply {
-  return softDelete(store, 'contact', params.id);
-}
+export const contacts = collection({
+  resource: 'contact',
+  table: 'contacts',
+  prefix: 'con',
+  alias: 'c',
+  from: 'contacts c',
+  columns: CONTACT_COLUMNS,
+  orderBy: 'c.created_at DESC, c.rowid DESC',
+  toRecord: toContact,
+  filters: {
+    search: matchesAny(['c.name', 'c.email', 'c.company']),
+    status: equals('c.status'),
+    list_id: (value) => ({ sql: 'EXISTS (SELECT 1 FROM list_members m WHERE m.contact_id = c.id AND m.list_id = ?)', params: [value] }),
+  },
+  // List membership lives in its own table; an email belongs to one live contact at most.
+  prepare: (store, { list_ids: _lists, ...columns }: Fields, current) => {
+    if (typeof columns.email === 'string') checkEmailFree(store, columns.email, current ? String(current.id) : null);
+    return columns;
+  },
+  afterWrite: (store, id, { fields }) => {
+    if (Array.isArray(fields.list_ids)) setLists(store, id, fields.list_ids as string[]);
+  },
+});
 
 const NOTE_COLUMNS = 'id, contact_id, body, created_at';
+const noteSchema = bodySchema(RESOURCES.note.fields);
+const notesOp = operationAt('GET', '/contacts/{id}/notes');
 
-function listNotes({ store, params, query }: RequestContext): Reply {
-  const page = readPage(query);
-  requireLive(store, 'contact', params.id);
-  const { rows, total } = listPage(
-    store,
-    { from: 'notes', columns: NOTE_COLUMNS, where: ['contact_id = ?'], params: [params.id], orderBy: 'created_at DESC, rowid DESC' },
-    page,
-  );
-  return ok({ notes: rows, total });
+function listNotes(context: RequestContext): Reply {
+  requireLive(context.store, 'contact', context.params.id!);
+  return listReply(context, {
+    op: notesOp,
+    base: { from: 'notes', columns: NOTE_COLUMNS, where: ['contact_id = ?'], params: [context.params.id], orderBy: 'created_at DESC, rowid DESC' },
+    filters: declareFilters(notesOp, {}),
+    key: 'notes',
+  });
 }
 
-const noteFields = { body: required(requiredText(10_000)) };
-
 function createNote({ store, params, body }: RequestContext): Reply {
-  requireLive(store, 'contact', params.id);
-  const fields = parseCreate(body, noteFields);
+  requireLive(store, 'contact', params.id!);
+  const fields = parseCreate(body, noteSchema);
   const id = newId('note');
   store.run('INSERT INTO notes (id, contact_id, body, created_at) VALUES (?, ?, ?, ?)', id, params.id, fields.body, store.nowIso());
   return created(store.get(`SELECT ${NOTE_COLUMNS} FROM notes WHERE id = ?`, id));
 }
 
 function createContactTask({ store, params, body }: RequestContext): Reply {
-  requireLive(store, 'contact', params.id);
+  requireLive(store, 'contact', params.id!);
   if ('contact_id' in body) throw badRequest('contact_id is read-only here: the path names the contact');
-  const fields = parseCreate(body, taskFields, TASK_READ_ONLY);
-  return created(createTask(store, { ...fields, contact_id: params.id }));
+  return created(tasks.insert(store, { ...parseCreate(body, tasks.schema), contact_id: params.id }));
 }
 
-const enrollmentFields = { sequence_id: required(requiredText(100)) };
+const enrollmentSchema = bodySchema(RESOURCES.enrollment.fields);
 
 function enrollInSequence({ store, params, body }: RequestContext): Reply {
-  requireLive(store, 'contact', params.id);
-  const { sequence_id: sequenceId } = parseCreate(body, enrollmentFields);
-  return created(enrollContact(store, params.id, sequenceId));
+  requireLive(store, 'contact', params.id!);
+  const { sequence_id: sequenceId } = parseCreate(body, enrollmentSchema);
+  return created(enrollContact(store, params.id!, sequenceId as string));
 }
 
 export const contactRoutes: Route[] = [
-  { method: 'GET', path: '/contacts', handler: listContacts },
-  { method: 'POST', path: '/contacts', handler: createContact },
-  { method: 'GET', path: '/contacts/:id', handler: getContact },
-  { method: 'PATCH', path: '/contacts/:id', handler: updateContact },
-  { method: 'DELETE', path: '/contacts/:id', handler: deleteContact },
+  ...contacts.routes,
   { method: 'GET', path: '/contacts/:id/notes', handler: listNotes },
   { method: 'POST', path: '/contacts/:id/notes', handler: createNote },
   { method: 'POST', path: '/contacts/:id/tasks', handler: createContactTask },
   { method: 'POST', path: '/contacts/:id/sequences', handler: enrollInSequence },
 ];
+
+export { toContact };

@@ -1,3 +1,4 @@
+import { SEARCH_TYPES } from '../../registry/resources.js';
 import { badRequest, containsAny, listPage, ok, queryText, readPage, type Reply, type RequestContext, type Route } from '../http.js';
 import { DEAL_STATUS_SQL } from './deals.js';
 
@@ -5,7 +6,7 @@ import { DEAL_STATUS_SQL } from './deals.js';
  * One SELECT per searchable type, all with the columns type, id, title, subtitle, created_at and a
  * tiebreak; `columns` are the ones the search text is matched against.
  */
-const SEARCHABLE = {
+const SEARCHABLE: Record<SearchType, { select: string; columns: readonly string[] }> = {
   contacts: {
     select: `SELECT 'contact' AS type, c.id, c.name AS title, c.email || COALESCE(' · ' || c.company, '') AS subtitle, c.created_at, c.rowid AS tiebreak
       FROM contacts c WHERE c.deleted_at IS NULL`,
@@ -28,20 +29,19 @@ const SEARCHABLE = {
       FROM tasks t WHERE t.deleted_at IS NULL`,
     columns: ['t.title', 't.description'],
   },
-} as const;
+};
 
-type SearchType = keyof typeof SEARCHABLE;
-const SEARCH_TYPES = Object.keys(SEARCHABLE) as SearchType[];
+type SearchType = (typeof SEARCH_TYPES)[number];
 
 function readTypes(text: string | undefined): SearchType[] {
-  if (text === undefined) return SEARCH_TYPES;
+  if (text === undefined) return [...SEARCH_TYPES];
   const types = new Set<SearchType>();
   for (const name of text.split(',').map((part) => part.trim().toLowerCase()).filter(Boolean)) {
     const type = SEARCH_TYPES.find((candidate) => candidate === name);
     if (!type) throw badRequest(`Unknown type '${name}'. Valid types: ${SEARCH_TYPES.join(', ')}`);
     types.add(type);
   }
-  return types.size > 0 ? [...types] : SEARCH_TYPES;
+  return types.size > 0 ? [...types] : [...SEARCH_TYPES];
 }
 
 function search({ store, query }: RequestContext): Reply {

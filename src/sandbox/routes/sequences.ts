@@ -1,38 +1,13 @@
+import { STEP_CHANNELS } from '../../registry/resources.js';
+import { collection } from '../collection.js';
 import { CONTACT_COLUMNS, toContact } from '../contact-model.js';
 import { newId } from '../ids.js';
-import {
-  badRequest,
-  conflict,
-  containsAny,
-  created,
-  listPage,
-  notFound,
-  ok,
-  queryChoice,
-  queryText,
-  readPage,
-  type ListQuery,
-  type Reply,
-  type RequestContext,
-  type Route,
-} from '../http.js';
-import { isLive, requireLive, softDelete, updateRow } from '../records.js';
+import { badRequest, conflict, notFound, ok, type Reply, type RequestContext, type Route } from '../http.js';
+import { declareFilters, equals, listReply, matchesAny, operationAt } from '../lists.js';
+import { isLive, requireLive } from '../records.js';
 import type { Store } from '../store.js';
-import {
-  idList,
-  isPlainObject,
-  oneOf,
-  optional,
-  optionalText,
-  parseCreate,
-  parseUpdate,
-  required,
-  requiredText,
-  type Rule,
-} from '../validation.js';
+import { actionSchema, idList, isPlainObject, oneOf, parseCreate, requiredText, type Rule } from '../validation.js';
 
-const SEQUENCE_STATUSES = ['active', 'paused', 'archived'] as const;
-const STEP_CHANNELS = ['email', 'call', 'task'] as const;
 const STEP_FIELDS = ['day', 'channel', 'subject'];
 
 export interface SequenceStep {
@@ -58,28 +33,25 @@ const sequenceSteps: Rule<SequenceStep[]> = (value, field) => {
   });
 };
 
-const sequenceFields = {
-  name: required(requiredText(200)),
-  description: optional(optionalText(10_000), null),
-  status: optional(oneOf(SEQUENCE_STATUSES), 'active'),
-  steps: optional(sequenceSteps, []),
-};
-const SEQUENCE_READ_ONLY = ['enrolled_count'];
-
 /** enrolled_count counts enrolments of contacts that are not deleted. */
 const SEQUENCE_COLUMNS = `s.id, s.name, s.description, s.status, s.steps,
   (SELECT COUNT(*) FROM enrollments e JOIN contacts c ON c.id = e.contact_id WHERE e.sequence_id = s.id AND c.deleted_at IS NULL) AS enrolled_count,
   s.created_at, s.updated_at`;
 
-function toSequence(row: { steps: string }): Record<string, unknown> {
-  return { ...row, steps: JSON.parse(row.steps) as SequenceStep[] };
-}
-
-function readSequence(store: Store, id: string): Record<string, unknown> {
-  const row = store.get<{ steps: string }>(`SELECT ${SEQUENCE_COLUMNS} FROM sequences s WHERE s.id = ? AND s.deleted_at IS NULL`, id);
-  if (!row) throw notFound('Sequence');
-  return toSequence(row);
-}
+export const sequences = collection({
+  resource: 'sequence',
+  table: 'sequences',
+  prefix: 'seq',
+  alias: 's',
+  from: 'sequences s',
+  columns: SEQUENCE_COLUMNS,
+  orderBy: 's.created_at DESC, s.rowid DESC',
+  toRecord: (row) => ({ ...row, steps: JSON.parse(row.steps as string) as SequenceStep[] }),
+  overrides: { steps: sequenceSteps },
+  filters: { search: matchesAny(['s.name', 's.description']), status: equals('s.status') },
+  // Steps are stored as JSON text.
+  prepare: (_store, fields) => (fields.steps === undefined ? fields : { ...fields, steps: JSON.stringify(fields.steps) }),
+});
 
 function requireEnrollableSequence(store: Store, id: string): void {
   const sequence = store.get<{ status: string }>('SELECT status FROM sequences WHERE id = ? AND deleted_at IS NULL', id);
@@ -111,67 +83,11 @@ export function enrollContact(store: Store, contactId: string, sequenceId: strin
   return store.get('SELECT id, contact_id, sequence_id, status, enrolled_at FROM enrollments WHERE id = ?', id);
 }
 
-function listSequences({ store, query }: RequestContext): Reply {
-  const page = readPage(query);
-  const list: ListQuery = {
-    from: 'sequences s',
-    columns: SEQUENCE_COLUMNS,
-    where: ['s.deleted_at IS NULL'],
-    params: [],
-    orderBy: 's.created_at DESC, s.rowid DESC',
-  };
-  const status = queryChoice(query, 'status', SEQUENCE_STATUSES);
-  if (status) {
-    list.where.push('s.status = ?');
-    list.params.push(status);
-  }
-  const search = queryText(query, 'search');
-  if (search) {
-    const match = containsAny(['s.name', 's.description'], search);
-    list.where.push(match.sql);
-    list.params.push(...match.params);
-  }
-  const { rows, total } = listPage<{ steps: string }>(store, list, page);
-  return ok({ sequences: rows.map(toSequence), total });
-}
-
-function createSequence({ store, body }: RequestContext): Reply {
-  const fields = parseCreate(body, sequenceFields, SEQUENCE_READ_ONLY);
-  const id = newId('seq');
-  const now = store.nowIso();
-  store.run(
-    'INSERT INTO sequences (id, name, description, status, steps, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    id,
-    fields.name,
-    fields.description,
-    fields.status,
-    JSON.stringify(fields.steps),
-    now,
-    now,
-  );
-  return created(readSequence(store, id));
-}
-
-function getSequence({ store, params }: RequestContext): Reply {
-  return ok(readSequence(store, params.id));
-}
-
-function updateSequence({ store, params, body }: RequestContext): Reply {
-  requireLive(store, 'sequence', params.id);
-  const { steps, ...columns } = parseUpdate(body, sequenceFields, SEQUENCE_READ_ONLY);
-  updateRow(store, 'sequence', params.id, steps ? { ...columns, steps: JSON.stringify(steps) } : columns);
-  return ok(readSequence(store, params.id));
-}
-
-function deleteSequence({ store, params }: RequestContext): Reply {
-  return softDelete(store, 'sequence', params.id);
-}
-
-const bulkEnrollFields = { contact_ids: required(idList(100, 1)) };
+const bulkEnrollSchema = actionSchema({ contact_ids: idList(100, 1) });
 
 function bulkEnroll({ store, params, body }: RequestContext): Reply {
-  requireEnrollableSequence(store, params.id);
-  const { contact_ids: contactIds } = parseCreate(body, bulkEnrollFields);
+  requireEnrollableSequence(store, params.id!);
+  const contactIds = parseCreate(body, bulkEnrollSchema).contact_ids as string[];
   const enrolled: string[] = [];
   const alreadyEnrolled: string[] = [];
   const notFoundIds: string[] = [];
@@ -186,29 +102,27 @@ function bulkEnroll({ store, params, body }: RequestContext): Reply {
   return ok({ sequence_id: params.id, enrolled, already_enrolled: alreadyEnrolled, not_found: notFoundIds });
 }
 
-function listSequenceContacts({ store, params, query }: RequestContext): Reply {
-  const page = readPage(query);
-  requireLive(store, 'sequence', params.id);
-  const { rows, total } = listPage<{ list_ids: string }>(
-    store,
-    {
+const sequenceContactsOp = operationAt('GET', '/sequences/{id}/contacts');
+
+function listSequenceContacts(context: RequestContext): Reply {
+  requireLive(context.store, 'sequence', context.params.id!);
+  return listReply(context, {
+    op: sequenceContactsOp,
+    base: {
       from: 'enrollments e JOIN contacts c ON c.id = e.contact_id',
       columns: `${CONTACT_COLUMNS}, e.status AS enrollment_status, e.enrolled_at`,
       where: ['e.sequence_id = ?', 'c.deleted_at IS NULL'],
-      params: [params.id],
+      params: [context.params.id],
       orderBy: 'e.enrolled_at DESC, e.rowid DESC',
     },
-    page,
-  );
-  return ok({ contacts: rows.map(toContact), total });
+    filters: declareFilters(sequenceContactsOp, {}),
+    key: 'contacts',
+    toRecord: toContact,
+  });
 }
 
 export const sequenceRoutes: Route[] = [
-  { method: 'GET', path: '/sequences', handler: listSequences },
-  { method: 'POST', path: '/sequences', handler: createSequence },
-  { method: 'GET', path: '/sequences/:id', handler: getSequence },
-  { method: 'PATCH', path: '/sequences/:id', handler: updateSequence },
-  { method: 'DELETE', path: '/sequences/:id', handler: deleteSequence },
+  ...sequences.routes,
   { method: 'POST', path: '/sequences/:id/enroll', handler: bulkEnroll },
   { method: 'GET', path: '/sequences/:id/contacts', handler: listSequenceContacts },
 ];

@@ -1,0 +1,170 @@
+// One tool call: the arguments checked against the tool's schema, then the command's own code with
+// the same checks as on the command line (runOperation), and its Result as the tool's result: JSON
+// text plus structuredContent. Every failure is a tool error (isError) with a message and nothing
+// else: never a stack, never the key (the HTTP core redacts it).
+
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { Context } from '../../cli/context.js';
+import { CliError, ExitCode, toCliError } from '../../cli/errors.js';
+import { safeLine } from '../../cli/format.js';
+import { collectItems, resultValue, type Result } from '../../cli/result.js';
+import { isObject } from '../../http/envelope.js';
+import { HttpError } from '../../http/errors.js';
+import { commandOptions } from '../../registry/operations.js';
+import { flagName, type Operation } from '../../registry/types.js';
+import type { KeyOf } from '../invocation.js';
+import { DATA, LIST_DEFAULT, type Tool } from './tools.js';
+
+/** runOperation (../dispatch.ts), handed in: dispatch loads this command, so importing it back would be a cycle. */
+export type OperationRunner = (
+  ctx: Context,
+  op: Operation,
+  input: { args: Record<string, unknown>; options: Record<string, unknown> },
+  keyOf: KeyOf,
+) => Promise<Result>;
+
+export interface ToolResult {
+  [key: string]: unknown;
+  content: Array<{ type: 'text'; text: string }>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+/** What a list tool was asked for (with the defaults filled in). */
+interface Paging {
+  limit: number;
+  offset: number;
+}
+
+/** A tool's values come by field name, not by commander's camelCase key. */
+const BY_FIELD_NAME: KeyOf = (field) => field.name;
+
+/**
+ * Characters of JSON one response holds at most (about 20,000 tokens, within what agents' clients
+ * accept): the items past it are left for the next call.
+ */
+export const RESPONSE_MAX_CHARS = 80_000;
+
+export async function callTool(ctx: Context, tool: Tool, given: Record<string, unknown> | undefined, run: OperationRunner): Promise<ToolResult> {
+  const args = given ?? {};
+  const problem = argumentProblem(tool, args);
+  if (problem) return failed(`invalid arguments for ${tool.name}: ${problem}`);
+  const paging: Paging | undefined = tool.op.paged ? { limit: (args.limit as number | undefined) ?? LIST_DEFAULT, offset: (args.offset as number | undefined) ?? 0 } : undefined;
+  try {
+    const result = await run(ctx, tool.op, inputOf(tool, args, paging), BY_FIELD_NAME);
+    // A streamed list is read here, so a page that fails midway is a tool error too.
+    const data = result.kind === 'list' ? await listData(tool, result, paging) : asObject(resultValue(result));
+    const text = jsonText(data);
+    if (!result.failure) return { content: [{ type: 'text', text }], structuredContent: data };
+    // Part of the work failed (a bulk action): what happened to each item, and the failure.
+    return { isError: true, content: [{ type: 'text', text: messageOf(result.failure, tool) }, { type: 'text', text }], structuredContent: data };
+  } catch (error) {
+    if (ctx.debug && error instanceof Error && !(error instanceof CliError) && !(error instanceof HttpError)) ctx.info(error.stack ?? error.message);
+    return failed(messageOf(error, tool));
+  }
+}
+
+// ---- arguments ----------------------------------------------------------------------------------
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+const validators = new Map<string, ValidateFunction>();
+
+/** What is wrong with the arguments by the tool's schema, in one line; undefined when nothing is. */
+export function argumentProblem(tool: Tool, args: unknown): string | undefined {
+  let validate = validators.get(tool.name);
+  if (!validate) validators.set(tool.name, (validate = ajv.compile(tool.inputSchema)));
+  if (validate(args)) return undefined;
+  const errors = validate.errors ?? [];
+  const problems = [...new Set(errors.map(describeError))];
+  if (errors.some((error) => error.keyword === 'additionalProperties')) problems.push(`${tool.name} takes: ${Object.keys(tool.inputSchema.properties).join(', ')}`);
+  return safeLine(problems.join('; '));
+}
+
+function describeError(error: ErrorObject): string {
+  const where = error.instancePath.slice(1).replace(/\//g, '.') || 'arguments';
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'additionalProperties':
+      return `unknown argument ${JSON.stringify(params.additionalProperty)}`;
+    case 'required':
+      return `missing required argument "${String(params.missingProperty)}"`;
+    case 'enum':
+      return `${where} must be one of: ${(params.allowedValues as unknown[]).join(', ')}`;
+    default:
+      return `${where} ${error.message ?? 'is invalid'}`;
+  }
+}
+
+/** The call's arguments as the command's raw input: positional arguments and options, by field name. */
+function inputOf({ op, inputSchema }: Tool, args: Record<string, unknown>, paging: Paging | undefined): { args: Record<string, unknown>; options: Record<string, unknown> } {
+  const positional: Record<string, unknown> = {};
+  const options: Record<string, unknown> = {};
+  for (const name of Object.keys(inputSchema.properties)) {
+    if (!Object.hasOwn(args, name)) continue;
+    if (op.args.some((field) => field.name === name)) positional[name] = args[name];
+    // --data takes JSON text.
+    else options[name] = name === DATA.name ? JSON.stringify(args[name]) : args[name];
+  }
+  // One record more than asked for tells whether more exist, without a count from the service.
+  if (paging) options.limit = paging.limit + 1;
+  // The call is the confirmation: the tool says it deletes (destructiveHint), the client asks.
+  if (op.kind === 'delete') options.yes = true;
+  return { args: positional, options };
+}
+
+// ---- results ------------------------------------------------------------------------------------
+
+async function listData(tool: Tool, result: Extract<Result, { kind: 'list' }>, paging: Paging | undefined): Promise<Record<string, unknown>> {
+  const { items, cut } = await collectItems(result.items, { max: paging?.limit, maxChars: RESPONSE_MAX_CHARS });
+  const data: Record<string, unknown> = { items, count: items.length };
+  if (paging) {
+    const total = result.page?.total;
+    const hasMore = cut || (total !== undefined && paging.offset + items.length < total);
+    Object.assign(data, { offset: paging.offset, ...(total === undefined ? {} : { total }), has_more: hasMore });
+    if (hasMore) {
+      const next = paging.offset + items.length;
+      Object.assign(data, { next_offset: next, next: `call ${tool.name} again with offset ${next} (and the same other arguments) for the next records` });
+    }
+  } else {
+    data.has_more = cut;
+    if (cut) data.next = `more items were left out to keep the response under ${RESPONSE_MAX_CHARS} characters`;
+  }
+  if (result.view?.summary) data.summary = result.view.summary;
+  return data;
+}
+
+/** structuredContent is an object: a record as it is, anything else under `value`. */
+function asObject(value: unknown): Record<string, unknown> {
+  return isObject(value) ? value : { value };
+}
+
+/** Compact JSON; C1 control characters and DEL, which JSON leaves raw, escaped for whoever shows it. */
+function jsonText(data: unknown): string {
+  return JSON.stringify(data).replace(/[\u007f-\u009f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+function failed(message: string): ToolResult {
+  return { isError: true, content: [{ type: 'text', text: message }] };
+}
+
+/**
+ * The failure in one line: the service's message (the core has redacted the key), a local check's
+ * message in the tool's words. A 429 says when to call again; a refused key says how to fix it.
+ */
+function messageOf(error: unknown, tool: Tool): string {
+  const failure = toCliError(error);
+  let message = failure.exitCode === ExitCode.usage ? inToolTerms(failure.message, tool.op) : failure.message;
+  // A long Retry-After is in the message already ("retry after 45s, at ..."); without one, the
+  // service's published window is a minute.
+  if (error instanceof HttpError && error.kind === 'status' && error.status === 429) message += ' (rate limited: wait about a minute, then call again)';
+  if (failure.exitCode === ExitCode.auth && failure.hint) message += ` (${failure.hint})`;
+  return safeLine(message);
+}
+
+/** A local check speaks of the command line (--due, ID): here it names the tool's arguments (due_date, id). */
+function inToolTerms(message: string, op: Operation): string {
+  const names = new Map<string, string>();
+  for (const field of commandOptions(op)) names.set(`--${flagName(field)}`, field.name);
+  for (const field of op.args) names.set(field.name.toUpperCase(), field.name);
+  return message.replace(/--[a-z][a-z-]*|\b[A-Z][A-Z_]*\b/g, (word) => names.get(word) ?? word);
+}

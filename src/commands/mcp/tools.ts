@@ -1,0 +1,313 @@
+// The registry's operations as MCP tools, generated, never written by hand: a tool's name, title,
+// group, description (with an example of its arguments), JSON Schema of its arguments and
+// annotations all come from src/registry/. A new endpoint in the registry is a new tool.
+
+import { BODY_OPTIONS, DELETE_OPTIONS, OPERATIONS, PAGING_OPTIONS, commandOptions } from '../../registry/operations.js';
+import { flagName, staticValues, type FieldSpec, type Group, type Operation } from '../../registry/types.js';
+
+/** Records one call of a list tool returns at most, whatever the service allows: responses stay small. */
+export const LIST_MAX = 100;
+/** The service's own page size when no limit is given. */
+export const LIST_DEFAULT = 20;
+/** Ids one call of a bulk tool (tasks_complete, ai_accept, sequences_enroll) takes at most. */
+const IDS_MAX = 100;
+
+export type JsonSchema = Record<string, unknown>;
+
+export interface ToolAnnotations {
+  title: string;
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+export interface Tool {
+  op: Operation;
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: { type: 'object'; properties: Record<string, JsonSchema>; required: string[]; additionalProperties: false };
+  /** Only for lists: crm builds their envelope itself, so the shape is certain whatever the service sends. */
+  outputSchema?: JsonSchema;
+  annotations: ToolAnnotations;
+  _meta: { group: Group };
+}
+
+/** --read-only and --toolsets. */
+export interface Selection {
+  readOnly?: boolean;
+  groups?: readonly string[];
+}
+
+/** The tools an agent may use: every operation, less those that write (--read-only) or of other groups. */
+export function selectTools({ readOnly, groups }: Selection = {}): Tool[] {
+  return OPERATIONS.filter((op) => !(readOnly && writes(op)) && (!groups || groups.includes(op.group))).map(toolOf);
+}
+
+function writes(op: Operation): boolean {
+  return op.method !== 'GET';
+}
+
+// ---- arguments ----------------------------------------------------------------------------------
+
+/** The tool's own paging: `limit` is capped so that no response is giant. */
+const LIMIT: FieldSpec = { name: 'limit', type: 'integer', min: 1, max: LIST_MAX, description: `records to return (default ${LIST_DEFAULT}, at most ${LIST_MAX})` };
+const OFFSET: FieldSpec = { name: 'offset', type: 'integer', min: 0, description: 'records to skip: the next_offset of the previous call' };
+/** --data, as a JSON object. */
+export const DATA: FieldSpec = { name: 'data', type: 'json', description: 'more body fields as a JSON object (fields this schema does not list); named arguments win' };
+
+/**
+ * The command's own paging, body and confirmation flags as a tool takes them: limit, offset and data
+ * in their tool form; --all (no giant responses), --set (key=value text: data says it better) and
+ * --yes (the call is the confirmation) not at all.
+ */
+const IN_TOOL_FORM = new Map<FieldSpec, FieldSpec | undefined>(
+  [...PAGING_OPTIONS, ...BODY_OPTIONS, ...DELETE_OPTIONS].map((field) => [field, [LIMIT, OFFSET, DATA].find((own) => own.name === field.name)]),
+);
+
+/** The options of the command a tool call may give, by field name (never a file: an agent names no local files). */
+function optionFieldsOf(op: Operation): FieldSpec[] {
+  return commandOptions(op).flatMap((field) => {
+    if (IN_TOOL_FORM.has(field)) return IN_TOOL_FORM.get(field) ?? [];
+    return field.type === 'file' ? [] : [field];
+  });
+}
+
+function inputSchemaOf(op: Operation): Tool['inputSchema'] {
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  // Every positional argument is required: what a terminal would ask for, or read from stdin, a call gives.
+  for (const field of op.args) {
+    properties[field.name] = field.variadic ? { ...schemaOf(field), minItems: 1, maxItems: IDS_MAX } : schemaOf(field);
+    required.push(field.name);
+  }
+  for (const field of optionFieldsOf(op)) {
+    if (Object.hasOwn(properties, field.name)) throw new Error(`${op.name}: two arguments named ${field.name}`);
+    properties[field.name] = schemaOf(field);
+    if (field.required) required.push(field.name);
+  }
+  return { type: 'object', properties, required, additionalProperties: false };
+}
+
+const DATE_FORMS = 'YYYY-MM-DD, today, tomorrow, +Nd or +Nw';
+
+/**
+ * A field's schema holds only what crm itself checks before sending (types, the spec's fixed values,
+ * numeric bounds): values a workspace defines are named in the description and as examples, never
+ * as an enum, and the sandbox's length limits are not the service's.
+ */
+function schemaOf(field: FieldSpec): JsonSchema {
+  let description = forAgents(field.description);
+  const schema: JsonSchema = {};
+  switch (field.type) {
+    case 'integer':
+    case 'number':
+      schema.type = field.type;
+      if (field.type === 'integer' || field.min !== undefined) schema.minimum = field.min ?? 0;
+      if (field.max !== undefined) schema.maximum = field.max;
+      break;
+    case 'boolean':
+      schema.type = 'boolean';
+      break;
+    case 'ids':
+    case 'list':
+      schema.type = 'array';
+      schema.items = field.choices ? { type: 'string', enum: [...field.choices] } : { type: 'string', minLength: 1 };
+      if (field.type === 'list') schema.minItems = 1;
+      break;
+    case 'json':
+      // Any JSON value (a sequence's steps); `data` must be an object.
+      if (field === DATA) schema.type = 'object';
+      break;
+    case 'date':
+      schema.type = 'string';
+      if (!description.includes('YYYY-MM-DD')) description += ` (${DATE_FORMS})`;
+      break;
+    case 'id':
+      schema.type = 'string';
+      schema.minLength = 1;
+      break;
+    default:
+      schema.type = 'string';
+  }
+  const values = staticValues(field);
+  if (field.choices && field.type !== 'list') schema.enum = [...field.choices];
+  else if (values && !field.choices) {
+    description += ` (known values: ${values.join(', ')}; a workspace may define others)`;
+    schema.examples = [...values];
+  } else if (field.known === 'stages') description += ' (pipeline_stages lists them)';
+  else if (field.known === 'sequences') description += ' (sequences_list lists them)';
+  if (field.example !== undefined && schema.examples === undefined) schema.examples = [typed(field, field.example)];
+  return { ...schema, description };
+}
+
+// ---- description and example ----------------------------------------------------------------------
+
+function descriptionOf(op: Operation, schema: Tool['inputSchema']): string {
+  const lines = [`${forAgents(op.summary)}.`];
+  if (op.paged) {
+    lines.push(`Returns at most \`limit\` records (default ${LIST_DEFAULT}, at most ${LIST_MAX}); when has_more is true, call again with offset = next_offset.`);
+  }
+  if (op.kind === 'delete') lines.push('Deletes at once: there is no confirmation step.');
+  if (Object.keys(schema.properties).length === 0) lines.push('Takes no arguments.');
+  else {
+    const example = exampleOf(op, schema);
+    const said = example.description && forAgents(example.description);
+    lines.push(`Example: ${JSON.stringify(example.arguments)}${said ? ` (${said})` : ''}`);
+  }
+  return lines.join('\n');
+}
+
+/** Help text speaks of terminals, stdin and flags, which a tool call has none of: such clauses are left out. */
+const CLI_ONLY = /terminal|stdin|--[a-z]/;
+
+function forAgents(text: string): string {
+  return text
+    .replace(/\s*\(([^()]*)\)/g, (group: string, inner: string) => (CLI_ONLY.test(inner) ? '' : group))
+    .split(/;\s*/)
+    .filter((clause) => !CLI_ONLY.test(clause))
+    .join('; ');
+}
+
+interface ToolExample {
+  arguments: Record<string, unknown>;
+  description?: string;
+}
+
+/**
+ * The first of the command's examples that reads as tool arguments (a plain command line: no pipes or
+ * substitutions, nothing a tool lacks such as --all); otherwise the required arguments with
+ * placeholders.
+ */
+function exampleOf(op: Operation, schema: Tool['inputSchema']): ToolExample {
+  for (const example of op.examples) {
+    const args = argumentsOf(op, example.command);
+    if (args && schema.required.every((name) => Object.hasOwn(args, name))) return { arguments: args, description: example.description };
+  }
+  const placeholder = (field: FieldSpec) => `<${field.description.replace(/s$/, '')}>`;
+  const args = Object.fromEntries(
+    [...op.args, ...optionFieldsOf(op).filter((field) => field.required)].map((field) => [field.name, field.variadic || field.type === 'ids' ? [placeholder(field)] : placeholder(field)]),
+  );
+  return { arguments: args };
+}
+
+/** Flags of an example that mean nothing to a tool: output formats, prompts, confirmation. */
+const IGNORED_FLAGS = new Set(['--json', '-q', '--quiet', '--no-input', '--yes', '-y']);
+const IGNORED_FLAGS_WITH_VALUE = new Set(['-o', '--output', '--fields']);
+
+/** A command line of this operation's examples as tool arguments; undefined when it has no such form. */
+function argumentsOf(op: Operation, commandLine: string): Record<string, unknown> | undefined {
+  const words = shellWords(commandLine);
+  const prefix = ['crm', ...op.command];
+  if (!words || prefix.some((word, index) => words[index] !== word)) return undefined;
+  const options = optionFieldsOf(op);
+  const fieldOfFlag = (word: string) => options.find((field) => word === `--${flagName(field)}` || (field.short !== undefined && word === `-${field.short}`));
+  const named: Record<string, unknown> = {};
+  const positionals: string[] = [];
+  const rest = words.slice(prefix.length);
+  for (let index = 0; index < rest.length; index++) {
+    const word = rest[index]!;
+    if (!word.startsWith('-')) positionals.push(word);
+    else if (IGNORED_FLAGS.has(word)) continue;
+    else if (IGNORED_FLAGS_WITH_VALUE.has(word)) index++;
+    else if (word === '--set') {
+      const [key, ...value] = (rest[++index] ?? '').split('=');
+      const field = options.find((candidate) => candidate.name === key);
+      if (field) named[field.name] = typed(field, value.join('='));
+      else return undefined;
+    } else {
+      const field = fieldOfFlag(word);
+      if (!field) return undefined;
+      named[field.name] = field.type === 'boolean' ? true : typed(field, rest[++index] ?? '');
+    }
+  }
+  const args: Record<string, unknown> = {};
+  for (const field of op.args) {
+    if (positionals.length === 0) break;
+    args[field.name] = field.variadic ? positionals.splice(0) : typed(field, positionals.shift()!);
+  }
+  return positionals.length === 0 ? { ...args, ...named } : undefined;
+}
+
+/** The words of a simple command line ("..." and '...' quoting); undefined for pipes, substitutions, redirections. */
+function shellWords(line: string): string[] | undefined {
+  if (/[|<>`]|\$\(/.test(line)) return undefined;
+  return [...line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((match) => match[1] ?? match[2] ?? match[3]!);
+}
+
+/** A value from a command line as the tool takes it: numbers as numbers, lists as arrays, JSON parsed when it is JSON. */
+function typed(field: FieldSpec, text: string): unknown {
+  switch (field.type) {
+    case 'integer':
+    case 'number':
+      return Number(text);
+    case 'ids':
+    case 'list':
+      return text.split(',');
+    case 'json':
+      try {
+        return JSON.parse(text);
+      } catch {
+        return text;
+      }
+    default:
+      return text;
+  }
+}
+
+// ---- annotations --------------------------------------------------------------------------------
+
+/**
+ * Actions whose repeat changes nothing more (the service answers that it is done already): completing
+ * a task, enrolling, accepting a suggestion, moving a deal to the stage it is in.
+ */
+const REPEAT_HARMLESS = new Set(['tasks_complete', 'contacts_enroll', 'sequences_enroll', 'ai_accept', 'deals_stage']);
+
+/** Enrolling a contact sets a sequence's emails going to a person outside the workspace. */
+const REACHES_OUT = new Set(['contacts_enroll', 'sequences_enroll']);
+
+/**
+ * Reads are read-only. Deletes and updates are destructive (an update overwrites values); creates and
+ * actions only add. PATCH and DELETE set absolute states, so a repeat is harmless, as for the actions
+ * above. Everything else stays inside the workspace, a closed world.
+ */
+function annotationsOf(op: Operation): Omit<ToolAnnotations, 'title'> {
+  const reads = !writes(op);
+  return {
+    readOnlyHint: reads,
+    destructiveHint: op.kind === 'delete' || op.kind === 'update',
+    idempotentHint: reads || op.method === 'PATCH' || op.method === 'DELETE' || REPEAT_HARMLESS.has(op.name),
+    openWorldHint: REACHES_OUT.has(op.name),
+  };
+}
+
+/** What a list tool returns (built by crm: ../mcp/call.ts). */
+const LIST_OUTPUT: JsonSchema = {
+  type: 'object',
+  properties: {
+    items: { type: 'array', description: 'the records, newest first' },
+    count: { type: 'integer', description: 'records in items' },
+    offset: { type: 'integer', description: 'records skipped before the first of items' },
+    total: { type: 'number', description: "the service's count of every matching record, when it sends one" },
+    has_more: { type: 'boolean', description: 'more records exist after these' },
+    next_offset: { type: 'integer', description: 'the offset that returns the next records' },
+    next: { type: 'string', description: 'how to get the next records' },
+  },
+  required: ['items', 'count', 'has_more'],
+};
+
+function toolOf(op: Operation): Tool {
+  const inputSchema = inputSchemaOf(op);
+  const title = forAgents(op.summary);
+  return {
+    op,
+    name: op.name,
+    title,
+    description: descriptionOf(op, inputSchema),
+    inputSchema,
+    ...(op.kind === 'list' ? { outputSchema: LIST_OUTPUT } : {}),
+    annotations: { title, ...annotationsOf(op) },
+    _meta: { group: op.group },
+  };
+}

@@ -1,0 +1,127 @@
+// Issue 7's promises, command by command: every check runs before the first request; a dry run is
+// the plan of every request, in order, and sends none; values a workspace defines are sent as
+// given; --fields, -q and the formats behave the same everywhere, crm api included.
+import { describe, expect, it } from 'vitest';
+import { DEMO, OPERATIONS } from '../../src/registry/operations.js';
+import { BASE_URL, homeEnv, json, run, useWorkspace } from '../helpers/inprocess.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const ws = useWorkspace();
+const env = (extra: NodeJS.ProcessEnv = {}) => ({ ...homeEnv(mkdtempSync(join(tmpdir(), 'crm-home-'))), CRM_BASE_URL: BASE_URL, CRM_API_KEY: ws.apiKey, ...extra });
+
+describe('every check before the first request', () => {
+  it.each([
+    [['-o', 'xml', 'contacts', 'create', '--name', 'A', '--email', 'a@x.org'], {}, 'crm: invalid --output "xml" (expected one of: table, json, ndjson, csv, tsv)'],
+    [['-o', '', 'contacts', 'list'], {}, 'crm: invalid --output "" (expected one of: table, json, ndjson, csv, tsv)'],
+    [['contacts', 'delete', DEMO.contact, '--yes'], { CRM_OUTPUT: 'yaml' }, 'crm: invalid CRM_OUTPUT "yaml" (expected one of: table, json, ndjson, csv, tsv)'],
+    [['--fields', ',', 'contacts', 'create', '--name', 'A', '--email', 'b@x.org'], {}, 'crm: --fields needs at least one field name'],
+    [['--fields', 'id,,name', 'contacts', 'list'], {}, 'crm: --fields: empty name'],
+    [['--fields', 'constructor', 'contacts', 'list'], {}, 'crm: --fields: "constructor" is not allowed as a name'],
+    [['--fields', '__proto__', 'contacts', 'get', DEMO.contact], {}, 'crm: --fields: "__proto__" is not allowed as a name'],
+    [['--json', '-o', 'csv', 'contacts', 'list'], {}, 'crm: --json and --output csv ask for different formats'],
+    [['--timeout', '0', 'contacts', 'list'], {}, 'crm: invalid --timeout "0" (expected seconds, more than 0 and at most 86400)'],
+    [['--timeout', '3000000', 'contacts', 'list'], {}, 'crm: invalid --timeout "3000000" (expected seconds, more than 0 and at most 86400)'],
+    [['analytics', '--period', '1y'], {}, 'crm: invalid --period "1y" (expected one of: 7d, 30d, 90d)'],
+    [['search', 'x', '--types', 'people'], {}, 'crm: invalid --types "people" (expected one of: contacts, deals, accounts, tasks)'],
+    [['sequences', 'enroll', DEMO.sequence, '--file', '/no/such/ids.txt'], {}, 'crm: cannot read --file /no/such/ids.txt: ENOENT'],
+    [['tasks', 'complete', DEMO.task, 'a\u001bb'], {}, 'crm: invalid IDS (it holds a control character)'],
+  ])('%j exits 2 and sends nothing', async (argv, extra, message) => {
+    const result = await run(argv, { ws, env: env(extra) });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.split('\n')[0]).toBe(message);
+    expect(ws.requests()).toHaveLength(0);
+  });
+
+  it('a --fields name no record has is a warning naming the fields that exist, not an error', async () => {
+    const result = await run(['contacts', 'list', '--limit', '1', '--fields', 'id,nmae', '--json'], { ws });
+    expect(result.code).toBe(0);
+    expect(json(result)).toEqual([{ id: expect.stringMatching(/^con_/), nmae: null }]);
+    expect(result.stderr).toMatch(/^crm: warning: no record has the field "nmae"; fields: id, name, email, /);
+  });
+});
+
+describe('values a workspace defines are sent as given; the service has the last word', () => {
+  it.each([
+    [['contacts', 'list', '--status', 'vip'], 'status must be one of: lead, prospect, customer, churned'],
+    [['tasks', 'create', '--title', 'T', '--priority', 'urgent'], 'priority must be one of: low, normal, high'],
+    [['deals', 'list', '--stage', 'won-ish'], "Unknown stage 'won-ish'. Valid stages: prospecting, qualification, proposal, negotiation, closed_won, closed_lost"],
+  ])('%j reaches the service, whose message is shown (exit 1)', async (argv, message) => {
+    const result = await run(argv, { ws });
+    expect(ws.requests()).toHaveLength(1);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`crm: ${message}\n`);
+  });
+});
+
+describe('--dry-run is the plan of every request', () => {
+  it('tasks complete with six ids plans six requests, in order, and sends none', async () => {
+    const ids = ['a', 'b', 'c', 'd', 'e', 'f'];
+    const result = await run(['tasks', 'complete', ...ids, '--dry-run', '--json'], { ws });
+    expect(result.code).toBe(0);
+    expect(json(result).map((request: { method: string; url: string }) => `${request.method} ${request.url}`)).toEqual(ids.map((id) => `POST ${BASE_URL}/tasks/${id}/complete`));
+    expect(ws.requests()).toHaveLength(0);
+  });
+
+  it('contacts create --score plans both requests; the new id is a placeholder', async () => {
+    const result = await run(['contacts', 'create', '--name', 'Ada', '--email', 'ada@example.com', '--score', '--dry-run', '--json'], { ws });
+    expect(json(result)).toEqual([
+      { method: 'POST', url: `${BASE_URL}/contacts`, headers: expect.objectContaining({ 'X-Service-API-Key': `****${ws.apiKey.slice(-4)}` }), body: { name: 'Ada', email: 'ada@example.com' } },
+      { method: 'POST', url: `${BASE_URL}/ai/trigger`, headers: expect.any(Object), body: { contact_id: '<new contact id>' } },
+    ]);
+    expect(ws.requests()).toHaveLength(0);
+    const text = await run(['contacts', 'create', '--name', 'Ada', '--email', 'ada@example.com', '--score', '--dry-run'], { ws });
+    expect(text.stdout).toContain(`POST ${BASE_URL}/contacts\n`);
+    expect(text.stdout).toContain(`POST ${BASE_URL}/ai/trigger\n`);
+    expect(text.stdout).toContain('"contact_id": "<new contact id>"');
+    expect(text.stdout).not.toContain(ws.apiKey);
+  });
+
+  it('sequences enroll plans one request per batch of 50 ids', async () => {
+    const ids = Array.from({ length: 120 }, (_, n) => `con_${n}`);
+    const result = await run(['sequences', 'enroll', DEMO.sequence, '-', '--dry-run', '--json'], { ws, stdin: ids.join('\n') });
+    expect(json(result).map((request: { body: { contact_ids: string[] } }) => request.body.contact_ids.length)).toEqual([50, 50, 20]);
+    expect(ws.requests()).toHaveLength(0);
+  });
+
+  /** Arguments each command needs to run without a terminal. */
+  const ARGS: Record<string, string[]> = {
+    contacts_get: [DEMO.contact], contacts_create: ['--name', 'A', '--email', 'a@example.com'], contacts_update: [DEMO.contact, '--status', 'customer'],
+    contacts_delete: [DEMO.contact], contacts_notes_list: [DEMO.contact], contacts_notes_add: [DEMO.contact, '--body', 'B'],
+    contacts_tasks_add: [DEMO.contact, '--title', 'T'], contacts_enroll: [DEMO.contact, '--sequence', DEMO.sequence],
+    accounts_get: [DEMO.account], accounts_create: ['--name', 'A'], accounts_update: [DEMO.account, '--industry', 'I'], accounts_delete: [DEMO.account],
+    deals_get: [DEMO.deal], deals_create: ['--name', 'D'], deals_update: [DEMO.deal, '--amount', '5'], deals_delete: [DEMO.deal], deals_stage: [DEMO.deal, 'proposal'],
+    sequences_get: [DEMO.sequence], sequences_create: ['--name', 'S'], sequences_update: [DEMO.sequence, '--status', 'paused'], sequences_delete: [DEMO.sequence],
+    sequences_enroll: [DEMO.sequence, DEMO.contact], sequences_contacts: [DEMO.sequence],
+    tasks_get: [DEMO.task], tasks_create: ['--title', 'T'], tasks_update: [DEMO.task, '--priority', 'high'], tasks_delete: [DEMO.task], tasks_complete: [DEMO.task],
+    search: ['globex'], ai_accept: ['sug_x'], ai_trigger: [DEMO.contact],
+  };
+
+  it.each(OPERATIONS.map((op) => [op.name, op] as const))('%s --dry-run plans its requests and sends none', async (name, op) => {
+    const result = await run([...op.command, ...(ARGS[name] ?? []), '--dry-run', '--json'], { ws });
+    expect(result.code, result.stderr).toBe(0);
+    const plan = json(result);
+    expect(plan.length).toBeGreaterThan(0);
+    expect(plan[0]).toMatchObject({ method: op.method, url: expect.stringContaining(BASE_URL) });
+    expect(ws.requests()).toHaveLength(0);
+  });
+});
+
+describe('--fields and -q behave the same on every command, crm api included', () => {
+  it('sequences enroll --json --fields keeps only those fields of each report row', async () => {
+    const contact = ws.api('POST', '/contacts', { name: 'Fields', email: 'fields-enroll@example.com' }).data;
+    const result = await run(['sequences', 'enroll', DEMO.sequence, contact.id, '--json', '--fields', 'id,result'], { ws });
+    expect(json(result)).toEqual([{ id: contact.id, result: 'enrolled' }]);
+  });
+
+  it('crm api honours --fields, -q and -o', async () => {
+    const fields = await run(['api', 'GET', `/contacts/${DEMO.contact}`, '--fields', 'id,name'], { ws });
+    expect(json(fields)).toEqual({ id: DEMO.contact, name: 'Zane Sato' });
+    const quiet = await run(['api', 'GET', '/contacts', '--paginate', '-q'], { ws });
+    expect(quiet.stdout.trim().split('\n').every((line) => line.startsWith('con_'))).toBe(true);
+    const tsv = await run(['api', 'GET', `/contacts/${DEMO.contact}`, '-o', 'tsv', '--fields', 'name'], { ws });
+    expect(tsv.stdout).toBe('name\tZane Sato\n');
+  });
+});

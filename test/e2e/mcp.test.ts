@@ -1,0 +1,352 @@
+// crm mcp as an agent's client sees it: the SDK's own client spawns the built `crm mcp` over stdio
+// against the test server (the sandbox served over loopback HTTP behind a logging proxy), lists the
+// tools, calls every one, and checks that bad arguments send nothing. One server process serves most
+// of the file; --read-only and --toolsets get one more.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Ajv } from 'ajv';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO, OPERATIONS } from '../../src/registry/operations.js';
+import { GROUP_NAMES } from '../../src/registry/types.js';
+import { CRM_BIN, crm, freshHome } from '../helpers/crm.js';
+import { api, useTestServer } from '../helpers/server.js';
+
+interface Connection {
+  client: Client;
+  stderr: () => string;
+}
+
+async function connect(args: string[], env: NodeJS.ProcessEnv): Promise<Connection> {
+  const variables = Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CRM_BIN, 'mcp', ...args], env: variables, stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr!.on('data', (chunk) => (stderr += chunk));
+  const client = new Client({ name: 'crm-e2e', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, stderr: () => stderr };
+}
+
+type CallResult = { isError?: boolean; content: Array<{ type: string; text?: string }>; structuredContent?: any };
+
+async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallResult> {
+  return (await client.callTool({ name, arguments: args })) as CallResult;
+}
+
+const textOf = (result: CallResult) => result.content.map((part) => part.text ?? '').join('\n');
+
+/** "GET /contacts/{id}/notes" as a pattern of the proxy's log ("GET /api/v1/contacts/x/notes?limit=21"). */
+function endpointPattern(method: string, path: string): RegExp {
+  const pathPattern = path.replace(/\{\w+\}/g, '[^/?]+');
+  return new RegExp(`^${method} /api/v1${pathPattern}(\\?|$)`);
+}
+
+const live = useTestServer();
+let main: Connection;
+beforeAll(async () => {
+  main = await connect([], live.env);
+});
+afterAll(() => main.client.close());
+
+const unique = `${Date.now()}`;
+const ajv = new Ajv({ strict: false });
+
+describe('crm mcp: the tools', () => {
+  it('offers every endpoint of the registry as a tool, with its group, schema, example and annotations', async () => {
+    const { tools } = await main.client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(OPERATIONS.map((op) => op.name).sort());
+    expect(new Set(tools.map((tool) => tool._meta?.group))).toEqual(new Set(GROUP_NAMES));
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    for (const op of OPERATIONS) {
+      const tool = byName.get(op.name)!;
+      expect(tool._meta?.group, op.name).toBe(op.group);
+      expect(tool.inputSchema).toMatchObject({ type: 'object', additionalProperties: false });
+      const takesArguments = Object.keys(tool.inputSchema.properties ?? {}).length > 0;
+      expect(tool.description, op.name).toMatch(takesArguments ? /\nExample: \{/ : /Takes no arguments/);
+      // The example is arguments the tool's own schema accepts.
+      const example = /\nExample: (\{.*\})/.exec(tool.description ?? '')?.[1];
+      if (example) expect(ajv.validate(tool.inputSchema, JSON.parse(example)), `${op.name}: ${ajv.errorsText()}`).toBe(true);
+      // Nothing of the command line (terminals, stdin, flags) in what an agent reads.
+      expect(tool.description, op.name).not.toMatch(/terminal|stdin|--[a-z]/);
+      const reads = op.method === 'GET';
+      expect(tool.annotations, op.name).toMatchObject({ readOnlyHint: reads, destructiveHint: op.kind === 'delete' || op.kind === 'update' });
+      // Only enrolling reaches outside the workspace: a sequence emails the contact.
+      expect(tool.annotations?.openWorldHint, op.name).toBe(op.name.endsWith('_enroll'));
+      if (reads || op.method === 'DELETE' || op.method === 'PATCH') expect(tool.annotations?.idempotentHint, op.name).toBe(true);
+      if (op.kind === 'create') expect(tool.annotations?.idempotentHint, op.name).toBe(false);
+      if (op.paged) {
+        expect(tool.inputSchema.properties).toMatchObject({ limit: { type: 'integer', minimum: 1, maximum: 100 }, offset: { type: 'integer', minimum: 0 } });
+        expect(tool.outputSchema).toMatchObject({ required: ['items', 'count', 'has_more'] });
+      }
+    }
+
+    const schema = (name: string) => byName.get(name)!.inputSchema as any;
+    // Types, required fields, the values the spec fixes as enums.
+    expect(schema('contacts_create').required).toEqual(['name', 'email']);
+    expect(schema('analytics').properties.period).toMatchObject({ type: 'string', enum: ['7d', '30d', '90d'] });
+    expect(schema('search').properties.types).toMatchObject({ type: 'array', items: { enum: ['contacts', 'deals', 'accounts', 'tasks'] } });
+    expect(schema('deals_create').properties.amount).toMatchObject({ type: 'number', minimum: 0 });
+    expect(schema('tasks_complete').properties.ids).toMatchObject({ type: 'array', minItems: 1, maxItems: 100 });
+    expect(schema('deals_stage').required).toEqual(['id', 'stage']);
+    // Values a workspace defines are examples, never an enum: a real workspace may have others.
+    expect(schema('contacts_list').properties.status).toMatchObject({ type: 'string', examples: ['lead', 'prospect', 'customer', 'churned'] });
+    expect(schema('contacts_list').properties.status.enum).toBeUndefined();
+    // Flags an agent has no use for are not offered: --all, --set, --yes, --file.
+    for (const name of ['all', 'set', 'yes', 'file']) {
+      for (const tool of tools) expect(Object.keys(tool.inputSchema.properties ?? {}), tool.name).not.toContain(name);
+    }
+    // Examples are the command's own, as arguments.
+    expect(byName.get('contacts_list')!.description).toContain('Example: {"status":"lead","limit":10} (the ten newest leads)');
+    expect(byName.get('sequences_enroll')!.description).toContain(`Example: {"id":"${DEMO.sequence}","contact_ids":["${DEMO.contact}"]}`);
+  });
+
+  it('calls every tool with valid arguments, each reaching its endpoint', async () => {
+    const { server } = live;
+    const state: Record<string, string> = {};
+    const idOf = (result: CallResult) => result.structuredContent.id as string;
+    // In an order that works: records are created, used, then deleted.
+    const steps: Array<[string, () => Record<string, unknown>, ((result: CallResult) => void)?]> = [
+      ['contacts_list', () => ({ limit: 3, status: 'lead' }), (r) => expect(r.structuredContent).toMatchObject({ count: 3, has_more: true, next_offset: 3 })],
+      ['contacts_get', () => ({ id: DEMO.contact }), (r) => expect(r.structuredContent.id).toBe(DEMO.contact)],
+      ['contacts_create', () => ({ name: 'Agent Smith', email: `agent-${unique}@example.com`, company: 'Matrix' }), (r) => (state.contact = idOf(r))],
+      ['contacts_update', () => ({ id: state.contact, title: 'Agent' }), (r) => expect(r.structuredContent.title).toBe('Agent')],
+      ['contacts_notes_add', () => ({ id: state.contact, body: 'Met in the lobby' })],
+      ['contacts_notes_list', () => ({ id: state.contact }), (r) => expect(r.structuredContent).toMatchObject({ count: 1, has_more: false })],
+      ['contacts_tasks_add', () => ({ id: state.contact, title: 'Follow up', due_date: '+2d' }), (r) => expect(r.structuredContent.due_date).toMatch(/^\d{4}-\d{2}-\d{2}$/)],
+      ['contacts_enroll', () => ({ id: state.contact, sequence_id: DEMO.sequence })],
+      ['accounts_list', () => ({})],
+      ['accounts_get', () => ({ id: DEMO.account })],
+      ['accounts_create', () => ({ name: `Agency ${unique}`, employees: 12 }), (r) => (state.account = idOf(r))],
+      ['accounts_update', () => ({ id: state.account, industry: 'Software' })],
+      ['accounts_delete', () => ({ id: state.account }), (r) => expect(r.structuredContent).toMatchObject({ id: state.account, deleted: true })],
+      ['deals_list', () => ({ stage: 'proposal' })],
+      ['deals_get', () => ({ id: DEMO.deal })],
+      ['deals_create', () => ({ name: 'Agent deal', amount: 5000, stage: 'qualification' }), (r) => (state.deal = idOf(r))],
+      ['deals_update', () => ({ id: state.deal, amount: 6000 })],
+      ['deals_stage', () => ({ id: state.deal, stage: 'Proposal' }), (r) => expect(r.structuredContent.stage).toBe('proposal')],
+      ['deals_delete', () => ({ id: state.deal })],
+      ['sequences_list', () => ({ status: 'active' })],
+      ['sequences_get', () => ({ id: DEMO.sequence })],
+      ['sequences_create', () => ({ name: `Agent sequence ${unique}`, steps: [{ day: 0, channel: 'email', subject: 'Hello' }] }), (r) => (state.sequence = idOf(r))],
+      ['sequences_enroll', () => ({ id: state.sequence, contact_ids: [state.contact] }), (r) => expect(r.structuredContent.items).toEqual([expect.objectContaining({ id: state.contact, ok: true, result: 'enrolled' })])],
+      ['sequences_contacts', () => ({ id: state.sequence }), (r) => expect(r.structuredContent.items.map((c: any) => c.id)).toEqual([state.contact])],
+      ['sequences_update', () => ({ id: state.sequence, status: 'paused' })],
+      ['sequences_delete', () => ({ id: state.sequence })],
+      ['tasks_list', () => ({ overdue: true })],
+      ['tasks_get', () => ({ id: DEMO.task })],
+      ['tasks_create', () => ({ title: 'Agent task', priority: 'high', due_date: 'tomorrow' }), (r) => (state.task = idOf(r))],
+      ['tasks_update', () => ({ id: state.task, priority: 'low' })],
+      ['tasks_complete', () => ({ ids: [state.task] }), (r) => expect(r.structuredContent).toMatchObject({ count: 1, summary: '1 completed' })],
+      ['tasks_delete', () => ({ id: state.task })],
+      ['pipeline_stages', () => ({}), (r) => expect(r.structuredContent.count).toBeGreaterThan(0)],
+      ['pipeline_deals', () => ({}), (r) => expect(r.structuredContent.items[0]).toHaveProperty('total_value')],
+      ['search', () => ({ q: 'globex', types: ['contacts', 'accounts'] }), (r) => expect(r.structuredContent.count).toBeGreaterThan(0)],
+      ['analytics', () => ({ period: '7d' })],
+      ['ai_suggestions', () => ({ limit: 1 }), (r) => (state.suggestion = r.structuredContent.items[0].id)],
+      ['ai_accept', () => ({ ids: [state.suggestion] }), (r) => expect(r.structuredContent.items[0]).toMatchObject({ id: state.suggestion, ok: true })],
+      ['ai_trigger', () => ({ contact_id: state.contact }), (r) => expect(r.structuredContent).toHaveProperty('score')],
+      ['contacts_delete', () => ({ id: state.contact })],
+    ];
+    expect(steps.map(([name]) => name).sort()).toEqual(OPERATIONS.map((op) => op.name).sort());
+
+    for (const [name, args, check] of steps) {
+      server.log.length = 0;
+      const result = await call(main.client, name, args());
+      expect(result.isError, `${name}: ${textOf(result)}`).toBeFalsy();
+      // The text is the structured content as JSON, for clients that read only text.
+      expect(JSON.parse(result.content[0]!.text!), name).toEqual(result.structuredContent);
+      const op = OPERATIONS.find((candidate) => candidate.name === name)!;
+      expect(server.requests(endpointPattern(op.method, op.path)).length, `${name} → ${op.method} ${op.path}`).toBeGreaterThan(0);
+      check?.(result);
+    }
+  }, 60_000);
+});
+
+describe('crm mcp: lists', () => {
+  it('pages with limit and offset, saying whether more exist and how to get them', async () => {
+    const first = await call(main.client, 'contacts_list', { limit: 5 });
+    expect(first.structuredContent).toMatchObject({ count: 5, offset: 0, has_more: true, next_offset: 5 });
+    expect(first.structuredContent.next).toContain('call contacts_list again with offset 5');
+    const second = await call(main.client, 'contacts_list', { limit: 5, offset: 5 });
+    expect(second.structuredContent).toMatchObject({ count: 5, offset: 5, next_offset: 10 });
+    const ids = (result: CallResult) => result.structuredContent.items.map((item: any) => item.id);
+    expect(ids(second).filter((id: string) => ids(first).includes(id))).toEqual([]);
+    // More than one service page: no request ever asks the service for more than 50.
+    for (let index = 0; index < 5; index++) await api(live.server, 'POST', '/contacts', { name: `Paging ${index}`, email: `paging-${index}-${unique}@example.com` });
+    const all = await call(main.client, 'contacts_list', { limit: 100 });
+    expect(all.structuredContent.count).toBeGreaterThan(50);
+    for (const request of live.server.requests(/GET \/api\/v1\/contacts\?/)) expect(Number(new URL(request.url, 'http://x').searchParams.get('limit'))).toBeLessThanOrEqual(50);
+    const last = await call(main.client, 'contacts_list', { limit: 100, offset: all.structuredContent.count - 2 });
+    expect(last.structuredContent).toMatchObject({ count: 2, has_more: false });
+    expect(last.structuredContent).not.toHaveProperty('next_offset');
+  });
+
+  it('never sends one giant response: long records are left for the next call', async () => {
+    const contact = (await api(live.server, 'POST', '/contacts', { name: 'Long Notes', email: `long-${unique}@example.com` })).data;
+    for (let index = 0; index < 12; index++) await api(live.server, 'POST', `/contacts/${contact.id}/notes`, { body: `${index} ${'x'.repeat(9_990)}` });
+    const first = await call(main.client, 'contacts_notes_list', { id: contact.id, limit: 20 });
+    const { count, has_more, next_offset } = first.structuredContent;
+    expect(count).toBeLessThan(12);
+    expect(has_more).toBe(true);
+    expect(next_offset).toBe(count);
+    expect(first.content[0]!.text!.length).toBeLessThan(90_000);
+    const rest = await call(main.client, 'contacts_notes_list', { id: contact.id, limit: 20, offset: next_offset });
+    expect(count + rest.structuredContent.count).toBe(12);
+    expect(rest.structuredContent.has_more).toBe(false);
+  });
+});
+
+describe('crm mcp: failures', () => {
+  it('refuses bad arguments as tool errors, by the schema or the command line checks, sending nothing', async () => {
+    const cases: Array<[string, Record<string, unknown>, RegExp]> = [
+      ['contacts_list', { limit: 101 }, /limit must be <= 100/],
+      ['contacts_list', { limit: 'ten' }, /limit must be integer/],
+      ['contacts_create', { name: 'No Email' }, /missing required argument "email"/],
+      ['contacts_create', { name: 'Typo', email: 'typo@example.com', nmae: 'x' }, /unknown argument "nmae".*contacts_create takes: name, email/],
+      ['contacts_create', { name: 'Bad Email', email: 'not-an-email' }, /email: invalid email "not-an-email"/],
+      ['analytics', { period: '1y' }, /period must be one of: 7d, 30d, 90d/],
+      ['search', { q: 'x', types: ['emails'] }, /types\.0 must be one of: contacts, deals, accounts, tasks/],
+      ['search', { q: '   ' }, /the search query is empty/],
+      ['tasks_create', { title: 'When?', due_date: 'someday' }, /invalid due_date "someday"/],
+      ['tasks_complete', { ids: [] }, /ids must NOT have fewer than 1 items/],
+      ['contacts_update', { id: DEMO.contact }, /nothing to update/],
+      ['contacts_get', { id: '..' }, /invalid id/],
+      ['contacts_update', { id: DEMO.contact, data: JSON.parse('{"__proto__": {"polluted": true}}') }, /__proto__|nothing to update/],
+      ['contacts_update', { id: DEMO.contact, data: 'name=x' }, /data must be object/],
+    ];
+    for (const [name, args, message] of cases) {
+      const result = await call(main.client, name, args);
+      expect(result.isError, name).toBe(true);
+      expect(textOf(result), name).toMatch(message);
+      expect(textOf(result)).not.toMatch(/\n\s+at /);
+    }
+    expect(live.server.log).toEqual([]);
+    expect(({} as any).polluted).toBeUndefined();
+  });
+
+  it('an unknown tool is a protocol error', async () => {
+    await expect(main.client.callTool({ name: 'contacts_destroy_all', arguments: {} })).rejects.toThrow(/unknown tool "contacts_destroy_all"/);
+  });
+
+  it("a service error is a tool error with the service's message: never the key, never a stack", async () => {
+    const missing = await call(main.client, 'contacts_get', { id: 'con_missing' });
+    expect(missing).toMatchObject({ isError: true, content: [{ type: 'text', text: 'contact con_missing not found' }] });
+
+    const { server } = live;
+    server.fault({ match: /GET \/api\/v1\/accounts/, status: 500, body: JSON.stringify({ data: null, error: `database exploded near ${server.apiKey}` }) });
+    const broken = await call(main.client, 'accounts_list');
+    expect(broken.isError).toBe(true);
+    expect(textOf(broken)).toMatch(/^database exploded near \*+/);
+    expect(textOf(broken)).not.toContain(server.apiKey);
+    expect(broken.structuredContent).toBeUndefined();
+  });
+
+  it('a 429 says when to call again', async () => {
+    const { server } = live;
+    server.fault({ match: /POST \/api\/v1\/ai\/trigger/, status: 429, headers: { 'retry-after': '120' }, body: JSON.stringify({ data: null, error: 'Too many requests. Try again in a minute.' }) });
+    const later = await call(main.client, 'ai_trigger', { contact_id: DEMO.contact });
+    expect(later.isError).toBe(true);
+    expect(textOf(later)).toMatch(/^Too many requests\. Try again in a minute\. \(retry after 120s, at \d{4}-/);
+
+    // Without Retry-After crm retries with backoff; the service's window is a minute.
+    server.fault({ match: /GET \/api\/v1\/analytics/, status: 429, body: JSON.stringify({ data: null, error: 'Slow down' }), times: 4 });
+    const slow = await call(main.client, 'analytics');
+    expect(textOf(slow)).toBe('Slow down (rate limited: wait about a minute, then call again)');
+  });
+
+  it('a bulk call that fails in part reports each item and is a tool error', async () => {
+    const task = (await api(live.server, 'POST', '/tasks', { title: `Partial ${unique}` })).data;
+    const result = await call(main.client, 'tasks_complete', { ids: [task.id, 'task_missing'] });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toBe('1 of 2 failed: task_missing');
+    expect(result.structuredContent.items).toEqual([
+      expect.objectContaining({ id: task.id, ok: true, result: 'completed' }),
+      expect.objectContaining({ id: 'task_missing', ok: false, result: 'not_found' }),
+    ]);
+  });
+});
+
+describe('crm mcp --read-only --toolsets', () => {
+  let limited: Connection;
+  beforeAll(async () => {
+    limited = await connect(['--read-only', '--toolsets', 'contacts,deals', '--debug'], live.env);
+  });
+  afterAll(() => limited.client.close());
+
+  it('serves only the reading tools of those groups', async () => {
+    const { tools } = await limited.client.listTools();
+    const expected = OPERATIONS.filter((op) => op.method === 'GET' && (op.group === 'contacts' || op.group === 'deals')).map((op) => op.name);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(expected.sort());
+    expect(tools.every((tool) => tool.annotations?.readOnlyHint === true)).toBe(true);
+    await expect(limited.client.callTool({ name: 'contacts_create', arguments: { name: 'X', email: 'x@example.com' } })).rejects.toThrow(/not served.*--read-only or --toolsets/);
+    await expect(limited.client.callTool({ name: 'accounts_list', arguments: {} })).rejects.toThrow(/not served/);
+    expect(live.server.log).toEqual([]);
+  });
+
+  it('keeps stdout for the protocol: --debug traces go to stderr', async () => {
+    const result = await call(limited.client, 'deals_get', { id: DEMO.deal });
+    expect(result.structuredContent.id).toBe(DEMO.deal);
+    expect(limited.stderr()).toMatch(/crm mcp: \d+ tools \(contacts, deals\)/);
+    expect(limited.stderr()).toContain(`> GET ${live.server.url}/deals/${DEMO.deal}`);
+    expect(limited.stderr()).not.toContain(live.server.apiKey);
+  });
+});
+
+describe('crm mcp: the process', () => {
+  const initialize = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'sh', version: '1' } } })}\n`;
+
+  it('answers on stdout with protocol messages only, and exits 0 when the client closes stdin, after the calls under way', async () => {
+    const get = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'contacts_get', arguments: { id: DEMO.contact } } };
+    const result = await crm(['mcp'], { env: live.env, input: `${initialize}${JSON.stringify(get)}\n` });
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatchObject({ id: 1, result: { serverInfo: { name: 'crm' }, capabilities: { tools: {} } } });
+    expect(lines[1]).toMatchObject({ id: 2, result: { structuredContent: { id: DEMO.contact } } });
+  });
+
+  it('works with zero set-up on the embedded sandbox', async () => {
+    const embedded = await connect([], freshHome());
+    try {
+      const result = await call(embedded.client, 'contacts_get', { id: DEMO.contact });
+      expect(result.structuredContent.id).toBe(DEMO.contact);
+      expect(embedded.stderr()).toContain('for the local sandbox workspace');
+    } finally {
+      await embedded.client.close();
+    }
+  });
+
+  it('checks its flags and the workspace before serving', async () => {
+    const bad = await crm(['mcp', '--toolsets', 'contacts,bogus'], { env: live.env });
+    expect(bad).toMatchObject({ code: 2, stdout: '' });
+    expect(bad.stderr).toContain('crm: invalid --toolsets "bogus" (expected one of: contacts, accounts, deals, sequences, tasks, pipeline, search, analytics, ai)');
+    const noKey = await crm(['mcp'], { env: { ...freshHome(), CRM_BASE_URL: 'https://crm.example.com' } });
+    expect(noKey).toMatchObject({ code: 3, stdout: '' });
+    expect(noKey.stderr).toContain('crm: no API key configured');
+    expect((await crm(['mcp', '--dry-run'], { env: live.env })).code).toBe(2);
+    const help = await crm(['mcp', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('--read-only');
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain(`--toolsets <list> only the tools of these groups, comma-separated: ${GROUP_NAMES.join(', ')}`);
+  });
+
+  it('is the only command that loads the SDK', () => {
+    const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
+    const chunks = readdirSync(join(dist, 'chunks')).map((name) => join(dist, 'chunks', name));
+    const sdk = chunks.filter((file) => readFileSync(file, 'utf8').includes('StdioServerTransport already started'));
+    expect(sdk).toHaveLength(1);
+    // Every file a command loads before its action runs: the static imports of the entry and the app.
+    const loaded = new Set<string>();
+    const visit = (file: string) => {
+      if (loaded.has(file)) return;
+      loaded.add(file);
+      for (const match of readFileSync(file, 'utf8').matchAll(/(?:^|[;\s}])(?:import|export)\s*(?:[\w{}*$,\s]+from\s*)?["'](\.[^"']+)["']/g)) visit(resolve(dirname(file), match[1]!));
+    };
+    visit(join(dist, 'crm.js'));
+    visit(join(dist, 'app.js'));
+    expect(loaded.size).toBeGreaterThan(2);
+    expect([...loaded]).not.toContain(sdk[0]);
+  });
+});
