@@ -180,9 +180,10 @@ export class ApiClient {
     this.traceRequest(request);
     try {
       const answer = await this.options.transport(request);
-      // The service is untrusted: a key it echoes back (in an error, a record, a header) never
-      // reaches the output, a message or the trace.
-      const response = { ...answer, body: this.redact(answer.body) };
+      // The service is untrusted: a key it echoes back (in an error, a record, a header such as
+      // Location) is masked here, before anything reads the answer, so it reaches no output,
+      // message or trace.
+      const response = { ...answer, headers: this.redactHeaders(answer.headers), body: this.redact(answer.body) };
       this.traceResponse(response, this.now() - started);
       return response;
     } catch (error) {
@@ -192,17 +193,17 @@ export class ApiClient {
   }
 
   private statusError(status: number, error: ErrorMember | undefined): HttpError {
-    const message = error?.message ? this.redact(error.message) : `HTTP ${status}${status ? ` ${reason(status)}` : ''}`;
-    return new HttpError('status', message, { status, code: error?.code ? this.redact(error.code) : `http_${status}` });
+    const message = error?.message ? error.message : `HTTP ${status}${status ? ` ${reason(status)}` : ''}`;
+    return new HttpError('status', message, { status, code: error?.code ? error.code : `http_${status}` });
   }
 
   private redirectError(response: TransportResponse): HttpError {
     const location = headerValue(response.headers.location);
-    const where = location ? ` to ${this.redact(location)}` : '';
+    const where = location ? ` to ${location}` : '';
     return new HttpError('redirect', `the service answered with a redirect (HTTP ${response.status}${where}); crm does not follow redirects`, {
       status: response.status,
       code: 'redirect',
-      location: location ? this.redact(location) : undefined,
+      location,
       hint: 'check the base URL (https://, and the path ending in /api/v1)',
     });
   }
@@ -227,6 +228,13 @@ export class ApiClient {
 
   private redact(text: string): string {
     return redact(text, this.options.apiKey);
+  }
+
+  /** Object.fromEntries defines a header named __proto__ as a plain member, never as the prototype. */
+  private redactHeaders(headers: TransportResponse['headers']): TransportResponse['headers'] {
+    return Object.fromEntries(
+      Object.entries(headers).map(([name, value]) => [name, Array.isArray(value) ? value.map((item) => this.redact(item)) : value === undefined ? value : this.redact(value)]),
+    );
   }
 
   private trace(line: string): void {

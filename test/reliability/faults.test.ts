@@ -112,6 +112,12 @@ const CASES: FaultCase[] = [
     check: ({ stdout, stderr }, key) => expect(stdout + stderr).not.toContain(key),
   },
   {
+    name: 'the key echoed back in a header',
+    fault: (key) => ({ status: 302, headers: { location: `https://elsewhere.example/login?key=${key}`, 'x-echo': key }, body: '' }),
+    expect: () => fails(1, /^the service answered with a redirect \(HTTP 302 to https:\/\/elsewhere\.example\/login\?key=\*\*\*\*\w{4}\)/, 1),
+    check: ({ stdout, stderr }, key) => expect(stdout + stderr).not.toContain(key),
+  },
+  {
     name: 'nothing listening (connection refused)',
     fault: () => ({}),
     closedPort: true,
