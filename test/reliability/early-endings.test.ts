@@ -3,11 +3,12 @@
 // a long walk, it exits 130 at once with nothing half-written; config files stay whole whenever a crm
 // writing them is interrupted or killed. And a stdout that cannot be written: one line, exit 1.
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CRM_BIN, crm, freshHome } from '../helpers/crm.js';
 import { useServedSandbox } from '../helpers/fault-server.js';
+import { run } from '../helpers/inprocess.js';
 import { KEY, crmPty } from '../helpers/pty.js';
 
 const served = useServedSandbox(150);
@@ -96,6 +97,22 @@ describe('config files are never half-written', () => {
     expect(readdirSync(configDir).filter((name) => name.endsWith('.lock'))).toEqual([]);
     rmSync(home.HOME!, { recursive: true, force: true });
   }, 60_000);
+
+  it('a lock left by a crm that was killed while writing is taken over at once', async () => {
+    const home = freshHome();
+    const configDir = join(home.XDG_CONFIG_HOME!, 'crm');
+    mkdirSync(configDir, { recursive: true });
+    // The pid of a process that has ended, as a killed crm leaves it in its lock.
+    const gone = spawn(process.execPath, ['-e', '0']);
+    await new Promise((resolve) => gone.on('exit', resolve));
+    writeFileSync(join(configDir, 'config.json.lock'), String(gone.pid));
+    const started = Date.now();
+    const result = await run(['config', 'set', 'output', 'json'], { env: home });
+    expect(result.code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(readdirSync(configDir)).toEqual(['config.json']);
+    rmSync(home.HOME!, { recursive: true, force: true });
+  });
 });
 
 describe.runIf(existsSync('/dev/full'))('a stdout that cannot be written (> /dev/full)', () => {
