@@ -1,6 +1,6 @@
 // One test per defect of the adversarial run (issue 8), each failing without its fix: in-process
 // where the transport shows it, over a real socket or as a process where only those do.
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -296,6 +296,24 @@ describe('low', () => {
     expect(result.code).toBe(0);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(statSync(configFile(environment)).mode & 0o777).toBe(0o600);
+  });
+
+  it.skipIf(process.platform === 'win32')('every file crm writes, and its directory, is owner-only', async () => {
+    const environment = home();
+    // The embedded sandbox (database, WAL, the notice marker), then a stored profile.
+    expect((await run(['contacts', 'create', '--name', 'Modes', '--email', 'modes@example.com'], { env: environment, tty: { stderr: true } })).code).toBe(0);
+    expect((await run(['auth', 'login', '--base-url', BASE_URL, '--with-key'], { ws, env: environment, stdin: ws.apiKey })).code).toBe(0);
+    const modes = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+        const path = join(dir, entry.name);
+        const mode = (statSync(path).mode & 0o777).toString(8);
+        return [`${path.slice(environment.HOME!.length)} ${mode}`, ...(entry.isDirectory() ? modes(path) : [])];
+      });
+    const written = [...modes(join(environment.XDG_CONFIG_HOME!, 'crm')), ...modes(join(environment.XDG_DATA_HOME!, 'crm'))];
+    expect(written.map((line) => line.split(' ')[0]!.split('/').pop())).toEqual(expect.arrayContaining(['config.json', 'sandbox.db', 'sandbox-notice-shown']));
+    expect(written.filter((line) => !/ 600$/.test(line))).toEqual([]);
+    expect((statSync(join(environment.XDG_CONFIG_HOME!, 'crm')).mode & 0o777).toString(8)).toBe('700');
+    expect((statSync(join(environment.XDG_DATA_HOME!, 'crm')).mode & 0o777).toString(8)).toBe('700');
   });
 
   it.each([
