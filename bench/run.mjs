@@ -1,4 +1,5 @@
-// npm run bench: start-up and request cost of the built crm, as ratios to `node -e 0` measured in
+// npm run bench: start-up and request cost of the built crm (and of its shell completion's fast
+// path), as ratios to `node -e 0` measured in
 // the same run (this machine is shared and noisy: ratios of medians, never absolute targets), and
 // the sandbox server's throughput under autocannon.
 //
@@ -21,7 +22,7 @@ function home() {
   const dir = mkdtempSync(join(tmpdir(), 'crm-bench-'));
   homes.push(dir);
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('CRM_')));
-  return { ...env, HOME: dir, XDG_CONFIG_HOME: join(dir, 'config'), XDG_DATA_HOME: join(dir, 'data') };
+  return { ...env, HOME: dir, XDG_CONFIG_HOME: join(dir, 'config'), XDG_DATA_HOME: join(dir, 'data'), XDG_CACHE_HOME: join(dir, 'cache') };
 }
 
 function timeOnce(argv, env) {
@@ -74,6 +75,9 @@ try {
     { name: 'crm --version', argv: [node, CRM, '--version'], env: remote, target: 1.3 },
     { name: 'crm contacts list --json (stored profile, loopback HTTP)', argv: [node, CRM, 'contacts', 'list', '--json'], env: remote, target: 1.6 },
     { name: 'crm contacts list --json (embedded sandbox)', argv: [node, CRM, 'contacts', 'list', '--json'], env: embedded, target: 2.0 },
+    // What a shell runs on TAB for a profile or a stage; the warm-up run fills the stage cache.
+    { name: 'crm __complete profiles (shell completion)', argv: [node, CRM, '__complete', 'profiles'], env: remote, target: 1.2 },
+    { name: 'crm __complete stages (shell completion, cached)', argv: [node, CRM, '__complete', 'stages'], env: remote, target: 1.2 },
   ]);
   const base = results[0].median;
   console.log(`Start-up, ${RUNS} interleaved runs each (median ms, ratio of medians to node -e 0):`);

@@ -1,7 +1,8 @@
-// Bundles crm into dist/ with esbuild, in two builds so that start-up reads as few files as possible:
+// Bundles crm into dist/ with esbuild, in builds that keep start-up reading as few files as possible:
 // dist/crm.js (src/main.ts: commander and the registry, one file) and dist/app.js (src/app.ts: what
 // runs a command), each with chunks for the libraries a command loads only when it uses them. The
-// registry is in both (it is data), which keeps the entry a single file.
+// registry is in both (it is data), which keeps the entry a single file. dist/complete.js is the
+// shell completions' fast path (src/complete.ts), a file of its own so a TAB loads neither.
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
 
@@ -43,13 +44,14 @@ const common = {
   logLevel: 'warning',
 };
 
-/** main.ts imports './app.js' when a command runs: that is the second build's output, not bundled in. */
+/** main.ts and complete.ts import './app.js' when needed: that is the app build's output, not bundled in. */
 const appIsSeparate = {
   name: 'app-is-separate',
   setup(build) {
-    build.onResolve({ filter: /^\.\/app\.js$/ }, (args) => (args.importer.endsWith('main.ts') ? { path: './app.js', external: true } : undefined));
+    build.onResolve({ filter: /^\.\/app\.js$/ }, (args) => (/(main|complete)\.ts$/.test(args.importer) ? { path: './app.js', external: true } : undefined));
   },
 };
 
 await build({ ...common, plugins: [...common.plugins, appIsSeparate], entryPoints: { crm: 'src/main.ts' }, outdir: 'dist', splitting: false });
+await build({ ...common, plugins: [...common.plugins, appIsSeparate], entryPoints: { complete: 'src/complete.ts' }, outdir: 'dist', splitting: false });
 await build({ ...common, entryPoints: { app: 'src/app.ts' }, outdir: 'dist', splitting: true, chunkNames: 'chunks/[name]-[hash]' });

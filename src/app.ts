@@ -3,3 +3,4 @@
 
 export { runAction, usageErrorJson } from './cli/runner.js';
 export { runLocal, runOperation } from './commands/dispatch.js';
+export { fetchCompletionValues } from './commands/local/completion.js';

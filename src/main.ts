@@ -7,49 +7,19 @@ import type { ContextInit, GlobalOptions } from './cli/context.js';
 import { describeOutputFailure, handleOutputErrors, whileRunning, type OutStream } from './cli/io.js';
 import type { CommandBody, RunSettings } from './cli/runner.js';
 import { VERSION } from './cli/version.js';
+import { CrmCommand, TOPICS, describe, optionTerm } from './help.js';
+import { GLOBAL_OPTIONS, HELP_TOPICS } from './registry/global.js';
 import { LOCAL_COMMANDS, LOCAL_GROUPS, type LocalCommand } from './registry/local.js';
 import { GROUPS, OPERATIONS, commandOptions } from './registry/operations.js';
-import { flagName, staticValues, type FieldSpec } from './registry/types.js';
+import { flagName, type Example, type FieldSpec } from './registry/types.js';
 
 export type MainInit = Omit<ContextInit, 'options'>;
 
-const HELP_FOOTER = `
-Output: a table on a terminal, tab-separated values in a pipe; --json, -o json|ndjson|csv|tsv|table.
-Environment: CRM_API_KEY, CRM_BASE_URL, CRM_PROFILE, CRM_OUTPUT, CRM_NO_INPUT, CRM_DEBUG,
-  CRM_CONFIG_DIR, CRM_DATA_DIR, NO_COLOR, FORCE_COLOR.
-Exit codes: 0 ok, 1 service error, 2 usage, 3 auth, 4 not found, 5 rate limited, 6 network,
-  7 partial failure, 130 interrupted.
-With nothing configured, crm uses a local sandbox workspace with demo data (see \`crm sandbox\`).`;
-
-/** Help goes to stdout and exits 0, also for a group called without its subcommand (`crm contacts`). */
-class CrmCommand extends Command {
-  override createCommand(name?: string): Command {
-    return new CrmCommand(name);
-  }
-  override help(): never {
-    return super.help();
-  }
-}
+/** `crm --help` shows the first example of these commands. */
+const OVERVIEW_EXAMPLES = ['contacts_list', 'contacts_create', 'deals_stage', 'search', 'api'];
 
 /** Global options that take a value: needed to find the first command word in argv. */
-const VALUE_OPTIONS = new Set(['-o', '--output', '--fields', '--profile', '--base-url', '--timeout']);
-
-function addGlobalOptions(program: Command): void {
-  program
-    .option('--json', 'machine output: JSON (same as -o json)')
-    .addOption(new Option('-o, --output <format>', 'output format: table, json, ndjson, csv, tsv'))
-    .option('--fields <list>', 'comma-separated fields to keep, in this order')
-    .option('-q, --quiet', 'print only ids (list, create); nothing for other commands')
-    .option('--profile <name>', 'stored workspace profile to use (env CRM_PROFILE)')
-    .option('--base-url <url>', 'service base URL, overrides the profile (env CRM_BASE_URL)')
-    .option('--no-input', 'never prompt; fail naming the missing flags (env CRM_NO_INPUT=1)')
-    .option('--no-color', 'no colour (env NO_COLOR; FORCE_COLOR forces it)')
-    .option('--debug', 'trace requests and responses on stderr, key redacted (env CRM_DEBUG=1)')
-    .option('--dry-run', 'print the request that would be sent, and send nothing')
-    .option('--timeout <seconds>', 'per-request timeout in seconds (default 30)')
-    .option('--wait', 'wait out a long Retry-After instead of exiting 5')
-    .option('--insecure', 'allow sending the API key over plain HTTP to a non-local host');
-}
+const VALUE_OPTIONS = new Set(GLOBAL_OPTIONS.filter((field) => field.type !== 'boolean').flatMap((field) => [`--${flagName(field)}`, ...(field.short ? [`-${field.short}`] : [])]));
 
 /** The words of argv that are not global options or their values: the command path and its operands. */
 export function commandWords(argv: string[]): string[] {
@@ -65,7 +35,7 @@ export function commandWords(argv: string[]): string[] {
 
 type Run = (body: CommandBody, command: Command, settings?: RunSettings) => Promise<void>;
 
-/** buildProgram's `words` for the whole tree (the generated reference, completions). */
+/** buildProgram's `words` for the whole tree (the generated reference, the help tests). */
 export const ALL_COMMANDS = null;
 
 /**
@@ -88,15 +58,16 @@ export function buildProgram(run: Run, words: string[] | typeof ALL_COMMANDS, io
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
-      outputError: (text, write) => write(`crm: ${text.replace(/^error: /, '')}`),
+      // main() reports usage errors itself, with a hint where one helps.
+      outputError: () => {},
+      getOutHelpWidth: () => (io.stdout.isTTY && io.stdout.columns) || 80,
     })
     .description('Operate a CRM workspace from the terminal, from scripts and from AI agents.')
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
-    .addHelpText('after', HELP_FOOTER)
-    .configureHelp({ showGlobalOptions: true })
     .showSuggestionAfterError(true);
-  addGlobalOptions(program);
+  addOptions(program, GLOBAL_OPTIONS);
+  (program as CrmCommand).examples = OVERVIEW_EXAMPLES.flatMap((name) => [...OPERATIONS, ...LOCAL_COMMANDS].find((spec) => spec.name === name)?.examples.slice(0, 1) ?? []);
 
   const descriptions = new Map([...GROUPS, ...LOCAL_GROUPS]);
   const groupOf = (path: readonly string[]): Command => {
@@ -117,6 +88,7 @@ export function buildProgram(run: Run, words: string[] | typeof ALL_COMMANDS, io
     const command = groupOf(op.command.slice(0, -1)).command(op.command.at(-1)!).description(`${op.summary}  [${op.method} ${op.path}]`);
     if (op.aliases) command.aliases([...op.aliases]);
     if (level === 'name') continue;
+    withExamples(command, op.examples);
     addArguments(command, op.args);
     addOptions(command, commandOptions(op));
     command.action(async (...actionArgs: unknown[]) => {
@@ -132,6 +104,8 @@ export function buildProgram(run: Run, words: string[] | typeof ALL_COMMANDS, io
     if (level === 'group') placeholder(program, local.command, local.summary, descriptions);
     else addLocalCommand(groupOf(local.command.slice(0, -1)), local, run, level === 'full');
   }
+  // Set last, so that groups keep commander's own `help [command]`: topics are crm's.
+  program.helpCommand('help [topic|command...]', `show help for a command, or a topic: ${HELP_TOPICS.join(', ')}`);
   return program;
 }
 
@@ -150,30 +124,25 @@ function addArguments(command: Command, args: readonly FieldSpec[]): void {
   }
 }
 
-const PLACEHOLDERS: Partial<Record<FieldSpec['type'], string>> = { integer: 'n', number: 'n', date: 'date', file: 'file', duration: 'duration', email: 'email', id: 'id', ids: 'ids', list: 'list', json: 'json' };
-
 /** Flags from the registry: `--limit <n>`, `-L`, booleans without a value, repeatable ones collected. */
 function addOptions(command: Command, fields: readonly FieldSpec[]): void {
   for (const field of fields) {
-    const long = `--${flagName(field)}`;
-    const flags = `${field.short ? `-${field.short}, ` : ''}${long}${field.type === 'boolean' ? '' : ` <${PLACEHOLDERS[field.type] ?? 'value'}>`}`;
     const required = field.required && !field.readOnly ? ' (required)' : '';
-    const option = new Option(flags, `${describe(field)}${required}`);
+    const option = new Option(optionTerm(field), `${describe(field)}${required}`);
     if (field.repeatable) option.argParser(collect).default(undefined);
     command.addOption(option);
   }
 }
 
-/** The description, with the values a field takes when they are known. */
-function describe(field: FieldSpec): string {
-  const values = staticValues(field);
-  return values ? `${field.description}: ${values.join(', ')}` : field.description;
+function withExamples(command: Command, examples: readonly Example[]): void {
+  (command as CrmCommand).examples = examples;
 }
 
 function addLocalCommand(parent: Command, local: LocalCommand, run: Run, full: boolean): void {
   const command = parent.command(local.command.at(-1)!).description(local.summary);
   if (local.aliases) command.aliases([...local.aliases]);
   if (!full) return;
+  withExamples(command, local.examples);
   addArguments(command, local.args);
   addOptions(command, local.options);
   command.action(async (...actionArgs: unknown[]) => {
@@ -222,20 +191,54 @@ export async function main(argv: string[], init: MainInit = {}): Promise<number>
     exitCode = await runAction({ ...init, options: rootOf(command).opts() as GlobalOptions }, body, { ...settings, track: whileRunning });
   };
 
+  const words = commandWords(argv);
   // `crm help contacts list` shows what `crm contacts list --help` shows.
-  const words = commandWords(argv).filter((word) => word !== 'help');
-  const program = buildProgram(run, words, { stdout, stderr });
+  const program = buildProgram(run, words.filter((word) => word !== 'help'), { stdout, stderr });
+  const usageFailure = async (message: string, hint?: string): Promise<number> => {
+    stderr.write(`crm: ${message}\n${hint ? `hint: ${hint}\n` : ''}`);
+    if (argv.includes('--json')) {
+      const { usageErrorJson } = await import('./app.js');
+      stderr.write(`${usageErrorJson(message, hint)}\n`);
+    }
+    return 2;
+  };
+
+  if (words[0] === 'help') {
+    const asked = words.slice(1);
+    const topic = asked.length === 1 ? HELP_TOPICS.find((name) => name === asked[0]) : undefined;
+    if (topic) {
+      stdout.write(`${TOPICS[topic].render(stdout.isTTY && stdout.columns ? stdout.columns : 80)}\n`);
+      return 0;
+    }
+    const command = findCommand(program, asked);
+    if (!command) return usageFailure(`unknown help topic or command "${asked.join(' ')}"`, `topics: ${HELP_TOPICS.join(', ')}; commands: crm --help`);
+    command.outputHelp();
+    return 0;
+  }
+
   try {
     await program.parseAsync(argv.length === 0 ? ['--help'] : argv, { from: 'user' });
   } catch (error) {
     if (!(error instanceof CommanderError)) throw error;
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 0;
-    // Commander printed its message already; its usage errors are exit 2.
-    if (argv.includes('--json')) {
-      const { usageErrorJson } = await import('./app.js');
-      stderr.write(`${usageErrorJson(error.message.replace(/^error: /, ''))}\n`);
-    }
-    return 2;
+    // Commander's usage errors are exit 2; a gh habit gets a pointer.
+    const fields = error.code === 'commander.excessArguments' || error.code === 'commander.unknownOption' ? fieldListAfterJson(argv) : undefined;
+    if (fields) return usageFailure(`--json takes no field list (got "${fields}")`, `choose fields with --fields: --json --fields ${fields}`);
+    return usageFailure(error.message.replace(/^error: /, ''));
   }
   return exitCode;
+}
+
+/** The command a path of names or aliases leads to (the program itself for none). */
+function findCommand(program: Command, path: readonly string[]): Command | undefined {
+  let command: Command | undefined = program;
+  for (const word of path) command = command?.commands.find((child) => child.name() === word || child.aliases().includes(word));
+  return command;
+}
+
+/** `--json id,name` or `--json=id,name`, as gh takes it: the field list given to --json, if any. */
+function fieldListAfterJson(argv: readonly string[]): string | undefined {
+  const at = argv.indexOf('--json');
+  const list = at >= 0 ? argv[at + 1] : argv.find((arg) => arg.startsWith('--json='))?.slice('--json='.length);
+  return list !== undefined && /^[A-Za-z_][\w.]*(,[A-Za-z_][\w.]*)*$/.test(list) ? list : undefined;
 }

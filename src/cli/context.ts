@@ -49,6 +49,8 @@ export interface ContextInit {
   prompter?: Prompter;
   /** The clock of relative times in tables (tests). */
   now?: () => number;
+  /** Retries of a failed request (default: the HTTP core's); shell completion asks once. */
+  maxRetries?: number;
 }
 
 /** The output settings, resolved and checked before a command runs. */
@@ -249,6 +251,7 @@ export class Context {
       apiKey,
       transport: spinning,
       timeoutMs: this.timeoutMs,
+      maxRetries: this.init.maxRetries,
       userAgent: `crm/${VERSION} node/${process.versions.node} ${process.platform}`,
       trace: this.debug ? (line) => this.io.stderr.write(`${safeLine(line)}\n`) : undefined,
       waitLong: (ms, reason) => this.waitLong(ms, reason),

@@ -16,6 +16,27 @@ export function safeText(text: string): string {
   return text.replace(CONTROL, '\uFFFD');
 }
 
+/** Text of several lines (a bare value): tabs and line feeds stay, every other control character goes. */
+export function safeLines(text: string): string {
+  return text.replace(CONTROL, (char) => (char === '\n' || char === '\t' ? char : '\uFFFD'));
+}
+
+/** JSON text for a terminal: C1 control characters, which JSON.stringify leaves raw, as \u escapes. */
+export function escapeC1(json: string): string {
+  return json.replace(/[\u007f-\u009f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+const JSON_TOKEN = /("(?:[^"\\]|\\.)*")(\s*:)?|\b(?:true|false)\b|\bnull\b/g;
+const SGR = { key: '\u001b[1;34m', string: '\u001b[32m', boolean: '\u001b[33m', null: '\u001b[36m', reset: '\u001b[0m' };
+
+/** Colours JSON text (JSON.stringify's output) as gh does: keys blue, strings green, true/false yellow, null cyan. */
+export function colorJson(json: string): string {
+  return json.replace(JSON_TOKEN, (token, string: string | undefined, colon: string | undefined) => {
+    if (string !== undefined) return colon ? `${SGR.key}${string}${SGR.reset}${colon}` : `${SGR.string}${string}${SGR.reset}`;
+    return `${token === 'null' ? SGR.null : SGR.boolean}${token}${SGR.reset}`;
+  });
+}
+
 /** The same for one line of a message: line breaks become spaces first. */
 export function safeLine(text: string): string {
   return safeText(text.replace(/\r?\n|\r/g, ' '));

@@ -2,12 +2,13 @@
 // return a Result (./result.ts); nothing else writes data to stdout.
 
 import { isObject } from '../http/envelope.js';
+import { OUTPUT_FORMATS } from '../registry/global.js';
 import type { PlannedRequest } from '../transport/recording.js';
-import { cellText, flatten, formatNumber, getPath, humanize, isTimestamp, relativeTime, safeLine, safeText, truncate, tsvCell } from './format.js';
+import { cellText, colorJson, escapeC1, flatten, formatNumber, getPath, humanize, isTimestamp, relativeTime, safeLine, safeLines, safeText, truncate, tsvCell } from './format.js';
 import type { IOStreams } from './io.js';
 import type { PageInfo, Result, View } from './result.js';
 
-export const FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;
+export const FORMATS = OUTPUT_FORMATS;
 export type Format = (typeof FORMATS)[number];
 
 export interface PrinterOptions {
@@ -65,8 +66,8 @@ export class Printer {
 
   /** --dry-run: the requests a command would send, in order. */
   plan(requests: readonly PlannedRequest[]): void {
-    if (this.format === 'json') return this.write(`${JSON.stringify(requests, null, 2)}\n`);
-    if (this.format === 'ndjson') return this.write(requests.map((request) => `${JSON.stringify(request)}\n`).join(''));
+    if (this.format === 'json') return this.writeJson(`${JSON.stringify(requests, null, 2)}\n`);
+    if (this.format === 'ndjson') return this.writeJson(requests.map((request) => `${JSON.stringify(request)}\n`).join(''));
     if (requests.length === 0) {
       this.io.stderr.write('No requests would be sent.\n');
       return;
@@ -83,6 +84,13 @@ export class Printer {
     this.io.stdout.write(text);
   }
 
+  /** JSON text; on a terminal coloured (as gh and jq do) and with no raw C1 control character. */
+  private writeJson(text: string): void {
+    if (!this.io.stdoutIsTTY) return this.write(text);
+    const safe = escapeC1(text);
+    this.write(this.io.colorStdout ? colorJson(safe) : safe);
+  }
+
   private async list(items: readonly unknown[] | AsyncIterable<unknown>, view: View, page?: PageInfo): Promise<void> {
     if (this.quiet) {
       for await (const item of items) this.printId(item, true);
@@ -93,16 +101,16 @@ export class Printer {
         let first = true;
         for await (const item of items) {
           this.note(item);
-          this.write(`${first ? '[\n' : ',\n'}  ${JSON.stringify(this.pick(item), null, 2).replace(/\n/g, '\n  ')}`);
+          this.writeJson(`${first ? '[\n' : ',\n'}  ${JSON.stringify(this.pick(item), null, 2).replace(/\n/g, '\n  ')}`);
           first = false;
         }
-        this.write(first ? '[]\n' : '\n]\n');
+        this.writeJson(first ? '[]\n' : '\n]\n');
         break;
       }
       case 'ndjson':
         for await (const item of items) {
           this.note(item);
-          this.write(`${JSON.stringify(this.pick(item))}\n`);
+          this.writeJson(`${JSON.stringify(this.pick(item))}\n`);
         }
         break;
       case 'csv': {
@@ -150,9 +158,9 @@ export class Printer {
     this.note(value);
     switch (this.format) {
       case 'json':
-        return this.write(`${JSON.stringify(this.pick(value), null, 2)}\n`);
+        return this.writeJson(`${JSON.stringify(this.pick(value), null, 2)}\n`);
       case 'ndjson':
-        return this.write(`${JSON.stringify(this.pick(value))}\n`);
+        return this.writeJson(`${JSON.stringify(this.pick(value))}\n`);
       case 'csv':
         return this.list([value], view);
       case 'tsv': {
@@ -166,7 +174,7 @@ export class Printer {
 
   private async done(message: string, data?: Record<string, unknown>): Promise<void> {
     if (this.quiet) return;
-    if (data && (this.format === 'json' || this.format === 'ndjson')) this.write(`${JSON.stringify(this.pick(data), null, this.format === 'json' ? 2 : undefined)}\n`);
+    if (data && (this.format === 'json' || this.format === 'ndjson')) this.writeJson(`${JSON.stringify(this.pick(data), null, this.format === 'json' ? 2 : undefined)}\n`);
     else if (data && this.format === 'csv') await this.list([data], {});
     // For a person watching; a script has the exit code (and --json the data).
     if (this.io.stderrIsTTY) this.io.stderr.write(`${safeLine(message)}\n`);
@@ -175,9 +183,9 @@ export class Printer {
   private value(value: unknown): void {
     if (value === null || value === undefined) return;
     if (this.format === 'json' || this.format === 'ndjson' || typeof value === 'object') {
-      this.write(`${JSON.stringify(value, null, this.format === 'json' ? 2 : undefined)}\n`);
+      this.writeJson(`${JSON.stringify(value, null, this.format === 'json' ? 2 : undefined)}\n`);
     } else {
-      this.write(`${safeText(String(value))}\n`);
+      this.write(`${safeLines(String(value))}\n`);
     }
   }
 
@@ -358,6 +366,8 @@ const PLAIN_BORDERS = {
 
 /** Text longer than this may be cut; shorter values (a status, a date) never are. */
 const CUTTABLE_OVER = 12;
+/** Cut text keeps half its width up to this much: an email cut to a dozen characters says little. */
+const USEFUL_WIDTH = 30;
 
 /**
  * Columns that fit the terminal. Columns come in priority order: the last ones are dropped first
@@ -366,7 +376,7 @@ const CUTTABLE_OVER = 12;
  */
 export function fitColumns(columns: readonly string[], natural: readonly number[], numeric: readonly boolean[], terminalWidth: number): { keep: number[]; widths: number[] } {
   const cuttable = columns.map((column, index) => !numeric[index] && column !== 'id' && !column.endsWith('_id') && natural[index]! > CUTTABLE_OVER);
-  const floor = (index: number) => (cuttable[index] ? Math.max(CUTTABLE_OVER, columns[index]!.length) : natural[index]!);
+  const floor = (index: number) => (cuttable[index] ? Math.max(CUTTABLE_OVER, columns[index]!.length, Math.min(Math.ceil(natural[index]! / 2), USEFUL_WIDTH)) : natural[index]!);
   const keep = columns.map((_, index) => index);
   const span = (widths: number[]) => widths.reduce((sum, width) => sum + width, 0) + GAP * (widths.length - 1);
   while (keep.length > 1 && span(keep.map(floor)) > terminalWidth) keep.pop();

@@ -6,6 +6,7 @@ import { Context, type ContextInit } from './context.js';
 import { CliError, ExitCode, earlyEndError, toCliError } from './errors.js';
 import { safeLine } from './format.js';
 import { drained, type EarlyEnd, type Ending } from './io.js';
+import type { Format } from './printer.js';
 import type { Result } from './result.js';
 
 export type CommandBody = (ctx: Context) => Promise<Result>;
@@ -14,7 +15,7 @@ export interface RunSettings {
   /** The command must work even when the profile's output setting is broken (crm config ...). */
   ignoreProfileOutput?: boolean;
   /** The format unless a flag asks for another (CRM_OUTPUT and the profile setting do not apply). */
-  defaultFormat?: 'json';
+  defaultFormat?: Format;
   /**
    * Ends the command early on Ctrl-C or a failing stdout (whileRunning in src/cli/io.ts, handed over
    * by the entry, which owns the process); absent where the caller owns neither (an MCP tool call).
@@ -72,6 +73,6 @@ function report(error: unknown, ctx: Context): number {
 }
 
 /** Commander's own usage errors (already printed by commander) as the JSON error object. */
-export function usageErrorJson(message: string): string {
-  return JSON.stringify(new CliError(message, ExitCode.usage, { code: 'usage' }).toJSON());
+export function usageErrorJson(message: string, hint?: string): string {
+  return JSON.stringify(new CliError(message, ExitCode.usage, { code: 'usage', hint }).toJSON());
 }

@@ -92,11 +92,15 @@ const SOURCES: Record<'stages' | 'sequences', { path: string; query: Record<stri
 };
 
 export async function fetchChoices(ctx: Context, source: Extract<DynamicValues, 'stages' | 'sequences'>): Promise<Choice[]> {
+  return (await fetchValues(ctx, source)).map(({ value, label }) => ({ value, name: safeLine(label === value ? value : `${label} (${value})`) }));
+}
+
+/** A workspace's stages or active sequences: each one's id, and its name made safe for a terminal. */
+export async function fetchValues(ctx: Context, source: Extract<DynamicValues, 'stages' | 'sequences'>): Promise<Array<{ value: string; label: string }>> {
   const client = await ctx.client();
   const page = await client.list(SOURCES[source].path, SOURCES[source].query, source);
   return page.items.filter(isObject).map((item) => {
     const value = String(item.id ?? item.name);
-    const name = typeof item.name === 'string' && item.name !== value ? `${item.name} (${value})` : value;
-    return { value, name: safeLine(name) };
+    return { value, label: typeof item.name === 'string' ? safeLine(item.name) : value };
   });
 }

@@ -17,6 +17,7 @@ import { run as tasksComplete } from './handlers/tasks-complete.js';
 import { parseInvocation, type KeyOf } from './invocation.js';
 import * as api from './local/api.js';
 import * as auth from './local/auth.js';
+import * as completion from './local/completion.js';
 import * as config from './local/config.js';
 import * as mcp from './local/mcp.js';
 import * as profiles from './local/profiles.js';
@@ -53,6 +54,7 @@ const LOCAL_HANDLERS: Record<LocalHandlerName, LocalHandler> = {
   'sandbox.status': sandbox.status,
   'api.run': api.run,
   'mcp.serve': mcp.serve(runOperation),
+  'completion.script': completion.script,
 };
 
 /** Arguments and options as commander hands them over. */

@@ -1,4 +1,4 @@
-// Where crm keeps its files: configuration (profiles, keys) and data (the sandbox database).
+// Where crm keeps its files: configuration (profiles, keys), data (the sandbox database) and caches.
 // XDG directories on Linux and macOS, %APPDATA% / %LOCALAPPDATA% on Windows; CRM_CONFIG_DIR and
 // CRM_DATA_DIR override both.
 
@@ -20,6 +20,12 @@ export function dataDir(env: NodeJS.ProcessEnv): string {
   if (env.CRM_DATA_DIR) return env.CRM_DATA_DIR;
   if (process.platform === 'win32') return join(env.LOCALAPPDATA || join(home(), 'AppData', 'Local'), 'crm');
   return join(env.XDG_DATA_HOME || join(home(), '.local', 'share'), 'crm');
+}
+
+/** Caches that can be thrown away (shell completion's stages and sequences). */
+export function cacheDir(env: NodeJS.ProcessEnv): string {
+  if (process.platform === 'win32') return join(env.LOCALAPPDATA || join(home(), 'AppData', 'Local'), 'crm', 'cache');
+  return join(env.XDG_CACHE_HOME || join(home(), '.cache'), 'crm');
 }
 
 /** The embedded sandbox's database. */

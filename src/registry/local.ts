@@ -1,6 +1,7 @@
 // Commands that are not one endpoint of the service: auth, profiles, config, the sandbox, raw API
 // access. Data only, like the operations: the code is in src/commands/local/, loaded on use.
 
+import type { OUTPUT_FORMATS } from './global.js';
 import { GROUP_NAMES, type Example, type FieldSpec } from './types.js';
 
 export type LocalHandlerName =
@@ -9,7 +10,8 @@ export type LocalHandlerName =
   | 'config.get' | 'config.set' | 'config.unset' | 'config.list'
   | 'sandbox.init' | 'sandbox.serve' | 'sandbox.reset' | 'sandbox.status'
   | 'api.run'
-  | 'mcp.serve';
+  | 'mcp.serve'
+  | 'completion.script';
 
 export interface LocalCommand {
   name: string;
@@ -21,7 +23,7 @@ export interface LocalCommand {
   handler: LocalHandlerName;
   examples: readonly Example[];
   /** The format when no flag asks for one (crm api prints JSON, as gh api does). */
-  defaultFormat?: 'json';
+  defaultFormat?: (typeof OUTPUT_FORMATS)[number];
 }
 
 export const LOCAL_GROUPS: ReadonlyArray<[string, string]> = [
@@ -34,7 +36,8 @@ export const LOCAL_GROUPS: ReadonlyArray<[string, string]> = [
 export const SETTING_NAMES = ['base_url', 'output', 'timeout', 'api_key'] as const;
 const setting: FieldSpec = { name: 'key', type: 'string', description: 'base_url, output, timeout or api_key (masked)', known: SETTING_NAMES };
 const profileArg = (description: string): FieldSpec => ({ name: 'name', type: 'string', description, known: 'profiles' });
-const ex = (command: string, description: string): Example => ({ command, description });
+const ex = (command: string, description: string, needs?: string): Example => ({ command, description, ...(needs ? { needs } : {}) });
+const WORKSPACE = 'a real workspace and its key';
 
 export const LOCAL_COMMANDS: readonly LocalCommand[] = [
   {
@@ -45,8 +48,8 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
     options: [{ name: 'with_key', type: 'boolean', description: 'read the key from stdin instead of prompting' }],
     handler: 'auth.login',
     examples: [
-      ex('crm auth login --base-url https://crm.example.com', 'asks for the key (masked)'),
-      ex('crm auth login --base-url https://crm.example.com --with-key < keyfile', 'in a script'),
+      ex('crm auth login --base-url https://crm.example.com', 'asks for the key (masked)', WORKSPACE),
+      ex('crm auth login --base-url https://crm.example.com --with-key < keyfile', 'in a script', WORKSPACE),
     ],
   },
   {
@@ -94,7 +97,7 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
     args: [profileArg('profile name')],
     options: [],
     handler: 'profiles.remove',
-    examples: [ex('crm profiles remove staging', 'forget a workspace')],
+    examples: [ex('crm profiles remove staging', 'forget a workspace', 'a stored profile named staging')],
   },
   {
     name: 'config_get',
@@ -152,7 +155,7 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
     args: [],
     options: [{ name: 'port', type: 'integer', min: 0, max: 65535, description: 'port to listen on (default 4010; 0 picks a free one)' }],
     handler: 'sandbox.serve',
-    examples: [ex('crm sandbox serve --port 0 --json', 'a free port; prints the URL and key as JSON')],
+    examples: [ex('crm sandbox serve --port 0 --json', 'a free port; prints the URL and key as JSON', 'Ctrl-C to stop it (it serves until then)')],
   },
   {
     name: 'sandbox_reset',
@@ -204,6 +207,21 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
     examples: [
       ex('crm mcp', 'every endpoint as a tool, on the active profile (or the local sandbox)'),
       ex('crm mcp --read-only --toolsets contacts,deals,search', 'reading tools of three groups only'),
+    ],
+  },
+  {
+    name: 'completion',
+    command: ['completion'],
+    summary: 'Print the shell completion script for bash, zsh or fish',
+    args: [{ name: 'shell', type: 'string', description: 'the shell', choices: ['bash', 'zsh', 'fish'] }],
+    options: [],
+    handler: 'completion.script',
+    // The script itself, whatever CRM_OUTPUT or the profile say: it is sourced, not read.
+    defaultFormat: 'tsv',
+    examples: [
+      ex('crm completion bash', 'the bash script; load it with `source <(crm completion bash)` in ~/.bashrc'),
+      ex('crm completion zsh', 'the zsh script; save it as _crm in a folder of $fpath'),
+      ex('crm completion fish', 'the fish script; save it as ~/.config/fish/completions/crm.fish'),
     ],
   },
 ];

@@ -4,7 +4,7 @@
 // that command runs.
 
 import { PERIODS, RESOURCES, SEARCH_TYPES, updateFields, writableFields } from './resources.js';
-import type { Example, FieldSpec, Group, Operation, ResourceName } from './types.js';
+import { TERMINAL, type Example, type FieldSpec, type Group, type Operation, type ResourceName } from './types.js';
 
 // Demo records of the sandbox: the seed is deterministic, so these ids exist on every fresh install.
 export const DEMO = {
@@ -42,7 +42,7 @@ function crud({ resource, group, examples, create }: CrudSpec): Operation[] {
   ];
 }
 
-const ex = (command: string, description: string): Example => ({ command, description });
+const ex = (command: string, description: string, needs?: string): Example => ({ command, description, ...(needs ? { needs } : {}) });
 
 export const OPERATIONS: readonly Operation[] = [
   ...crud({
@@ -172,7 +172,7 @@ export const OPERATIONS: readonly Operation[] = [
     options: [],
     handler: 'deals-stage',
     columns: ['id', 'name', 'stage', 'amount', 'status'],
-    examples: [ex(`crm deals stage ${DEMO.deal} negotiation`, 'move a deal'), ex(`crm deals stage ${DEMO.deal}`, 'pick the stage from a list (on a terminal)')],
+    examples: [ex(`crm deals stage ${DEMO.deal} negotiation`, 'move a deal'), ex(`crm deals stage ${DEMO.deal}`, 'pick the stage from a list (on a terminal)', TERMINAL)],
   },
 
   ...crud({
@@ -364,7 +364,7 @@ export const OPERATIONS: readonly Operation[] = [
     options: [],
     handler: 'ai-accept',
     columns: ['id', 'result', 'record.title', 'record.task_id', 'error'],
-    examples: [ex('crm ai accept $(crm ai suggestions -q --limit 1)', 'accept the newest suggestion'), ex('crm ai accept', 'pick from the pending ones (on a terminal)')],
+    examples: [ex('crm ai accept $(crm ai suggestions -q --limit 1)', 'accept the newest suggestion'), ex('crm ai accept', 'pick from the pending ones (on a terminal)', TERMINAL)],
   },
   {
     name: 'ai_trigger',
@@ -399,7 +399,7 @@ export const GROUPS: ReadonlyArray<[string, string]> = [
 
 /** Paging flags of a list command. */
 export const PAGING_OPTIONS: readonly FieldSpec[] = [
-  { name: 'limit', short: 'L', type: 'integer', min: 1, description: 'at most this many records, fetched 50 a request' },
+  { name: 'limit', short: 'L', type: 'integer', min: 1, description: 'at most this many records in all, fetched 50 a request' },
   { name: 'offset', type: 'integer', min: 0, description: 'records to skip' },
   { name: 'all', type: 'boolean', description: 'every record, page by page, streamed as it arrives' },
 ];

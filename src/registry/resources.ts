@@ -50,7 +50,7 @@ const CONTACT: ResourceSpec = {
     { name: 'status', type: 'string', description: 'only contacts with this status', known: CONTACT_STATUSES },
     { name: 'list_id', type: 'id', description: 'only contacts in this list' },
   ],
-  columns: ['id', 'name', 'email', 'status', 'company', 'score', 'created_at'],
+  columns: ['id', 'name', 'email', 'status', 'score', 'company', 'created_at'],
 };
 
 const ACCOUNT: ResourceSpec = {

@@ -68,6 +68,8 @@ export interface FieldSpec {
   repeatable?: boolean;
   /** Shown in help and schemas. */
   example?: string;
+  /** The value's name in help (`--base-url <url>`); defaults to one for its type. */
+  placeholder?: string;
 }
 
 export type ResourceName = 'contact' | 'account' | 'deal' | 'sequence' | 'task' | 'note' | 'enrollment' | 'suggestion' | 'stage' | 'activity';
@@ -94,7 +96,14 @@ export interface Example {
   /** A command line that works on a fresh install (the sandbox's demo ids are stable). */
   command: string;
   description: string;
+  /**
+   * What it needs beyond a fresh sandbox: TERMINAL (the examples test plays the person, picking the
+   * first choice), or anything else (a real workspace...), for which the test skips it, saying why.
+   */
+  needs?: string;
 }
+
+export const TERMINAL = 'a terminal';
 
 export type HandlerName =
   | 'contacts-create'

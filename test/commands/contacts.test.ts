@@ -31,7 +31,7 @@ describe('contacts list', () => {
     const result = await run(['contacts', 'list', '--limit', '2', '-o', 'table'], { ws });
     expect(result.code).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/ID\s+NAME\s+EMAIL\s+STATUS\s+COMPANY\s+SCORE\s+CREATED_AT/);
+    expect(lines[0]).toMatch(/ID\s+NAME\s+EMAIL\s+STATUS\s+SCORE\s+COMPANY\s+CREATED_AT/);
     expect(lines).toHaveLength(3);
     expect(result.stdout).not.toMatch(/\x1b\[/);
   });

@@ -30,6 +30,7 @@ export function freshHome(): NodeJS.ProcessEnv {
     HOME: home,
     XDG_CONFIG_HOME: join(home, '.config'),
     XDG_DATA_HOME: join(home, '.local', 'share'),
+    XDG_CACHE_HOME: join(home, '.cache'),
     PATH: process.env.PATH,
     LANG: 'C.UTF-8',
   };

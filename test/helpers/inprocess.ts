@@ -192,7 +192,7 @@ export interface RunResult {
 
 /** The environment of a fresh user on this machine: a home of its own, nothing configured. */
 export function homeEnv(home: string): NodeJS.ProcessEnv {
-  return { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share'), LANG: 'C.UTF-8' };
+  return { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share'), XDG_CACHE_HOME: join(home, '.cache'), LANG: 'C.UTF-8' };
 }
 
 export async function run(argv: string[], options: RunOptions = {}): Promise<RunResult> {

@@ -134,8 +134,13 @@ describe('fitColumns', () => {
   it('cuts long text first, then drops the lowest-priority columns; never cuts an id or a short value', () => {
     // 20 + 12 + 60 + 10 + 3 gaps of 2 = 108: the note gives way down to 32.
     expect(fitColumns(columns, [20, 12, 60, 10], numeric, 80)).toEqual({ keep: [0, 1, 2, 3], widths: [20, 12, 32, 10] });
-    // At 50 even a 12-wide note leaves no room for created_at: it goes, then the note is cut to fit.
-    expect(fitColumns(columns, [20, 12, 60, 10], numeric, 50)).toEqual({ keep: [0, 1, 2], widths: [20, 12, 14] });
+    // Cut text keeps at least half its width (up to 30): at 70 created_at goes and the note keeps 34;
+    // at 50 there is no room for 30 of it beside the id and the name, so it goes too.
+    expect(fitColumns(columns, [20, 12, 60, 10], numeric, 70)).toEqual({ keep: [0, 1, 2], widths: [20, 12, 34] });
+    expect(fitColumns(columns, [20, 12, 60, 10], numeric, 66)).toEqual({ keep: [0, 1, 2], widths: [20, 12, 30] });
+    expect(fitColumns(columns, [20, 12, 60, 10], numeric, 50)).toEqual({ keep: [0, 1], widths: [20, 12] });
+    // An email of 33 keeps 17 at least, a name of 16 keeps 12.
+    expect(fitColumns(['id', 'name', 'email'], [20, 16, 33], [false, false, false], 55)).toEqual({ keep: [0, 1, 2], widths: [20, 14, 17] });
     expect(fitColumns(columns, [20, 12, 60, 10], numeric, 30)).toEqual({ keep: [0], widths: [20] });
   });
 });

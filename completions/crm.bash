@@ -1,0 +1,326 @@
+# bash completion for crm. Generated from crm's command registry by `npm run completions`; do not edit.
+#
+# Load it from ~/.bashrc:   source <(crm completion bash)
+# or install it for bash-completion:
+#   crm completion bash > ~/.local/share/bash-completion/completions/crm
+
+# The command a word names (by name or alias) under a command path: "contacts" "ls" -> list.
+__crm_child() {
+    case "$1/$2" in
+        '/contacts') echo contacts ;;
+        '/accounts') echo accounts ;;
+        '/deals') echo deals ;;
+        '/sequences') echo sequences ;;
+        '/tasks') echo tasks ;;
+        '/pipeline') echo pipeline ;;
+        '/search') echo search ;;
+        '/analytics') echo analytics ;;
+        '/ai') echo ai ;;
+        '/auth') echo auth ;;
+        '/profiles') echo profiles ;;
+        '/config') echo config ;;
+        '/sandbox') echo sandbox ;;
+        '/api') echo api ;;
+        '/mcp') echo mcp ;;
+        '/completion') echo completion ;;
+        '/help') echo help ;;
+        'contacts/list' | 'contacts/ls') echo list ;;
+        'contacts/get' | 'contacts/view') echo get ;;
+        'contacts/create' | 'contacts/new') echo create ;;
+        'contacts/update' | 'contacts/edit') echo update ;;
+        'contacts/delete' | 'contacts/rm') echo delete ;;
+        'contacts/notes') echo notes ;;
+        'contacts/tasks') echo tasks ;;
+        'contacts/enroll') echo enroll ;;
+        'contacts notes/list' | 'contacts notes/ls') echo list ;;
+        'contacts notes/add') echo add ;;
+        'contacts tasks/add') echo add ;;
+        'accounts/list' | 'accounts/ls') echo list ;;
+        'accounts/get' | 'accounts/view') echo get ;;
+        'accounts/create' | 'accounts/new') echo create ;;
+        'accounts/update' | 'accounts/edit') echo update ;;
+        'accounts/delete' | 'accounts/rm') echo delete ;;
+        'deals/list' | 'deals/ls') echo list ;;
+        'deals/get' | 'deals/view') echo get ;;
+        'deals/create' | 'deals/new') echo create ;;
+        'deals/update' | 'deals/edit') echo update ;;
+        'deals/delete' | 'deals/rm') echo delete ;;
+        'deals/stage') echo stage ;;
+        'sequences/list' | 'sequences/ls') echo list ;;
+        'sequences/get' | 'sequences/view') echo get ;;
+        'sequences/create' | 'sequences/new') echo create ;;
+        'sequences/update' | 'sequences/edit') echo update ;;
+        'sequences/delete' | 'sequences/rm') echo delete ;;
+        'sequences/enroll') echo enroll ;;
+        'sequences/contacts') echo contacts ;;
+        'tasks/list' | 'tasks/ls') echo list ;;
+        'tasks/get' | 'tasks/view') echo get ;;
+        'tasks/create' | 'tasks/new') echo create ;;
+        'tasks/update' | 'tasks/edit') echo update ;;
+        'tasks/delete' | 'tasks/rm') echo delete ;;
+        'tasks/complete' | 'tasks/done') echo complete ;;
+        'pipeline/stages') echo stages ;;
+        'pipeline/deals') echo deals ;;
+        'ai/suggestions') echo suggestions ;;
+        'ai/accept') echo accept ;;
+        'ai/trigger') echo trigger ;;
+        'auth/login') echo login ;;
+        'auth/status') echo status ;;
+        'auth/logout') echo logout ;;
+        'profiles/list' | 'profiles/ls') echo list ;;
+        'profiles/use') echo use ;;
+        'profiles/remove' | 'profiles/rm') echo remove ;;
+        'config/get') echo get ;;
+        'config/set') echo set ;;
+        'config/unset') echo unset ;;
+        'config/list' | 'config/ls') echo list ;;
+        'sandbox/init') echo init ;;
+        'sandbox/serve') echo serve ;;
+        'sandbox/reset') echo reset ;;
+        'sandbox/status') echo status ;;
+        *) return 1 ;;
+    esac
+}
+
+# The names and aliases of a command's subcommands.
+__crm_children() {
+    case "$1" in
+        '') echo 'contacts accounts deals sequences tasks pipeline search analytics ai auth profiles config sandbox api mcp completion help' ;;
+        'contacts') echo 'list ls get view create new update edit delete rm notes tasks enroll' ;;
+        'contacts notes') echo 'list ls add' ;;
+        'contacts tasks') echo 'add' ;;
+        'accounts') echo 'list ls get view create new update edit delete rm' ;;
+        'deals') echo 'list ls get view create new update edit delete rm stage' ;;
+        'sequences') echo 'list ls get view create new update edit delete rm enroll contacts' ;;
+        'tasks') echo 'list ls get view create new update edit delete rm complete done' ;;
+        'pipeline') echo 'stages deals' ;;
+        'ai') echo 'suggestions accept trigger' ;;
+        'auth') echo 'login status logout' ;;
+        'profiles') echo 'list ls use remove rm' ;;
+        'config') echo 'get set unset list ls' ;;
+        'sandbox') echo 'init serve reset status' ;;
+    esac
+}
+
+# A command's flags, the global ones included.
+__crm_flags() {
+    local globals='--json -o --output --fields -q --quiet --profile --base-url --no-input --no-color --debug --dry-run --timeout --wait --insecure'
+    case "$1" in
+        '') echo "$globals "'-h --help -V --version' ;;
+        'contacts') echo "$globals "'-h --help' ;;
+        'contacts list') echo "$globals "'-L --limit --offset --all --search --status --list-id -h --help' ;;
+        'contacts get') echo "$globals "'-h --help' ;;
+        'contacts create') echo "$globals "'--name --email --company --phone --title --status --account-id --list-ids --set --data --score -h --help' ;;
+        'contacts update') echo "$globals "'--name --email --company --phone --title --status --account-id --list-ids --set --data -h --help' ;;
+        'contacts delete') echo "$globals "'-y --yes -h --help' ;;
+        'contacts notes') echo "$globals "'-h --help' ;;
+        'contacts notes list') echo "$globals "'-L --limit --offset --all -h --help' ;;
+        'contacts notes add') echo "$globals "'--body --set --data -h --help' ;;
+        'contacts tasks') echo "$globals "'-h --help' ;;
+        'contacts tasks add') echo "$globals "'--title --description --status --priority --due --deal-id --set --data -h --help' ;;
+        'contacts enroll') echo "$globals "'--sequence --set --data -h --help' ;;
+        'accounts') echo "$globals "'-h --help' ;;
+        'accounts list') echo "$globals "'-L --limit --offset --all --search --industry -h --help' ;;
+        'accounts get') echo "$globals "'-h --help' ;;
+        'accounts create') echo "$globals "'--name --domain --industry --employees --set --data -h --help' ;;
+        'accounts update') echo "$globals "'--name --domain --industry --employees --set --data -h --help' ;;
+        'accounts delete') echo "$globals "'-y --yes -h --help' ;;
+        'deals') echo "$globals "'-h --help' ;;
+        'deals list') echo "$globals "'-L --limit --offset --all --search --stage --status --account-id --contact-id -h --help' ;;
+        'deals get') echo "$globals "'-h --help' ;;
+        'deals create') echo "$globals "'--name --amount --currency --stage --account-id --contact-id --close-date --set --data -h --help' ;;
+        'deals update') echo "$globals "'--name --amount --currency --stage --account-id --contact-id --close-date --set --data -h --help' ;;
+        'deals delete') echo "$globals "'-y --yes -h --help' ;;
+        'deals stage') echo "$globals "'--set --data -h --help' ;;
+        'sequences') echo "$globals "'-h --help' ;;
+        'sequences list') echo "$globals "'-L --limit --offset --all --search --status -h --help' ;;
+        'sequences get') echo "$globals "'-h --help' ;;
+        'sequences create') echo "$globals "'--name --description --status --steps --set --data -h --help' ;;
+        'sequences update') echo "$globals "'--name --description --status --steps --set --data -h --help' ;;
+        'sequences delete') echo "$globals "'-y --yes -h --help' ;;
+        'sequences enroll') echo "$globals "'--set --data --file -h --help' ;;
+        'sequences contacts') echo "$globals "'-L --limit --offset --all -h --help' ;;
+        'tasks') echo "$globals "'-h --help' ;;
+        'tasks list') echo "$globals "'-L --limit --offset --all --search --status --priority --contact-id --deal-id --overdue -h --help' ;;
+        'tasks get') echo "$globals "'-h --help' ;;
+        'tasks create') echo "$globals "'--title --description --status --priority --due --contact-id --deal-id --set --data -h --help' ;;
+        'tasks update') echo "$globals "'--title --description --status --priority --due --contact-id --deal-id --set --data -h --help' ;;
+        'tasks delete') echo "$globals "'-y --yes -h --help' ;;
+        'tasks complete') echo "$globals "'--set --data -h --help' ;;
+        'pipeline') echo "$globals "'-h --help' ;;
+        'pipeline stages') echo "$globals "'-h --help' ;;
+        'pipeline deals') echo "$globals "'-h --help' ;;
+        'search') echo "$globals "'-L --limit --offset --all --types -h --help' ;;
+        'analytics') echo "$globals "'--period -h --help' ;;
+        'ai') echo "$globals "'-h --help' ;;
+        'ai suggestions') echo "$globals "'-L --limit --offset --all --type --contact-id --deal-id -h --help' ;;
+        'ai accept') echo "$globals "'--set --data -h --help' ;;
+        'ai trigger') echo "$globals "'--set --data -h --help' ;;
+        'auth') echo "$globals "'-h --help' ;;
+        'auth login') echo "$globals "'--with-key -h --help' ;;
+        'auth status') echo "$globals "'-h --help' ;;
+        'auth logout') echo "$globals "'-h --help' ;;
+        'profiles') echo "$globals "'-h --help' ;;
+        'profiles list') echo "$globals "'-h --help' ;;
+        'profiles use') echo "$globals "'-h --help' ;;
+        'profiles remove') echo "$globals "'-h --help' ;;
+        'config') echo "$globals "'-h --help' ;;
+        'config get') echo "$globals "'-h --help' ;;
+        'config set') echo "$globals "'-h --help' ;;
+        'config unset') echo "$globals "'-h --help' ;;
+        'config list') echo "$globals "'-h --help' ;;
+        'sandbox') echo "$globals "'-h --help' ;;
+        'sandbox init') echo "$globals "'--force -h --help' ;;
+        'sandbox serve') echo "$globals "'--port -h --help' ;;
+        'sandbox reset') echo "$globals "'-y --yes -h --help' ;;
+        'sandbox status') echo "$globals "'-h --help' ;;
+        'api') echo "$globals "'-f --field -F --typed-field --input --paginate --raw -h --help' ;;
+        'mcp') echo "$globals "'--read-only --toolsets -h --help' ;;
+        'completion') echo "$globals "'-h --help' ;;
+        'help') echo "$globals "'-h --help' ;;
+    esac
+}
+
+# Status 1 for a flag that takes no value; else what it takes: words, "@list WORDS" (comma-separated),
+# "@dynamic SOURCE" (asked of crm __complete), "@file", or nothing to offer.
+__crm_flag_values() {
+    case "$2" in
+        '-o' | '--output') echo 'table json ndjson csv tsv'; return ;;
+        '--fields') return ;;
+        '--profile') echo '@dynamic profiles'; return ;;
+        '--base-url') return ;;
+        '--timeout') return ;;
+    esac
+    case "$1 $2" in
+        'contacts list -L' | 'contacts list --limit' | 'contacts list --offset' | 'contacts list --search' | 'contacts list --list-id') ;;
+        'contacts list --status') echo 'lead prospect customer churned' ;;
+        'contacts create --name' | 'contacts create --email' | 'contacts create --company' | 'contacts create --phone' | 'contacts create --title' | 'contacts create --account-id' | 'contacts create --list-ids' | 'contacts create --set' | 'contacts create --data') ;;
+        'contacts create --status') echo 'lead prospect customer churned' ;;
+        'contacts update --name' | 'contacts update --email' | 'contacts update --company' | 'contacts update --phone' | 'contacts update --title' | 'contacts update --account-id' | 'contacts update --list-ids' | 'contacts update --set' | 'contacts update --data') ;;
+        'contacts update --status') echo 'lead prospect customer churned' ;;
+        'contacts notes list -L' | 'contacts notes list --limit' | 'contacts notes list --offset') ;;
+        'contacts notes add --body' | 'contacts notes add --set' | 'contacts notes add --data') ;;
+        'contacts tasks add --title' | 'contacts tasks add --description' | 'contacts tasks add --due' | 'contacts tasks add --deal-id' | 'contacts tasks add --set' | 'contacts tasks add --data') ;;
+        'contacts tasks add --status') echo 'open completed' ;;
+        'contacts tasks add --priority') echo 'low normal high' ;;
+        'contacts enroll --sequence') echo '@dynamic sequences' ;;
+        'contacts enroll --set' | 'contacts enroll --data') ;;
+        'accounts list -L' | 'accounts list --limit' | 'accounts list --offset' | 'accounts list --search' | 'accounts list --industry') ;;
+        'accounts create --name' | 'accounts create --domain' | 'accounts create --industry' | 'accounts create --employees' | 'accounts create --set' | 'accounts create --data') ;;
+        'accounts update --name' | 'accounts update --domain' | 'accounts update --industry' | 'accounts update --employees' | 'accounts update --set' | 'accounts update --data') ;;
+        'deals list -L' | 'deals list --limit' | 'deals list --offset' | 'deals list --search' | 'deals list --account-id' | 'deals list --contact-id') ;;
+        'deals list --stage') echo '@dynamic stages' ;;
+        'deals list --status') echo 'open won lost' ;;
+        'deals create --name' | 'deals create --amount' | 'deals create --currency' | 'deals create --account-id' | 'deals create --contact-id' | 'deals create --close-date' | 'deals create --set' | 'deals create --data') ;;
+        'deals create --stage') echo '@dynamic stages' ;;
+        'deals update --name' | 'deals update --amount' | 'deals update --currency' | 'deals update --account-id' | 'deals update --contact-id' | 'deals update --close-date' | 'deals update --set' | 'deals update --data') ;;
+        'deals update --stage') echo '@dynamic stages' ;;
+        'deals stage --set' | 'deals stage --data') ;;
+        'sequences list -L' | 'sequences list --limit' | 'sequences list --offset' | 'sequences list --search') ;;
+        'sequences list --status') echo 'active paused archived' ;;
+        'sequences create --name' | 'sequences create --description' | 'sequences create --steps' | 'sequences create --set' | 'sequences create --data') ;;
+        'sequences create --status') echo 'active paused archived' ;;
+        'sequences update --name' | 'sequences update --description' | 'sequences update --steps' | 'sequences update --set' | 'sequences update --data') ;;
+        'sequences update --status') echo 'active paused archived' ;;
+        'sequences enroll --set' | 'sequences enroll --data') ;;
+        'sequences enroll --file') echo '@file' ;;
+        'sequences contacts -L' | 'sequences contacts --limit' | 'sequences contacts --offset') ;;
+        'tasks list -L' | 'tasks list --limit' | 'tasks list --offset' | 'tasks list --search' | 'tasks list --contact-id' | 'tasks list --deal-id') ;;
+        'tasks list --status') echo 'open completed' ;;
+        'tasks list --priority') echo 'low normal high' ;;
+        'tasks create --title' | 'tasks create --description' | 'tasks create --due' | 'tasks create --contact-id' | 'tasks create --deal-id' | 'tasks create --set' | 'tasks create --data') ;;
+        'tasks create --status') echo 'open completed' ;;
+        'tasks create --priority') echo 'low normal high' ;;
+        'tasks update --title' | 'tasks update --description' | 'tasks update --due' | 'tasks update --contact-id' | 'tasks update --deal-id' | 'tasks update --set' | 'tasks update --data') ;;
+        'tasks update --status') echo 'open completed' ;;
+        'tasks update --priority') echo 'low normal high' ;;
+        'tasks complete --set' | 'tasks complete --data') ;;
+        'search -L' | 'search --limit' | 'search --offset') ;;
+        'search --types') echo '@list contacts deals accounts tasks' ;;
+        'analytics --period') echo '7d 30d 90d' ;;
+        'ai suggestions -L' | 'ai suggestions --limit' | 'ai suggestions --offset' | 'ai suggestions --contact-id' | 'ai suggestions --deal-id') ;;
+        'ai suggestions --type') echo 'next_best_action follow_up deal_risk' ;;
+        'ai accept --set' | 'ai accept --data') ;;
+        'ai trigger --set' | 'ai trigger --data') ;;
+        'sandbox serve --port') ;;
+        'api -f' | 'api --field' | 'api -F' | 'api --typed-field') ;;
+        'api --input') echo '@file' ;;
+        'mcp --toolsets') echo '@list contacts accounts deals sequences tasks pipeline search analytics ai' ;;
+        *) return 1 ;;
+    esac
+}
+
+# What a command's argument number $2 (from 0) takes, encoded as for flags.
+__crm_argument_values() {
+    case "$1" in
+        'deals stage') case $2 in 1) echo '@dynamic stages' ;; esac ;;
+        'profiles use') case $2 in 0) echo '@dynamic profiles' ;; esac ;;
+        'profiles remove') case $2 in 0) echo '@dynamic profiles' ;; esac ;;
+        'config get') case $2 in 0) echo 'base_url output timeout api_key' ;; esac ;;
+        'config set') case $2 in 0) echo 'base_url output timeout api_key' ;; esac ;;
+        'config unset') case $2 in 0) echo 'base_url output timeout api_key' ;; esac ;;
+        'api') case $2 in 0) echo 'GET POST PATCH PUT DELETE' ;; esac ;;
+        'completion') case $2 in 0) echo 'bash zsh fish' ;; esac ;;
+        'help') case $2 in 0) echo 'environment exit-codes output flags contacts accounts deals sequences tasks pipeline search analytics ai auth profiles config sandbox api mcp completion' ;; esac ;;
+    esac
+}
+
+__crm_reply() {
+    case $1 in
+        @file)
+            compopt -o filenames 2>/dev/null
+            local IFS=$'\n'
+            COMPREPLY=($(compgen -f -- "$cur")) ;;
+        '@dynamic '*)
+            local value values=()
+            while IFS=$'\t' read -r value _; do values+=("$value"); done < <("${COMP_WORDS[0]}" __complete "${1#@dynamic }" "${COMP_WORDS[@]:1:COMP_CWORD-1}" 2>/dev/null)
+            COMPREPLY=($(compgen -W "${values[*]}" -- "$cur")) ;;
+        '@list '*)
+            # The next item of a comma-separated list, leaving out those already in it.
+            local done=${cur%"${cur##*,}"} word words=()
+            for word in ${1#@list }; do [[ ,$done == *,$word,* ]] || words+=("$word"); done
+            compopt -o nospace 2>/dev/null
+            COMPREPLY=($(compgen -P "$done" -W "${words[*]}" -- "${cur##*,}")) ;;
+        *) COMPREPLY=($(compgen -W "$1" -- "$cur")) ;;
+    esac
+}
+
+_crm() {
+    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} path='' args=0 word child values i
+    COMPREPLY=()
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        word=${COMP_WORDS[i]}
+        case $word in
+            -*=* | = | --) ;;
+            -*)
+                # Skip the flag's value, and the = that bash splits off in --flag=value.
+                if __crm_flag_values "$path" "$word" >/dev/null; then
+                    i=$((i + 1))
+                    [[ ${COMP_WORDS[i]} == = ]] && i=$((i + 1))
+                fi ;;
+            *)
+                if ((args == 0)) && child=$(__crm_child "$path" "$word"); then
+                    path=${path:+$path }$child
+                else
+                    args=$((args + 1))
+                fi ;;
+        esac
+    done
+    # --flag=<TAB> and --flag=va<TAB>: bash made the = a word of its own.
+    if [[ $cur == = ]]; then
+        cur=''
+    elif [[ $prev == = ]]; then
+        prev=${COMP_WORDS[COMP_CWORD-2]}
+    fi
+    if [[ $prev == -* ]] && values=$(__crm_flag_values "$path" "$prev"); then
+        __crm_reply "$values"
+    elif [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W "$(__crm_flags "$path")" -- "$cur"))
+    elif ((args == 0)) && values=$(__crm_children "$path") && [[ -n $values ]]; then
+        COMPREPLY=($(compgen -W "$values" -- "$cur"))
+    else
+        __crm_reply "$(__crm_argument_values "$path" "$args")"
+    fi
+}
+
+complete -F _crm crm

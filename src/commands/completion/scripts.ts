@@ -1,0 +1,14 @@
+// `crm completion SHELL` and the files in completions/: one script per shell from the same tree.
+
+import { bashScript } from './bash.js';
+import { fishScript } from './fish.js';
+import { completionTree } from './tree.js';
+import { zshScript } from './zsh.js';
+
+export const SHELLS = { bash: bashScript, zsh: zshScript, fish: fishScript } as const;
+export type Shell = keyof typeof SHELLS;
+
+/** The script, without its last line break (the printer ends the value with one). */
+export function completionScript(shell: Shell): string {
+  return SHELLS[shell](completionTree()).trimEnd();
+}

@@ -1,0 +1,121 @@
+// What the shell completions know, derived from the registry: every command with its aliases, flags
+// and positional arguments, and which values each takes (fixed, known, a comma-separated list of
+// them, a workspace's own through `crm __complete`, or a file). Commands added to the registry or
+// the local commands appear in the completions when they are generated again.
+
+import { GLOBAL_OPTIONS, HELP_TOPICS } from '../../registry/global.js';
+import { LOCAL_COMMANDS, LOCAL_GROUPS } from '../../registry/local.js';
+import { GROUPS, OPERATIONS, commandOptions } from '../../registry/operations.js';
+import { flagName, staticValues, type DynamicValues, type FieldSpec } from '../../registry/types.js';
+
+export type Values =
+  | { kind: 'words'; words: readonly string[] }
+  /** A comma-separated list of these words (--types contacts,deals). */
+  | { kind: 'list'; words: readonly string[] }
+  /** Asked of `crm __complete SOURCE` when completing. */
+  | { kind: 'dynamic'; source: DynamicValues }
+  | { kind: 'file' };
+
+export interface Flag {
+  long: string;
+  short?: string;
+  description: string;
+  repeatable?: boolean;
+  /** Absent for a flag that takes no value. */
+  value?: { name: string; values?: Values };
+}
+
+export interface Argument {
+  name: string;
+  optional: boolean;
+  variadic: boolean;
+  values?: Values;
+}
+
+export interface CommandNode {
+  /** Words after `crm`: ['contacts', 'list']; [] for crm itself. */
+  path: readonly string[];
+  name: string;
+  aliases: readonly string[];
+  description: string;
+  /** The command's own flags; the global ones apply everywhere. */
+  flags: readonly Flag[];
+  args: readonly Argument[];
+  children: CommandNode[];
+}
+
+export interface CompletionTree {
+  root: CommandNode;
+  globals: readonly Flag[];
+}
+
+const HELP: Flag = { long: 'help', short: 'h', description: 'show help' };
+const VERSION: Flag = { long: 'version', short: 'V', description: 'print the version' };
+
+function valuesOf(field: FieldSpec): Values | undefined {
+  const words = staticValues(field);
+  if (words) return { kind: field.type === 'list' ? 'list' : 'words', words };
+  if (typeof field.known === 'string') return { kind: 'dynamic', source: field.known };
+  return field.type === 'file' ? { kind: 'file' } : undefined;
+}
+
+function flagOf(field: FieldSpec): Flag {
+  const value = field.type === 'boolean' ? undefined : { name: field.placeholder ?? field.name, values: valuesOf(field) };
+  return { long: flagName(field), short: field.short, description: field.description, repeatable: field.repeatable, value };
+}
+
+function argumentOf(field: FieldSpec): Argument {
+  return { name: field.flag ?? field.name, optional: Boolean(field.optional || field.variadic), variadic: Boolean(field.variadic), values: valuesOf(field) };
+}
+
+export function completionTree(): CompletionTree {
+  const root: CommandNode = { path: [], name: 'crm', aliases: [], description: 'crm', flags: [HELP, VERSION], args: [], children: [] };
+  const descriptions = new Map([...GROUPS, ...LOCAL_GROUPS]);
+  const nodeAt = (path: readonly string[]): CommandNode => {
+    let node = root;
+    for (let depth = 0; depth < path.length; depth++) {
+      const name = path[depth]!;
+      let child = node.children.find((candidate) => candidate.name === name);
+      if (!child) {
+        const groupPath = path.slice(0, depth + 1);
+        child = { path: groupPath, name, aliases: [], description: descriptions.get(groupPath.join(' ')) ?? '', flags: [HELP], args: [], children: [] };
+        node.children.push(child);
+      }
+      node = child;
+    }
+    return node;
+  };
+  const commands = [
+    ...OPERATIONS.map((op) => ({ command: op.command, aliases: op.aliases, summary: op.summary, args: op.args, options: commandOptions(op) })),
+    ...LOCAL_COMMANDS.map((local) => ({ command: local.command, aliases: local.aliases, summary: local.summary, args: local.args, options: local.options })),
+  ];
+  for (const command of commands) {
+    Object.assign(nodeAt(command.command), {
+      aliases: command.aliases ?? [],
+      description: command.summary,
+      flags: [...command.options.map(flagOf), HELP],
+      args: command.args.map(argumentOf),
+    });
+  }
+  // `crm help TOPIC` and `crm help COMMAND`.
+  root.children.push({
+    path: ['help'],
+    name: 'help',
+    aliases: [],
+    description: 'Show help for a command, or a topic',
+    flags: [HELP],
+    args: [{ name: 'topic', optional: true, variadic: false, values: { kind: 'words', words: [...HELP_TOPICS, ...root.children.map((child) => child.name)] } }],
+    children: [],
+  });
+  return { root, globals: GLOBAL_OPTIONS.map(flagOf) };
+}
+
+/** Every command of the tree, crm itself first. */
+export function allNodes(node: CommandNode): CommandNode[] {
+  return [node, ...node.children.flatMap(allNodes)];
+}
+
+/** The flag spellings of a command that take a value, global ones included. */
+export function valueFlags(node: CommandNode, globals: readonly Flag[]): string[] {
+  return [...globals, ...node.flags].filter((flag) => flag.value).flatMap((flag) => [`--${flag.long}`, ...(flag.short ? [`-${flag.short}`] : [])]);
+}

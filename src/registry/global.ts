@@ -1,0 +1,71 @@
+// What every command shares: the global flags, the environment crm reads, its exit codes and output
+// formats. One description each, read by the command tree, the help topics, the completions and
+// the docs; a test holds the README's tables and the CLI's exit codes to them.
+
+import type { FieldSpec } from './types.js';
+
+export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;
+
+/** Flags every command takes (commander's keys: --base-url → baseUrl, --no-input → input: false). */
+export const GLOBAL_OPTIONS: readonly FieldSpec[] = [
+  { name: 'json', type: 'boolean', description: 'machine output: JSON (same as -o json)' },
+  { name: 'output', short: 'o', type: 'string', placeholder: 'format', choices: OUTPUT_FORMATS, description: 'output format' },
+  { name: 'fields', type: 'list', description: 'comma-separated fields to keep, in this order' },
+  { name: 'quiet', short: 'q', type: 'boolean', description: 'print only ids (list, create); nothing for other commands' },
+  { name: 'profile', type: 'string', placeholder: 'name', known: 'profiles', description: 'stored workspace profile to use (env CRM_PROFILE)' },
+  { name: 'base_url', type: 'string', placeholder: 'url', description: 'service base URL, overrides the profile (env CRM_BASE_URL)' },
+  { name: 'no_input', type: 'boolean', description: 'never prompt; fail naming the missing flags (env CRM_NO_INPUT=1)' },
+  { name: 'no_color', type: 'boolean', description: 'no colour (env NO_COLOR; FORCE_COLOR forces it)' },
+  { name: 'debug', type: 'boolean', description: 'trace requests and responses on stderr, key redacted (env CRM_DEBUG=1)' },
+  { name: 'dry_run', type: 'boolean', description: 'print the requests that would be sent, and send nothing' },
+  { name: 'timeout', type: 'number', placeholder: 'seconds', description: 'per-request timeout in seconds (default 30)' },
+  { name: 'wait', type: 'boolean', description: 'wait out a long Retry-After instead of exiting 5' },
+  { name: 'insecure', type: 'boolean', description: 'allow sending the API key over plain HTTP to a non-local host' },
+];
+
+export interface Described {
+  name: string;
+  description: string;
+}
+
+export const ENVIRONMENT: readonly Described[] = [
+  { name: 'CRM_API_KEY', description: "API key; overrides the profile's (needs a base URL from CRM_BASE_URL, --base-url or the profile)" },
+  { name: 'CRM_BASE_URL', description: 'service base URL (as --base-url)' },
+  { name: 'CRM_PROFILE', description: 'profile to use (as --profile)' },
+  { name: 'CRM_OUTPUT', description: 'default output format: table, json, ndjson, csv or tsv' },
+  { name: 'CRM_NO_INPUT', description: '1: never prompt (as --no-input)' },
+  { name: 'CRM_DEBUG', description: '1: trace requests on stderr, key redacted (as --debug)' },
+  { name: 'CRM_CONFIG_DIR', description: 'where config.json lives (default $XDG_CONFIG_HOME/crm, else ~/.config/crm)' },
+  { name: 'CRM_DATA_DIR', description: 'where the sandbox database lives (default $XDG_DATA_HOME/crm, else ~/.local/share/crm)' },
+  { name: 'XDG_CACHE_HOME', description: 'shell completion caches live in its crm folder (default ~/.cache/crm)' },
+  { name: 'NO_COLOR', description: 'set: no colour' },
+  { name: 'FORCE_COLOR', description: 'set (not 0): colour even into a pipe' },
+];
+
+export interface ExitCodeSpec {
+  code: number;
+  meaning: string;
+}
+
+export const EXIT_CODES: readonly ExitCodeSpec[] = [
+  { code: 0, meaning: 'success (an empty list is a success)' },
+  { code: 1, meaning: 'the service answered with an error not covered below, or an unexpected failure' },
+  { code: 2, meaning: 'invalid usage or input, caught before anything was sent' },
+  { code: 3, meaning: 'authentication or permission (401, 403, no key configured)' },
+  { code: 4, meaning: 'not found (404)' },
+  { code: 5, meaning: 'rate limited (429) after the allowed retries, or a Retry-After longer than 10 s in a script' },
+  { code: 6, meaning: 'network: unreachable, timed out, TLS, malformed response' },
+  { code: 7, meaning: 'partial failure in a bulk command (some items failed; see its report)' },
+  { code: 130, meaning: 'interrupted (Ctrl-C, or a prompt or confirmation declined)' },
+];
+
+/** `crm help TOPIC`. */
+export const HELP_TOPICS = ['environment', 'exit-codes', 'output', 'flags'] as const;
+
+export const FORMAT_DESCRIPTIONS: Readonly<Record<(typeof OUTPUT_FORMATS)[number], string>> = {
+  table: 'default on a terminal: columns that fit its width, times relative, ids in full',
+  tsv: 'default in a pipe: one record a line, no header, ISO times; one record as key<TAB>value lines',
+  json: '--json: an array for lists ([] when empty), an object for one record, 2-space indent',
+  ndjson: 'one JSON record a line; --all streams as pages arrive',
+  csv: 'RFC 4180 with a header row; nested values as JSON text',
+};

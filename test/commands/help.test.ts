@@ -1,0 +1,131 @@
+// Help as a person reads it: every command's page has its description, its own flags, examples from
+// the registry and one line pointing at the global flags; the topics say what the registry says.
+import type { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { ExitCode } from '../../src/cli/errors.js';
+import { ALL_COMMANDS, buildProgram } from '../../src/main.js';
+import { ENVIRONMENT, GLOBAL_OPTIONS, OUTPUT_FORMATS } from '../../src/registry/global.js';
+import { LOCAL_COMMANDS } from '../../src/registry/local.js';
+import { OPERATIONS } from '../../src/registry/operations.js';
+import { flagName } from '../../src/registry/types.js';
+import { run, useWorkspace } from '../helpers/inprocess.js';
+
+const ws = useWorkspace();
+const POINTER = 'Global flags (--json, -o, --fields, -q, --profile, --dry-run, ...): crm help flags';
+
+function leaves(command: Command): Command[] {
+  return command.commands.length === 0 ? [command] : command.commands.flatMap(leaves);
+}
+
+describe('command help', () => {
+  const ignore = { write: () => true };
+  const program = buildProgram(async () => {}, ALL_COMMANDS, { stdout: ignore, stderr: ignore });
+
+  it('gives every command its description, its own flags, an example and a pointer to the global flags', () => {
+    const specs = [...OPERATIONS, ...LOCAL_COMMANDS];
+    const pages = leaves(program);
+    expect(pages.length).toBe(specs.length);
+    for (const spec of specs) {
+      let command: Command = program;
+      for (const word of spec.command) command = command.commands.find((child) => child.name() === word)!;
+      const page = command.helpInformation();
+      const name = spec.command.join(' ');
+      expect(page.replace(/\s+/g, ' '), name).toContain(spec.summary);
+      expect(spec.examples.length, name).toBeGreaterThan(0);
+      expect(page, name).toContain(`Examples:\n  # ${spec.examples[0]!.description}\n  $ ${spec.examples[0]!.command}`);
+      expect(page.trimEnd().endsWith(POINTER), name).toBe(true);
+      // Global flags are described once, in `crm --help` and `crm help flags`, not on each page.
+      expect(page, name).not.toContain('--base-url <url>');
+      expect(page, name).not.toContain('Global Options');
+    }
+  });
+
+  it('shows the global flags once in `crm --help`, with the topics and examples', async () => {
+    const result = await run(['--help']);
+    expect(result.code).toBe(0);
+    for (const field of GLOBAL_OPTIONS) expect(result.stdout.match(new RegExp(`^  (-\\w, )?--${flagName(field)}\\b`, 'gm')), flagName(field)).toHaveLength(1);
+    for (const topic of ['environment', 'exit-codes', 'output', 'flags']) expect(result.stdout).toContain(`crm help ${topic}`);
+    expect(result.stdout).toContain('$ crm contacts list --status lead --limit 10');
+    expect(await run([])).toEqual(result);
+  });
+
+  it('shows a group its commands and the first example of each', async () => {
+    const result = await run(['deals', '--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('stage [options] <id> [stage]');
+    expect(result.stdout).toContain('$ crm deals list --stage proposal');
+    expect(result.stdout).toContain('$ crm deals stage deal_m279ns143s296hm4 negotiation');
+    expect(result.stdout.trimEnd().endsWith(POINTER)).toBe(true);
+  });
+
+  it('uses the right article in summaries', async () => {
+    expect((await run(['accounts', 'create', '--help'])).stdout).toContain('Create an account  [POST /accounts]');
+    expect((await run(['deals', 'create', '--help'])).stdout).toContain('Create a deal  [POST /deals]');
+  });
+
+  it('`crm help COMMAND` is `crm COMMAND --help`, aliases too', async () => {
+    const viaFlag = await run(['contacts', 'list', '--help']);
+    expect(await run(['help', 'contacts', 'list'])).toEqual(viaFlag);
+    expect(await run(['help', 'contacts', 'ls'])).toEqual(viaFlag);
+    expect(viaFlag.stdout).toContain('-L, --limit <n>   at most this many records in all, fetched 50 a request');
+  });
+});
+
+describe('help topics', () => {
+  it('crm help exit-codes lists every exit code crm uses', async () => {
+    const result = await run(['help', 'exit-codes']);
+    expect(result.code).toBe(0);
+    for (const code of Object.values(ExitCode)) expect(result.stdout).toMatch(new RegExp(`^  ${code} +\\S`, 'm'));
+  });
+
+  it('crm help environment lists every variable', async () => {
+    const result = await run(['help', 'environment']);
+    expect(result.code).toBe(0);
+    for (const variable of ENVIRONMENT) expect(result.stdout).toContain(`  ${variable.name} `);
+  });
+
+  it('crm help flags lists every global flag, crm help output every format', async () => {
+    const flags = await run(['help', 'flags']);
+    expect(flags.code).toBe(0);
+    for (const field of GLOBAL_OPTIONS) expect(flags.stdout).toContain(`--${flagName(field)}`);
+    expect(flags.stdout).toContain('-o, --output <format>  output format: table, json, ndjson, csv, tsv');
+    const output = await run(['help', 'output']);
+    expect(output.code).toBe(0);
+    for (const format of OUTPUT_FORMATS) expect(output.stdout).toMatch(new RegExp(`^  ${format} +\\S`, 'm'));
+    expect(output.stdout).toContain('--limit N (-L) returns at most N records in all');
+  });
+
+  it('an unknown topic exits 2 listing the topics, and prints nothing on stdout', async () => {
+    for (const argv of [['help', 'nonsense'], ['help', 'contacts', 'nonsense']]) {
+      const result = await run(argv);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain(`crm: unknown help topic or command "${argv.slice(1).join(' ')}"`);
+      expect(result.stderr).toContain('hint: topics: environment, exit-codes, output, flags; commands: crm --help');
+    }
+    const json = await run(['help', 'nonsense', '--json']);
+    expect(JSON.parse(json.stderr.split('\n')[2]!).error).toMatchObject({ code: 'usage', exit_code: 2 });
+  });
+});
+
+describe('gh habits', () => {
+  it('--json followed by a field list points at --fields, sends nothing and exits 2', async () => {
+    for (const argv of [['contacts', 'list', '--json', 'id,name'], ['contacts', 'list', '--json=id,name']]) {
+      const result = await run(argv, { ws });
+      expect(result.code, argv.join(' ')).toBe(2);
+      expect(result.stderr).toContain('crm: --json takes no field list (got "id,name")\nhint: choose fields with --fields: --json --fields id,name\n');
+      expect(result.stdout).toBe('');
+    }
+    expect(ws.requests()).toEqual([]);
+    // The hint's command works.
+    const fixed = await run(['contacts', 'list', '--json', '--fields', 'id,name', '-L', '2'], { ws });
+    expect(fixed.code).toBe(0);
+    expect(Object.keys(JSON.parse(fixed.stdout)[0])).toEqual(['id', 'name']);
+  });
+
+  it('other excess arguments keep commander\'s message', async () => {
+    const result = await run(['tasks', 'list', '--overdue', 'yes'], { ws });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe("crm: too many arguments for 'list'. Expected 0 arguments but got 1.\n");
+  });
+});
