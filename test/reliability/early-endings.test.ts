@@ -7,6 +7,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CRM_BIN, crm, freshHome } from '../helpers/crm.js';
+import { capture } from '../helpers/evidence.js';
 import { useServedSandbox } from '../helpers/fault-server.js';
 import { run } from '../helpers/inprocess.js';
 import { KEY, crmPty } from '../helpers/pty.js';
@@ -53,7 +54,8 @@ describe('SIGINT to a process in a pipeline', () => {
   it('during a long walk: exit 130 at once; what reached stdout is whole records', async () => {
     // Three pages answer, the fourth never does.
     served.server.fault({ match: /offset=150/, connection: 'stall' });
-    const child = spawn(process.execPath, [CRM_BIN, 'contacts', 'list', '--all', '-o', 'ndjson'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const walkEnv = env();
+    const child = spawn(process.execPath, [CRM_BIN, 'contacts', 'list', '--all', '-o', 'ndjson'], { env: walkEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -63,6 +65,7 @@ describe('SIGINT to a process in a pipeline', () => {
     const sent = Date.now();
     child.kill('SIGINT');
     const code = await closed;
+    capture(stdout + stderr, walkEnv);
     expect(code).toBe(130);
     expect(Date.now() - sent).toBeLessThan(PROMPTLY_MS);
     expect(stderr).toBe('crm: interrupted\n');
@@ -120,10 +123,12 @@ describe.runIf(existsSync('/dev/full'))('a stdout that cannot be written (> /dev
   async function toDevFull(args: string[]): Promise<{ code: number | null; stderr: string }> {
     const full = openSync('/dev/full', 'w');
     try {
-      const child = spawn(process.execPath, [CRM_BIN, ...args], { env: env(), stdio: ['ignore', full, 'pipe'] });
+      const fullEnv = env();
+      const child = spawn(process.execPath, [CRM_BIN, ...args], { env: fullEnv, stdio: ['ignore', full, 'pipe'] });
       let stderr = '';
       child.stderr!.on('data', (chunk) => (stderr += chunk));
       const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      capture(stderr, fullEnv);
       return { code, stderr };
     } finally {
       closeSync(full);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Result } from 'autocannon';
 import { describe, expect, it } from 'vitest';
 import { CRM_BIN, crm, freshHome, json } from '../helpers/crm.js';
-import { recordFigure } from '../helpers/evidence.js';
+import { capture, recordFigure } from '../helpers/evidence.js';
 import { startSandboxServe } from '../helpers/server.js';
 
 const FULL = process.env.CRM_RELIABILITY === 'full';
@@ -24,6 +24,7 @@ function writer(env: NodeJS.ProcessEnv, count: number, args: (index: number) => 
       let stderr = '';
       child.stderr.on('data', (chunk) => (stderr += chunk));
       child.on('close', (code) => {
+        capture(stderr, env);
         if (code !== 0 || stderr) failures.push(`exit ${code}: ${stderr.trim()}`);
         next(index + 1);
       });
