@@ -371,7 +371,7 @@ complete -c crm -l no-input -d 'never prompt; fail naming the missing flags (env
 complete -c crm -l no-color -d 'no colour (env NO_COLOR; FORCE_COLOR forces it)'
 complete -c crm -l debug -d 'trace requests and responses on stderr, key redacted (env CRM_DEBUG=1)'
 complete -c crm -l dry-run -d 'print the requests that would be sent, and send nothing'
-complete -c crm -l timeout -x -d 'per-request timeout in seconds (default 30)'
+complete -c crm -l timeout -x -d 'per-request timeout in seconds (default 30, at most 86400)'
 complete -c crm -l wait -d 'wait out a long Retry-After instead of exiting 5'
 complete -c crm -l insecure -d 'allow sending the API key over plain HTTP to a non-local host'
 

@@ -6,13 +6,14 @@
 // process of the built CLI.
 import { rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { EXIT_CODES } from '../../src/registry/global.js';
 import { crm, freshHome } from '../helpers/crm.js';
 import { recordFigure } from '../helpers/evidence.js';
 import { startFaultServer, useServedSandbox, type Fault } from '../helpers/fault-server.js';
 import { run } from '../helpers/inprocess.js';
 
 const FULL = process.env.CRM_RELIABILITY === 'full';
-const CONTRACT_EXIT_CODES = new Set([0, 1, 2, 3, 4, 5, 6, 7, 130]);
+const CONTRACT_EXIT_CODES = new Set(EXIT_CODES.map((exit) => exit.code));
 /** Cases run at once: enough to keep the run short, few enough that no healthy request nears the timeout. */
 const CONCURRENCY = 12;
 
