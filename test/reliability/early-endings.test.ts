@@ -81,12 +81,12 @@ describe('config files are never half-written', () => {
     const home = freshHome();
     const configDir = join(home.XDG_CONFIG_HOME!, 'crm');
     const configFile = join(configDir, 'config.json');
-    for (let round = 0; round < 12; round++) {
+    for (let round = 0; round < (process.env.CRM_RELIABILITY === 'full' ? 24 : 6); round++) {
       const signal = round % 2 === 0 ? 'SIGKILL' : 'SIGINT';
       const child = spawn(process.execPath, [CRM_BIN, 'config', 'set', 'timeout', String(round + 1)], { env: home, stdio: 'ignore' });
       const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
       // Spread over start-up, loading conf, and the write itself.
-      setTimeout(() => child.kill(signal), 60 + round * 15);
+      setTimeout(() => child.kill(signal), 60 + (round % 12) * 15);
       const code = await closed;
       if (signal === 'SIGINT') expect([0, 130, null]).toContain(code);
       if (existsSync(configFile)) expect(() => JSON.parse(readFileSync(configFile, 'utf8'))).not.toThrow();
@@ -139,7 +139,6 @@ describe.runIf(existsSync('/dev/full'))('a stdout that cannot be written (> /dev
   it.each([
     ['a list', ['contacts', 'list']],
     ['a streamed walk', ['contacts', 'list', '--all', '-o', 'ndjson']],
-    ['csv', ['contacts', 'list', '--limit', '1', '-o', 'csv']],
     ['help', ['--help']],
   ])('%s: one crm: line and exit 1, no stack trace, no bundled source', async (_, args) => {
     const result = await toDevFull(args);
