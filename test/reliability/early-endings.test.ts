@@ -61,7 +61,7 @@ describe('SIGINT to a process in a pipeline', () => {
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
-    while (!served.server.log.some((entry) => entry.url.includes('offset=150'))) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (!served.server.log.some((entry) => entry.url.includes('offset=150')) && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 20));
     const sent = Date.now();
     child.kill('SIGINT');
     const code = await closed;
