@@ -383,7 +383,7 @@ complete -c crm -l no-input -d 'never prompt; fail naming the missing flags (env
 complete -c crm -l no-color -d 'no colour (env NO_COLOR; FORCE_COLOR forces it)'
 complete -c crm -l debug -d 'trace requests and responses on stderr, key redacted (env CRM_DEBUG=1)'
 complete -c crm -l dry-run -d 'print the requests that would be sent, and send nothing'
-complete -c crm -l timeout -x -d 'per-request timeout in seconds (default 30)'
+complete -c crm -l timeout -x -d 'per-request timeout in seconds (default 30, at most 86400)'
 complete -c crm -l wait -d 'wait out a long Retry-After instead of exiting 5'
 complete -c crm -l insecure -d 'allow sending the API key over plain HTTP to a non-local host'
 
@@ -867,7 +867,7 @@ complete -c crm -n '__crm_at \'config list\'' -s h -l help -d 'show help'
 # crm sandbox
 complete -c crm -n '__crm_at \'sandbox\'' -a init -d 'Create the local sandbox database with demo data'
 complete -c crm -n '__crm_at \'sandbox\'' -a serve -d 'Serve the sandbox over HTTP on 127.0.0.1 (with the hourly scoring agent)'
-complete -c crm -n '__crm_at \'sandbox\'' -a reset -d 'Delete the local sandbox database (demo data is seeded again on next use)'
+complete -c crm -n '__crm_at \'sandbox\'' -a reset -d 'Replace every record of the local sandbox with fresh demo data (the key stays; safe while it is served)'
 complete -c crm -n '__crm_at \'sandbox\'' -a status -d 'Show the sandbox database path, record counts and its local API key'
 complete -c crm -n '__crm_at \'sandbox\'' -s h -l help -d 'show help'
 

@@ -5,7 +5,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import type { ContextInit, GlobalOptions } from './cli/context.js';
 import type { Format } from './cli/printer.js';
-import { exitQuietlyOnBrokenPipe, type OutStream } from './cli/io.js';
+import { describeOutputFailure, handleOutputErrors, whileRunning, type OutStream } from './cli/io.js';
 import type { CommandBody, RunSettings } from './cli/runner.js';
 import { VERSION } from './cli/version.js';
 import { CrmCommand, TOPICS, describe, optionTerm } from './help.js';
@@ -187,12 +187,17 @@ export async function main(argv: string[], init: MainInit = {}): Promise<number>
   const stdout = init.stdout ?? process.stdout;
   // process.stderr is created only when something is written to it.
   const stderr = init.stderr ?? { write: (text: string) => process.stderr.write(text) };
-  exitQuietlyOnBrokenPipe(stdout);
+  // While a command runs, its runner reports a failing stdout; before and after, this does.
+  handleOutputErrors(stdout, (end) => {
+    if (end.reason !== 'output_failed') return 0;
+    stderr.write(`crm: ${describeOutputFailure(end.error)}\n`);
+    return 1;
+  });
   let exitCode = 0;
 
   const run: Run = async (body, command, settings) => {
     const { runAction } = await import('./app.js');
-    exitCode = await runAction({ ...init, options: rootOf(command).opts() as GlobalOptions }, body, settings);
+    exitCode = await runAction({ ...init, options: rootOf(command).opts() as GlobalOptions }, body, { ...settings, track: whileRunning });
   };
 
   const words = commandWords(argv);

@@ -14,8 +14,9 @@ import { createRecordingTransport, type PlannedRequest } from '../transport/reco
 import { noticeMarker, openEmbeddedSandbox } from '../transport/sandbox.js';
 import type { Transport, TransportRequest } from '../transport/types.js';
 import { noKeyError, usageError } from './errors.js';
+import { safeLine } from './format.js';
 import { checkName, parseChoice } from './input.js';
-import { createStreams, isTruthy, startSpinner, type InStream, type IOStreams, type OutStream } from './io.js';
+import { createStreams, isTruthy, startSpinner, type InStream, type IOStreams, type OutStream, type Spinner } from './io.js';
 import { FORMATS, Printer, type Format } from './printer.js';
 import { createPrompter, type Prompter } from './prompt.js';
 import { VERSION } from './version.js';
@@ -77,6 +78,7 @@ export class Context {
   private cachedPrompter?: Prompter;
   private clientPromise?: Promise<ApiClient>;
   private readonly cleanups: Array<() => void> = [];
+  private readonly spinners = new Set<Spinner>();
 
   constructor(init: ContextInit) {
     this.init = init;
@@ -159,13 +161,13 @@ export class Context {
     return Math.round(seconds * 1000);
   }
 
-  /** A message for people, on stderr. */
+  /** A message for people, on stderr; whatever of it came from the service cannot drive the terminal. */
   info(message: string): void {
-    this.io.stderr.write(`${message}\n`);
+    this.io.stderr.write(`${message.split('\n').map(safeLine).join('\n')}\n`);
   }
 
   warn(message: string): void {
-    this.io.stderr.write(`crm: warning: ${message}\n`);
+    this.io.stderr.write(`crm: warning: ${safeLine(message)}\n`);
   }
 
   /** The API client for the resolved workspace: the network, or the embedded sandbox in-process. */
@@ -188,7 +190,10 @@ export class Context {
     this.cleanups.push(cleanup);
   }
 
+  /** Releases what the command holds; also when it ends early (Ctrl-C, stdout gone: src/cli/io.ts). */
   close(): void {
+    // A spinner left running would leave the terminal without its cursor.
+    for (const spinner of this.spinners) spinner.stop();
     for (const cleanup of this.cleanups.splice(0)) cleanup();
   }
 
@@ -235,10 +240,12 @@ export class Context {
     const send = this.dryRun || !transport ? createRecordingTransport(this.plan, mask) : transport;
     const spinning: Transport = async (request) => {
       const spinner = this.debug || this.dryRun || !this.spinnerAllowed ? undefined : startSpinner(this.io, 'Waiting for the service…');
+      if (spinner) this.spinners.add(spinner);
       try {
         return await send(request);
       } finally {
         spinner?.stop();
+        if (spinner) this.spinners.delete(spinner);
       }
     };
     return new ApiClient({
@@ -248,7 +255,7 @@ export class Context {
       timeoutMs: this.timeoutMs,
       maxRetries: this.init.maxRetries,
       userAgent: `crm/${VERSION} node/${process.versions.node} ${process.platform}`,
-      trace: this.debug ? (line) => this.io.stderr.write(`${line}\n`) : undefined,
+      trace: this.debug ? (line) => this.io.stderr.write(`${safeLine(line)}\n`) : undefined,
       waitLong: (ms, reason) => this.waitLong(ms, reason),
     });
   }
@@ -270,7 +277,8 @@ export class Context {
   }
 
   /** A long Retry-After: wait with --wait, count down on a terminal, otherwise give up (exit 5). */
-  private async waitLong(ms: number, reason: string): Promise<boolean> {
+  private async waitLong(ms: number, refusal: string): Promise<boolean> {
+    const reason = safeLine(refusal);
     const interactive = this.io.stderrIsTTY && this.io.stdinIsTTY;
     if (!this.options.wait && !interactive) return false;
     const until = Date.now() + ms;

@@ -4,6 +4,7 @@
 
 import { ConfigError } from '../config/store.js';
 import { HttpError } from '../http/errors.js';
+import { describeOutputFailure, type EarlyEnd } from './io.js';
 
 export const ExitCode = {
   ok: 0,
@@ -66,6 +67,13 @@ export const noKeyError = (): CliError =>
   new CliError('no API key configured', ExitCode.auth, { code: 'no_api_key', hint: 'run `crm auth login`, or set CRM_API_KEY' });
 
 export const interruptedError = (): CliError => new CliError('interrupted', ExitCode.interrupted, { code: 'interrupted' });
+
+/** Why a command ended early, as the failure a user sees; undefined when that is no failure (`| head -1`). */
+export function earlyEndError(end: EarlyEnd): CliError | undefined {
+  if (end.reason === 'interrupted') return interruptedError();
+  if (end.reason === 'output_failed') return new CliError(describeOutputFailure(end.error), ExitCode.service, { code: 'output_failed' });
+  return undefined;
+}
 
 /** A 2xx that carries no record where one was promised (get, create, update). */
 export const noRecordError = (what: string): CliError =>

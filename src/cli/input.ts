@@ -128,11 +128,17 @@ export function parseValue(raw: unknown, field: Pick<FieldSpec, 'type' | 'choice
   }
 }
 
-/** An id: any non-empty text without control characters (the service defines its format). */
+/**
+ * An id: the service defines its format, but an id is one path segment, so it never holds what
+ * would take a request elsewhere on a server that decodes it (`/`, `\\`, `?`, `#`), whitespace
+ * (two ids pasted as one), or a control character; nor is it `.` or `..`.
+ */
 export function parseId(raw: string, label: string): string {
   const id = raw.trim();
   if (id === '' || id === '.' || id === '..') throw usageError(`invalid ${label} ${JSON.stringify(raw)}`);
-  if (/[\u0000-\u001f\u007f]/.test(id)) throw usageError(`invalid ${label} (it holds a control character)`);
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(id)) throw usageError(`invalid ${label} (it holds a control character)`);
+  const character = /[\s/\\?#]/.exec(id)?.[0];
+  if (character) throw usageError(`invalid ${label} ${JSON.stringify(id)} (an id holds no ${/\s/.test(character) ? 'whitespace' : `"${character}"`})`);
   return id;
 }
 
@@ -191,12 +197,17 @@ function setPath(target: JsonObject, path: string[], value: unknown): void {
 
 /** The text of a file argument: a path, or - for stdin. Unreadable files are usage errors. */
 export async function readSource(source: string, stdin: InStream, label: string): Promise<string> {
-  if (source === '-') return readAll(stdin);
-  try {
-    return readFileSync(source, 'utf8');
-  } catch (error) {
-    throw usageError(`cannot read ${label} ${source}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  let text: string;
+  if (source === '-') text = await readAll(stdin);
+  else {
+    try {
+      text = readFileSync(source, 'utf8');
+    } catch (error) {
+      throw usageError(`cannot read ${label} ${source}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
   }
+  // A byte order mark (editors on Windows write one) is not part of the text: JSON.parse refuses it.
+  return text.startsWith('\uFEFF') ? text.slice(1) : text;
 }
 
 /** `--data JSON`, `--data @file` or `--data -` (stdin): a JSON object. */

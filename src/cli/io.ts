@@ -104,12 +104,66 @@ export function isTruthy(value: string | undefined): boolean {
   return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
 }
 
-/** `crm ... | head -1`: the reader went away, which is not an error. */
-export function exitQuietlyOnBrokenPipe(stream: OutStream): void {
-  stream.on?.('error', (error) => {
-    if (error.code === 'EPIPE') process.exit(0);
-    throw error;
-  });
+/** Why a command ends before it is done: Ctrl-C, or stdout closed (`| head -1`) or failing (a full disk). */
+export type EarlyEnd = { reason: 'interrupted' } | { reason: 'output_closed' } | { reason: 'output_failed'; error: NodeJS.ErrnoException };
+
+/** Says why the command ends (when that is a failure) and releases what it holds; returns the exit code. */
+export type Ending = (end: EarlyEnd) => number;
+
+const endings = new Set<Ending>();
+
+/**
+ * While a command runs, Ctrl-C and a failing stdout end it here, in one place: the command reports
+ * why and releases what it holds (spinners, databases, checkpoints: Context.onClose), and the process
+ * exits with the command's code. Node's default for SIGINT would kill the process mid-way. Files are
+ * never half-written: config writes are atomic and synchronous, so a signal is handled between
+ * writes, never inside one. Returns the function that stops tracking the command.
+ *
+ * The entry (src/main.ts) owns the process: it hands this function to the runner, so that one copy
+ * of this module (the entry's bundle) holds the state.
+ */
+export function whileRunning(ending: Ending): () => void {
+  endings.add(ending);
+  if (endings.size === 1) process.on('SIGINT', onInterrupt);
+  return () => {
+    endings.delete(ending);
+    if (endings.size === 0) process.off('SIGINT', onInterrupt);
+  };
+}
+
+function onInterrupt(): void {
+  endEarly({ reason: 'interrupted' }, () => 130);
+}
+
+function endEarly(end: EarlyEnd, whenIdle: Ending): never {
+  let code: number | undefined;
+  // Several only when tests run crm in-process; a process runs one command.
+  for (const ending of endings) code = ending(end);
+  process.exit(code ?? whenIdle(end));
+}
+
+export function describeOutputFailure(error: NodeJS.ErrnoException): string {
+  return `cannot write the output: ${error.message}`;
+}
+
+/**
+ * stdout failing ends the command: the reader going away (`crm ... | head -1`, EPIPE) is no error
+ * and exits 0; anything else (`> /dev/full`) is one line and exit 1, never a stack trace. `whenIdle`
+ * answers when no command is running (help and version output).
+ */
+export function handleOutputErrors(stream: OutStream, whenIdle: Ending): void {
+  stream.on?.('error', (error) => endEarly(error.code === 'EPIPE' ? { reason: 'output_closed' } : { reason: 'output_failed', error }, whenIdle));
+}
+
+/**
+ * Resolves once what was written to stdout has been handed to the system, so that a write that
+ * failed is reported while its command still runs (with --json, as the JSON error too).
+ */
+export function drained(stream: OutStream): Promise<void> {
+  // Streams given by tests are not Node streams and hold nothing back.
+  if (!('writableLength' in stream)) return Promise.resolve();
+  // A failed write calls back before the stream emits its error: give the error its turn too.
+  return new Promise((resolve) => (stream as unknown as NodeJS.WritableStream).write('', () => setImmediate(resolve)));
 }
 
 /** All of a stream as UTF-8 text, decoded once (a character split between chunks stays whole). */

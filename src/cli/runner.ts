@@ -3,8 +3,9 @@
 // the documented exit code. Loaded on the first action, so `crm --version` and `--help` never pay.
 
 import { Context, type ContextInit } from './context.js';
-import { CliError, ExitCode, toCliError } from './errors.js';
+import { CliError, ExitCode, earlyEndError, toCliError } from './errors.js';
 import { safeLine } from './format.js';
+import { drained, type EarlyEnd, type Ending } from './io.js';
 import type { Format } from './printer.js';
 import type { Result } from './result.js';
 
@@ -17,10 +18,16 @@ export interface RunSettings {
   defaultFormat?: Format;
   /** The format into a pipe when nothing asks for one (crm watch: ndjson rather than tsv). */
   pipeFormat?: Format;
+  /**
+   * Ends the command early on Ctrl-C or a failing stdout (whileRunning in src/cli/io.ts, handed over
+   * by the entry, which owns the process); absent where the caller owns neither (an MCP tool call).
+   */
+  track?: (ending: Ending) => () => void;
 }
 
 export async function runAction(init: ContextInit, body: CommandBody, settings: RunSettings = {}): Promise<number> {
   const ctx = new Context(init);
+  const stopTracking = settings.track?.((end) => endEarly(end, ctx)) ?? (() => {});
   try {
     // Every global check before the first request: format, fields, timeout.
     ctx.output({ ignoreProfileSetting: settings.ignoreProfileOutput, defaultFormat: settings.defaultFormat, pipeFormat: settings.pipeFormat });
@@ -31,17 +38,31 @@ export async function runAction(init: ContextInit, body: CommandBody, settings: 
     // A dry run shows the requests it would have sent instead of the stand-in answers they got.
     if (ctx.dryRun && ctx.plan.length > 0) {
       ctx.printer.plan(ctx.plan);
+      await drained(ctx.io.stdout);
       return ExitCode.ok;
     }
     await ctx.printer.print(result);
+    await drained(ctx.io.stdout);
     const later = result.kind === 'record' && result.afterPrint ? await result.afterPrint() : undefined;
     const problem = result.failure ?? later;
     return problem ? report(problem, ctx) : ExitCode.ok;
   } catch (error) {
     return report(error, ctx);
   } finally {
+    stopTracking();
     ctx.close();
   }
+}
+
+/** Ctrl-C or a failing stdout (src/cli/io.ts): report why, release what the command holds (ctx.onClose). */
+function endEarly(end: EarlyEnd, ctx: Context): number {
+  // First, so that a spinner is gone before the message is written.
+  ctx.close();
+  const failure = earlyEndError(end);
+  if (!failure) return ExitCode.ok;
+  // The terminal echoed ^C where the cursor was: the message goes on a line of its own.
+  if (end.reason === 'interrupted' && ctx.io.stderrIsTTY) ctx.io.stderr.write('\n');
+  return report(failure, ctx);
 }
 
 /** One line `crm: message` (and a hint) on stderr; the JSON error object too with --json. */

@@ -1,47 +1,22 @@
-// Long-running commands (watch, import) stop at a safe point on Ctrl-C or SIGTERM instead of dying
-// mid-write: the signal aborts what is waiting (a sleep, a delivery, the rows not yet started), the
-// command saves its state and returns. Only these commands listen, and only while they run.
-
-const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
-export type StopSignal = (typeof SIGNALS)[number];
+// Long-running commands (watch, import) stop at a safe point on SIGTERM (a service manager, `kill`)
+// instead of dying mid-way: the signal aborts what is waiting (a sleep, a delivery, the rows not yet
+// started), the command saves its state, reports and returns. Only these commands listen, and only
+// while they run. Ctrl-C is the runner's for every command (src/cli/io.ts): it ends the command at
+// once, after its Context.onClose cleanups (the import's checkpoint is written there; watch's state
+// is whole after every record).
 
 export interface Stopper {
-  /** Aborted when a signal arrives. */
+  /** Aborted when SIGTERM arrives. */
   signal: AbortSignal;
-  /** Which signal stopped the command, if one did. */
-  readonly received: StopSignal | undefined;
   /** Stops listening (the command is over). */
   dispose(): void;
 }
 
-export function stopOnSignals(): Stopper {
+export function stopOnSigterm(): Stopper {
   const controller = new AbortController();
-  let received: StopSignal | undefined;
-  const handlers = SIGNALS.map((name) => {
-    const handler = () => {
-      received ??= name;
-      controller.abort(new StopRequested(name));
-    };
-    process.on(name, handler);
-    return [name, handler] as const;
-  });
-  return {
-    signal: controller.signal,
-    get received() {
-      return received;
-    },
-    dispose() {
-      for (const [name, handler] of handlers) process.off(name, handler);
-    },
-  };
-}
-
-/** The reason of an aborted wait: a signal asked the command to stop. */
-export class StopRequested extends Error {
-  constructor(readonly signalName: StopSignal) {
-    super(`stopped by ${signalName}`);
-    this.name = 'StopRequested';
-  }
+  const handler = () => controller.abort(new Error('stopped by SIGTERM'));
+  process.on('SIGTERM', handler);
+  return { signal: controller.signal, dispose: () => process.off('SIGTERM', handler) };
 }
 
 /** Resolves after `ms`, or rejects with the stop reason as soon as the signal is aborted. */

@@ -1,8 +1,9 @@
 // Profiles and settings on disk. Reading is a plain JSON read (conf costs ~35 ms to load, and most
-// commands only read); writing goes through conf, which writes atomically with file mode 0600, under
-// a lock file so that concurrent crm processes never lose each other's changes.
+// commands only read); writing goes through conf, which writes atomically (a temporary file renamed
+// over the old one: a reader or a killed writer never sees half a file) with file mode 0600, under a
+// lock file so that concurrent crm processes never lose each other's changes.
 
-import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configDir } from './paths.js';
 
@@ -72,29 +73,47 @@ export function readConfig(env: NodeJS.ProcessEnv): ConfigData {
 }
 
 const LOCK_WAIT_MS = 10_000;
+/** Older than any real hold (milliseconds): a lock whose holder cannot be asked. */
 const STALE_LOCK_MS = 30_000;
 
 function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
-/** Holds `<config>.lock` while `work` runs; a lock left by a crashed process is taken over. */
+/** A lock left by a crm that is gone: the process it names no longer runs (or it is very old). */
+function isStale(lock: string): boolean {
+  try {
+    const holder = Number(readFileSync(lock, 'utf8'));
+    if (Number.isInteger(holder) && holder > 0) {
+      try {
+        process.kill(holder, 0);
+        return false;
+      } catch (error) {
+        return (error as NodeJS.ErrnoException).code === 'ESRCH';
+      }
+    }
+    return Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS;
+  } catch {
+    return false; // gone already: try again
+  }
+}
+
+/**
+ * Holds `<config>.lock` (naming this process) while `work` runs. `work` is synchronous, so Ctrl-C
+ * is handled before or after it, never inside; a lock left by a crm that was killed is taken over.
+ */
 function withLock<T>(path: string, work: () => T): T {
   const lock = `${path}.lock`;
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     try {
-      closeSync(openSync(lock, 'wx', 0o600));
+      writeFileSync(lock, String(process.pid), { flag: 'wx', mode: 0o600 });
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      try {
-        if (Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) rmSync(lock, { force: true });
-      } catch {
-        // Gone already: try again.
-      }
-      if (Date.now() > deadline) throw new ConfigError(`the configuration is locked by another crm (${lock})`, 'try again; delete the lock file if no crm is running');
-      sleepSync(5 + Math.random() * 20);
+      if (isStale(lock)) rmSync(lock, { force: true });
+      else if (Date.now() > deadline) throw new ConfigError(`the configuration is locked by another crm (${lock})`, 'try again; delete the lock file if no crm is running');
+      else sleepSync(5 + Math.random() * 20);
     }
   }
   try {

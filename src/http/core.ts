@@ -2,7 +2,7 @@
 // list unwrapping, errors by kind, timeouts, retries and the debug trace. It knows nothing of exit
 // codes or terminals: the CLI maps its HttpErrors (src/cli/errors.ts) and decides how to wait.
 
-import { HttpError } from './errors.js';
+import { HttpError, invalidRequest } from './errors.js';
 import { isObject, parseBody, readEnvelope, unwrapList, type ErrorMember, type ListPage } from './envelope.js';
 import { DEFAULT_MAX_RETRIES, MAX_WAIT_MS, RETRY_AFTER_CAP_MS, backoffDelay, parseRetryAfter, shouldRetry, type Outcome } from './retry.js';
 import { TransportError, type Transport, type TransportRequest, type TransportResponse } from '../transport/types.js';
@@ -43,6 +43,9 @@ export interface Exchange {
   /** The parsed body as the service sent it (`crm api --raw`). */
   envelope: unknown;
 }
+
+/** What an HTTP header value may hold (Node refuses anything else). */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -99,7 +102,14 @@ export class ApiClient {
       Accept: 'application/json',
       'User-Agent': this.options.userAgent,
     };
-    if (this.options.apiKey) headers[API_KEY_HEADER] = this.options.apiKey;
+    if (this.options.apiKey) {
+      // Whatever its source (CRM_API_KEY, a profile edited by hand), a key that cannot travel in a
+      // header is a usage error, not a failure of the transport.
+      if (!HEADER_VALUE.test(this.options.apiKey)) {
+        throw invalidRequest('the API key cannot be sent: it holds a line break, a control character or a character outside Latin-1', 'check CRM_API_KEY, or run `crm auth login` again');
+      }
+      headers[API_KEY_HEADER] = this.options.apiKey;
+    }
     let body: string | undefined;
     if (options.body !== undefined) {
       headers['Content-Type'] = 'application/json';
@@ -169,7 +179,11 @@ export class ApiClient {
     const started = this.now();
     this.traceRequest(request);
     try {
-      const response = await this.options.transport(request);
+      const answer = await this.options.transport(request);
+      // The service is untrusted: a key it echoes back (in an error, a record, a header such as
+      // Location) is masked here, before anything reads the answer, so it reaches no output,
+      // message or trace.
+      const response = { ...answer, headers: this.redactHeaders(answer.headers), body: this.redact(answer.body) };
       this.traceResponse(response, this.now() - started);
       return response;
     } catch (error) {
@@ -179,23 +193,25 @@ export class ApiClient {
   }
 
   private statusError(status: number, error: ErrorMember | undefined): HttpError {
-    const message = error?.message ? this.redact(error.message) : `HTTP ${status}${status ? ` ${reason(status)}` : ''}`;
-    return new HttpError('status', message, { status, code: error?.code ? this.redact(error.code) : `http_${status}` });
+    const message = error?.message ? error.message : `HTTP ${status}${status ? ` ${reason(status)}` : ''}`;
+    return new HttpError('status', message, { status, code: error?.code ? error.code : `http_${status}` });
   }
 
   private redirectError(response: TransportResponse): HttpError {
     const location = headerValue(response.headers.location);
-    const where = location ? ` to ${this.redact(location)}` : '';
+    const where = location ? ` to ${location}` : '';
     return new HttpError('redirect', `the service answered with a redirect (HTTP ${response.status}${where}); crm does not follow redirects`, {
       status: response.status,
       code: 'redirect',
-      location: location ? this.redact(location) : undefined,
+      location,
       hint: 'check the base URL (https://, and the path ending in /api/v1)',
     });
   }
 
   private retryLaterError(base: HttpError, waitMs: number): HttpError {
-    const at = new Date(this.now() + waitMs).toISOString();
+    const end = new Date(this.now() + waitMs);
+    // Past the last date JavaScript can hold (a Retry-After of 10^13 seconds) there is no date to give.
+    const at = Number.isNaN(end.getTime()) ? 'a date too far to show' : end.toISOString();
     const seconds = Math.ceil(waitMs / 1000);
     const when = waitMs <= MAX_WAIT_MS ? `retry after ${seconds}s, at ${at}` : `retry after ${at}`;
     return new HttpError('retry_later', `${base.message} (${when})`, {
@@ -212,6 +228,13 @@ export class ApiClient {
 
   private redact(text: string): string {
     return redact(text, this.options.apiKey);
+  }
+
+  /** Object.fromEntries defines a header named __proto__ as a plain member, never as the prototype. */
+  private redactHeaders(headers: TransportResponse['headers']): TransportResponse['headers'] {
+    return Object.fromEntries(
+      Object.entries(headers).map(([name, value]) => [name, Array.isArray(value) ? value.map((item) => this.redact(item)) : value === undefined ? value : this.redact(value)]),
+    );
   }
 
   private trace(line: string): void {

@@ -18,7 +18,7 @@ export const GLOBAL_OPTIONS: readonly FieldSpec[] = [
   { name: 'no_color', type: 'boolean', description: 'no colour (env NO_COLOR; FORCE_COLOR forces it)' },
   { name: 'debug', type: 'boolean', description: 'trace requests and responses on stderr, key redacted (env CRM_DEBUG=1)' },
   { name: 'dry_run', type: 'boolean', description: 'print the requests that would be sent, and send nothing' },
-  { name: 'timeout', type: 'number', placeholder: 'seconds', description: 'per-request timeout in seconds (default 30)' },
+  { name: 'timeout', type: 'number', placeholder: 'seconds', description: 'per-request timeout in seconds (default 30, at most 86400)' },
   { name: 'wait', type: 'boolean', description: 'wait out a long Retry-After instead of exiting 5' },
   { name: 'insecure', type: 'boolean', description: 'allow sending the API key over plain HTTP to a non-local host' },
 ];
@@ -50,12 +50,12 @@ export interface ExitCodeSpec {
 
 export const EXIT_CODES: readonly ExitCodeSpec[] = [
   { code: 0, meaning: 'success (an empty list is a success)' },
-  { code: 1, meaning: 'the service answered with an error not covered below, or an unexpected failure' },
+  { code: 1, meaning: 'the service answered with an error not covered below (a redirect included), or an unexpected failure (stdout cannot be written)' },
   { code: 2, meaning: 'invalid usage or input, caught before anything was sent' },
   { code: 3, meaning: 'authentication or permission (401, 403, no key configured)' },
   { code: 4, meaning: 'not found (404)' },
-  { code: 5, meaning: 'rate limited (429) after the allowed retries, or a Retry-After longer than 10 s in a script' },
-  { code: 6, meaning: 'network: unreachable, timed out, TLS, malformed response' },
+  { code: 5, meaning: 'rate limited (429) after the allowed retries, or a 429 or 503 whose Retry-After is longer than crm may wait' },
+  { code: 6, meaning: 'network: unreachable, reset, timed out, cut short, TLS; a malformed response (not JSON, no list, a 2xx without the record asked for)' },
   { code: 7, meaning: 'partial failure in a bulk command (some items failed; see its report; contacts import: a row not imported)' },
   { code: 130, meaning: 'interrupted (Ctrl-C, or a prompt or confirmation declined)' },
 ];

@@ -171,11 +171,11 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
   {
     name: 'sandbox_reset',
     command: ['sandbox', 'reset'],
-    summary: 'Delete the local sandbox database (demo data is seeded again on next use)',
+    summary: 'Replace every record of the local sandbox with fresh demo data (the key stays; safe while it is served)',
     args: [],
     options: [{ name: 'yes', short: 'y', type: 'boolean', description: 'do not ask for confirmation' }],
     handler: 'sandbox.reset',
-    examples: [ex('crm sandbox reset --yes', 'delete the local data')],
+    examples: [ex('crm sandbox reset --yes', 'start again from fresh demo data')],
   },
   {
     name: 'sandbox_status',

@@ -1,12 +1,12 @@
 import Database from 'better-sqlite3';
-import { closeSync, mkdirSync, openSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { handleRequest } from './handler.js';
 import type { SandboxRequest, SandboxResponse } from './http.js';
 
 export type { SandboxRequest, SandboxResponse };
 import { SUGGESTION_VISIBLE } from './routes/ai.js';
-import { migrate } from './schema.js';
+import { migrate, reseed } from './schema.js';
 import { catchUpScoringAgent, runScoringAgent } from './scoring.js';
 import { Store, isBusyError } from './store.js';
 
@@ -19,6 +19,8 @@ export interface Sandbox {
   runScoringAgent(): { scored: number; suggestions: number };
   /** Runs the agent if its last run is an hour old or more (or never happened); true if it ran. */
   catchUpScoringAgent(): boolean;
+  /** Replaces every record with fresh demo data, in one transaction; the key stays. */
+  reseed(): void;
   /** Live (not deleted) rows per resource; each equals the total of that resource's list. */
   counts(): Record<string, number>;
   close(): void;
@@ -108,12 +110,35 @@ export function openSandbox(options: OpenOptions): Sandbox {
     handle: (request) => handleRequest(store, apiKey, request),
     runScoringAgent: () => runScoringAgent(store),
     catchUpScoringAgent: () => catchUpScoringAgent(store),
+    reseed: () => reseed(store),
     counts: () => store.get<Record<string, number>>(COUNT_SQL) ?? {},
     close: () => db.close(),
   };
 }
 
-/** Deletes the sandbox database and its WAL files; the next open creates and seeds a new one. */
-export function resetSandbox(dbPath: string): void {
-  for (const suffix of ['', '-wal', '-shm']) rmSync(`${dbPath}${suffix}`, { force: true });
+export type ResetOutcome = 'reseeded' | 'deleted' | 'absent';
+
+/**
+ * Starts the sandbox again from fresh demo data, keeping its key. The data is replaced inside the
+ * database (see reseed), not by deleting the file: a server or another crm that has it open would
+ * go on writing to the deleted file, and every record it confirmed afterwards would be lost. Only a
+ * database that cannot be opened at all (damaged, or from a newer crm) is deleted instead.
+ */
+export function resetSandbox(dbPath: string): ResetOutcome {
+  if (!existsSync(dbPath)) return 'absent';
+  let sandbox: Sandbox;
+  try {
+    sandbox = openSandbox({ dbPath, seed: false });
+  } catch (error) {
+    // Busy is not broken: someone is using it, and deleting it would lose their writes.
+    if (isBusyError(error)) throw error;
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${dbPath}${suffix}`, { force: true });
+    return 'deleted';
+  }
+  try {
+    sandbox.reseed();
+    return 'reseeded';
+  } finally {
+    sandbox.close();
+  }
 }

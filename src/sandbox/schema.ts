@@ -205,3 +205,22 @@ export function migrate(store: Store, seed: boolean): void {
     store.db.pragma(`user_version = ${SCHEMA_VERSION}`);
   });
 }
+
+/**
+ * Fresh demo data in place of everything, in one write transaction: every row goes but the key and
+ * the fixed pipeline stages, then the seed runs again. Other connections (a running `crm sandbox
+ * serve`, other crm processes) see the old data or the new, never a mix, and keep writing to the
+ * same file.
+ */
+export function reseed(store: Store): void {
+  store.write(() => {
+    // Rows are deleted table by table; the references between them are checked at commit.
+    store.db.pragma('defer_foreign_keys = ON');
+    const tables = store.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('meta', 'stages') AND name NOT LIKE 'sqlite_%'");
+    for (const { name } of tables) store.db.exec(`DELETE FROM "${name}"`);
+    store.run("DELETE FROM meta WHERE key NOT IN ('api_key', 'schema_version')");
+    store.setMeta('created_at', store.nowIso());
+    store.setMeta('seeded', 'true');
+    seedDemoData(store);
+  });
+}

@@ -139,10 +139,14 @@ describe('contacts get, create, update, delete', () => {
     expect(result.stderr).toBe('crm: contact con_missing not found\n');
   });
 
-  it('encodes ids into the path: an id cannot change which path is called', async () => {
-    const result = await run(['contacts', 'get', '../deals'], { ws });
-    expect(result.code).toBe(4);
-    expect(ws.requests()[0]!.url).toBe('/api/v1/contacts/..%2Fdeals');
+  it('encodes ids into the path, and refuses before sending one that could name another path', async () => {
+    const odd = await run(['contacts', 'get', 'con_é:1+2'], { ws });
+    expect(odd.code).toBe(4);
+    expect(ws.requests()[0]!.url).toBe('/api/v1/contacts/con_%C3%A9%3A1%2B2');
+    const traversal = await run(['contacts', 'get', '../deals'], { ws });
+    expect(traversal.code).toBe(2);
+    expect(traversal.stderr).toBe('crm: invalid ID "../deals" (an id holds no "/")\n');
+    expect(ws.requests()).toHaveLength(1);
   });
 
   it('create with flags sends the body and prints the created contact', async () => {

@@ -154,14 +154,14 @@ describe('contacts import: sending', () => {
     expect(ws.requests()).toEqual([]);
   });
 
-  it('interrupted mid-run (SIGINT), then --resume: every row created exactly once', async () => {
+  it('stopped mid-run (SIGTERM: the rows under way finish, then the report), then --resume: every row created exactly once', async () => {
     const tag = unique();
     const emails = Array.from({ length: 30 }, (_, index) => `int${index}-${tag}@example.com`);
     const file = inputFile('thirty.csv', `name,email\n${emails.map((email, index) => `Int ${index},${email}`).join('\n')}\n`);
     let posts = 0;
     const interrupting: Transport = async (request) => {
       const response = await ws.transport(request);
-      if (request.method === 'POST' && ++posts === 10) process.emit('SIGINT');
+      if (request.method === 'POST' && ++posts === 10) process.emit('SIGTERM');
       return response;
     };
     const stopped = await run(['contacts', 'import', file, '-o', 'ndjson'], { ws: { ...ws, transport: interrupting } as Workspace });
@@ -172,7 +172,7 @@ describe('contacts import: sending', () => {
     expect(created).toBeGreaterThanOrEqual(10);
     expect(created).toBeLessThan(30);
     expect(rows.filter((row) => row.result === 'pending')).toHaveLength(30 - created);
-    expect(process.listenerCount('SIGINT')).toBe(0);
+    expect(process.listenerCount('SIGTERM')).toBe(0);
 
     const resumed = await run(['contacts', 'import', file, '--resume'], { ws, tty: { stderr: true } });
     expect(resumed.code).toBe(0);

@@ -68,11 +68,15 @@ describe('crm contacts import in a process', () => {
     const stopped = await importing.exit;
     if (signal === 'SIGINT') {
       expect(stopped.code).toBe(130);
-      expect(importing.output.stderr).toContain('hint: run the same command with --resume to finish');
+      expect(importing.output.stderr).toBe('crm: interrupted\n');
     } else {
       expect(stopped.signal).toBe('SIGKILL');
     }
     expect(existsSync(`${file}.crm-checkpoint`)).toBe(true);
+    // The same command again is refused: it would send the rows already imported once more.
+    const again = await crm(['contacts', 'import', file], { env: live.env });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('hint: finish it with --resume');
     // Requests held by the slow server when the process died still arrive and create their contacts.
     await new Promise((resolve) => setTimeout(resolve, 200));
     const resumed = await crm(['contacts', 'import', file, '--resume'], { env: live.env });

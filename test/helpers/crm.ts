@@ -6,6 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { capture } from './evidence.js';
 import type { TestServer } from './server.js';
 
 export const CRM_BIN = fileURLToPath(new URL('../../bin/crm.js', import.meta.url));
@@ -42,8 +43,9 @@ export function serverEnv(server: TestServer, extra: NodeJS.ProcessEnv = {}): No
 
 export function crm(args: string[], options: RunOptions = {}): Promise<Result> {
   return new Promise((resolvePromise, reject) => {
+    const env = options.env ?? freshHome();
     const child = spawn(process.execPath, [CRM_BIN, ...args], {
-      env: options.env ?? freshHome(),
+      env,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -54,6 +56,7 @@ export function crm(args: string[], options: RunOptions = {}): Promise<Result> {
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
+      capture(stdout + stderr, env, [args.includes('--with-key') ? options.input : undefined]);
       resolvePromise({ code, stdout, stderr });
     });
     child.stdin.end(options.input ?? '');

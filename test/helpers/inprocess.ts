@@ -13,6 +13,7 @@ import type { Choice, Prompter } from '../../src/cli/prompt.js';
 import { main } from '../../src/main.js';
 import { openSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { TransportError, type Transport, type TransportResponse } from '../../src/transport/types.js';
+import { capture } from './evidence.js';
 
 /** What the service was asked. */
 export interface LoggedRequest {
@@ -42,6 +43,8 @@ export interface Workspace {
   log: LoggedRequest[];
   requests(filter?: RegExp): LoggedRequest[];
   fault(fault: Fault): void;
+  /** Drops the faults not used up (each test starts without any). */
+  clearFaults(): void;
   transport: Transport;
   /** The service directly (a test's setup and checks), outside the log. */
   api(method: string, path: string, body?: unknown): { status: number; data: any; error: any };
@@ -96,6 +99,9 @@ export function openWorkspace(): Workspace & { close(): void } {
     log,
     requests: (filter) => log.filter((entry) => !filter || filter.test(`${entry.method} ${entry.url}`)),
     fault: (fault) => faults.push(fault),
+    clearFaults: () => {
+      faults.length = 0;
+    },
     transport,
     api(method, path, body) {
       const response = handle(method, `/api/v1${path}`, { 'x-service-api-key': sandbox.apiKey, 'content-type': 'application/json' }, body === undefined ? '' : JSON.stringify(body));
@@ -110,7 +116,7 @@ export function openWorkspace(): Workspace & { close(): void } {
   };
 }
 
-/** One workspace for a test file, its request log cleared before each test. */
+/** One workspace for a test file, its request log and faults cleared before each test. */
 export function useWorkspace(): Workspace {
   const live = {} as Workspace & { close(): void };
   beforeAll(() => {
@@ -119,6 +125,7 @@ export function useWorkspace(): Workspace {
   afterAll(() => live.close());
   beforeEach(() => {
     live.log.length = 0;
+    live.clearFaults();
   });
   return live;
 }
@@ -168,7 +175,8 @@ export interface RunOptions {
   /** The workspace to talk to; without one, crm runs with the environment given (embedded sandbox, or nothing). */
   ws?: Workspace;
   env?: NodeJS.ProcessEnv;
-  stdin?: string | Buffer;
+  /** Given as chunks, it arrives as chunks (a pipe gives 64 KiB at a time). */
+  stdin?: string | Buffer | Buffer[];
   /** Which streams are terminals, and how wide stdout is. */
   tty?: { stdin?: boolean; stdout?: boolean; stderr?: boolean; columns?: number };
   prompter?: Prompter;
@@ -194,7 +202,8 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<Run
   let stderr = '';
   const tty = options.tty ?? {};
   const env = options.env ?? (options.ws ? { ...homeEnv(options.ws.home), CRM_BASE_URL: BASE_URL, CRM_API_KEY: options.ws.apiKey } : homeEnv(mkdtempSync(join(tmpdir(), 'crm-home-'))));
-  const stdin = Object.assign(Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]), { isTTY: Boolean(tty.stdin) });
+  const chunks = options.stdin === undefined ? [] : Array.isArray(options.stdin) ? options.stdin : [Buffer.from(options.stdin)];
+  const stdin = Object.assign(Readable.from(chunks), { isTTY: Boolean(tty.stdin) });
   const code = await main(argv, {
     env,
     stdin,
@@ -204,7 +213,13 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<Run
     prompter: options.prompter,
     now: options.now === undefined ? undefined : () => options.now!,
   });
+  capture(stdout + stderr, env, [argv.includes('--with-key') ? stdinText(options.stdin) : undefined]);
   return { code, stdout, stderr };
+}
+
+function stdinText(stdin: RunOptions['stdin']): string | undefined {
+  if (stdin === undefined) return undefined;
+  return (Array.isArray(stdin) ? Buffer.concat(stdin) : Buffer.from(stdin)).toString('utf8');
 }
 
 /** Parses stdout as JSON, with the output in the failure message when it is not. */

@@ -2,6 +2,7 @@
 
 import { spawn } from '@lydell/node-pty';
 import { CRM_BIN } from './crm.js';
+import { capture } from './evidence.js';
 
 export const KEY = { enter: '\r', down: '\x1b[B', up: '\x1b[A', space: ' ', ctrlC: '\x03', backspace: '\x7f' };
 
@@ -30,6 +31,7 @@ export function crmPty(args: string[], env: NodeJS.ProcessEnv): PtySession {
   term.onData((data) => (output += data));
   term.onExit(({ exitCode: code }) => {
     exitCode = code;
+    capture(output, env);
     for (const waiter of exitWaiters.splice(0)) waiter(code);
   });
   const screen = () => output.replace(ANSI, '');

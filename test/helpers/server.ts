@@ -40,7 +40,7 @@ export interface TestServer {
 }
 
 /** Starts `crm sandbox serve --port 0 --json` and resolves with what it prints: url, api_key, port. */
-async function startSandboxServe(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; port: number; apiKey: string }> {
+export async function startSandboxServe(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; port: number; apiKey: string }> {
   const child = spawn(process.execPath, [CRM_BIN, 'sandbox', 'serve', '--port', '0', '-o', 'ndjson'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -101,22 +101,39 @@ describe('the database file', () => {
     }
   });
 
-  it('is deleted by resetSandbox, and the next open seeds a new one with a new key', () => {
+  it('is reset in place: fresh demo data, the same key, and a connection open across the reset loses nothing', () => {
     const dbPath = join(dir, 'sandbox.db');
-    const first = openSandbox({ dbPath });
-    first.handle({ method: 'POST', url: '/api/v1/accounts', headers: { 'x-service-api-key': first.apiKey }, body: '{"name":"Gone"}' });
-    first.close();
-    resetSandbox(dbPath);
-    for (const suffix of ['', '-wal', '-shm']) expect(existsSync(`${dbPath}${suffix}`)).toBe(false);
-    resetSandbox(dbPath);
+    const create = (sandbox: ReturnType<typeof openSandbox>, name: string) =>
+      JSON.parse(sandbox.handle({ method: 'POST', url: '/api/v1/accounts', headers: { 'x-service-api-key': sandbox.apiKey }, body: JSON.stringify({ name }) }).body).data.id as string;
+    // `crm sandbox serve` holds its connection open while another crm resets the sandbox.
+    const serving = openSandbox({ dbPath });
+    const before = create(serving, 'Before the reset');
+    expect(resetSandbox(dbPath)).toBe('reseeded');
+    const after = create(serving, 'After the reset');
+    serving.close();
 
-    const second = openSandbox({ dbPath });
+    const reopened = openSandbox({ dbPath });
     try {
-      expect(second.apiKey).not.toBe(first.apiKey);
-      expect(second.counts().accounts).toBe(15);
+      expect(reopened.apiKey).toBe(serving.apiKey);
+      expect(reopened.counts().accounts).toBe(16);
+      const get = (id: string) => reopened.handle({ method: 'GET', url: `/api/v1/accounts/${id}`, headers: { 'x-service-api-key': reopened.apiKey }, body: '' }).status;
+      expect(get(before)).toBe(404);
+      expect(get(after)).toBe(200);
     } finally {
-      second.close();
+      reopened.close();
     }
+  });
+
+  it('a database that cannot be opened is deleted by resetSandbox; a missing one is left alone', () => {
+    const dbPath = join(dir, 'sandbox.db');
+    expect(resetSandbox(dbPath)).toBe('absent');
+    expect(existsSync(dbPath)).toBe(false);
+    writeFileSync(dbPath, 'not a database, '.repeat(512));
+    expect(resetSandbox(dbPath)).toBe('deleted');
+    expect(existsSync(dbPath)).toBe(false);
+    const fresh = openSandbox({ dbPath });
+    expect(fresh.counts().accounts).toBe(15);
+    fresh.close();
   });
 });
 

@@ -168,6 +168,33 @@ describe('retries', () => {
     expect(waits).toEqual([30_000]);
   });
 
+  it('with --wait, each long wait counts as a retry: a service that always says wait is given up on (exit 5)', async () => {
+    const waits: number[] = [];
+    const busy = () => fail(429, 'slow down', { 'retry-after': '30' });
+    const { api, requests } = client([busy(), busy(), busy(), busy(), busy()], {
+      waitLong: async (ms) => {
+        waits.push(ms);
+        return true;
+      },
+    });
+    expect(await failure(api.request('GET', '/x'))).toMatchObject({ exitCode: 5, message: expect.stringMatching(/^slow down \(retry after 30s, at /) });
+    expect(waits).toEqual([30_000, 30_000, 30_000]);
+    expect(requests).toHaveLength(4);
+  });
+
+  it('never hands a wait over an hour to the wait policy, however long it would wait', async () => {
+    const waits: number[] = [];
+    const { api, requests } = client([fail(429, 'later', { 'retry-after': '3601' })], {
+      waitLong: async (ms) => {
+        waits.push(ms);
+        return true;
+      },
+    });
+    expect(await failure(api.request('GET', '/x'))).toMatchObject({ exitCode: 5 });
+    expect(waits).toEqual([]);
+    expect(requests).toHaveLength(1);
+  });
+
   it('exits 5 when 429s outlast the retries', async () => {
     const busy = () => fail(429, 'Too many requests');
     const { api, requests } = client([busy(), busy(), busy(), busy()]);

@@ -3,7 +3,7 @@
 // the move logged) and, under a table, a line about that activity.
 
 import { usageError } from '../../cli/errors.js';
-import { cellText } from '../../cli/format.js';
+import { cellText, safeLine } from '../../cli/format.js';
 import type { Choice } from '../../cli/prompt.js';
 import { record } from '../../cli/result.js';
 import { isObject } from '../../http/envelope.js';
@@ -22,12 +22,13 @@ export const run: Handler = async (ctx, invocation) => {
   } else if (requested) {
     stage = matchStage(requested, await fetchChoices(ctx, 'stages'));
   } else {
+    // Bad usage is refused before anything is sent.
+    if (!ctx.io.canPrompt) throw usageError('missing STAGE', 'list the stages with `crm pipeline stages`');
     const stages = await fetchChoices(ctx, 'stages');
-    if (!ctx.io.canPrompt) throw usageError('missing STAGE', `give one of: ${stages.map((choice) => choice.value).join(', ')}`);
     const deal = await (await ctx.client()).request('GET', fillPath('/deals/{id}', { id })).catch((error) => {
       throw namingTheId(error, invocation);
     });
-    const name = isObject(deal) && deal.name !== undefined ? cellText(deal.name) : id;
+    const name = isObject(deal) && deal.name !== undefined ? safeLine(cellText(deal.name)) : id;
     stage = await ctx.prompter.select(`Move ${name} to which stage?`, stages, isObject(deal) ? cellText(deal.stage) : undefined);
   }
   const body = await buildBody(ctx, invocation, { stage });

@@ -74,7 +74,7 @@ export class Checkpoint {
     this.append(`${JSON.stringify({ line, ...step })}\n`, false);
   }
 
-  /** Writes what is pending; deletes the journal when the import is complete (nothing to resume). */
+  /** Writes what is pending; deletes the journal when the import is complete (nothing to resume). Again: nothing. */
   close(complete: boolean): void {
     this.flush();
     clearTimeout(this.timer);

@@ -20,7 +20,7 @@ import { fillPath } from '../../http/url.js';
 import { countsOf } from '../bulk.js';
 import type { LocalHandler } from '../local/types.js';
 import { SCORE_CALLS_PER_WINDOW, Scorer } from '../scoring.js';
-import { stopOnSignals, type Stopper } from '../stop.js';
+import { stopOnSigterm, type Stopper } from '../stop.js';
 import { Checkpoint, MARK_AHEAD, type Outcome as JournalOutcome, type RowEntry } from './checkpoint.js';
 import { detectFormat, readImportFile, type ImportFile, type ImportFormat, type ImportRow } from './rows.js';
 
@@ -79,8 +79,13 @@ export const run: LocalHandler = async (ctx, { args, options }) => {
 
   const client = await ctx.client();
   ctx.spinnerAllowed = false;
-  const stopper = stopOnSignals();
-  ctx.onClose(() => stopper.dispose());
+  // SIGTERM: no new rows, the ones under way finish, then the report. Ctrl-C ends the command at once
+  // (the runner's): what the journal holds is written first, and --resume looks up the rows under way.
+  const stopper = stopOnSigterm();
+  ctx.onClose(() => {
+    stopper.dispose();
+    checkpoint?.close(false);
+  });
   const importer = new Importer(ctx, client, stopper, checkpoint, {
     concurrency: options.number('concurrency') ?? DEFAULT_CONCURRENCY,
     upsert: options.flag('upsert'),
@@ -279,7 +284,7 @@ class Importer {
     if (this.scorer) parts.push(`${this.scoredLines.size} scored`);
     const result = list(outcomes, { ...REPORT_VIEW, summary: parts.join('; ') });
     const resumeHint = checkpoint ? `run the same command with --resume to finish (progress is in ${checkpoint.path})` : undefined;
-    if (this.stopper.received) return { ...result, failure: new CliError('interrupted', ExitCode.interrupted, { code: 'interrupted', hint: resumeHint }) };
+    if (this.stopper.signal.aborted) return { ...result, failure: new CliError('interrupted', ExitCode.interrupted, { code: 'interrupted', hint: resumeHint }) };
     if (this.halted) {
       return { ...result, failure: new CliError(`import stopped: ${this.halted.message}`, this.halted.exitCode, { status: this.halted.status, code: this.halted.code, hint: resumeHint ?? this.halted.hint }) };
     }

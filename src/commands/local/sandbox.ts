@@ -2,7 +2,7 @@
 
 import { existsSync, rmSync } from 'node:fs';
 import type { Context } from '../../cli/context.js';
-import { CliError, ExitCode, interruptedError, usageError } from '../../cli/errors.js';
+import { CliError, ExitCode, usageError } from '../../cli/errors.js';
 import { done, record } from '../../cli/result.js';
 import { sandboxPath } from '../../config/paths.js';
 import { noticeMarker } from '../../transport/sandbox.js';
@@ -46,12 +46,17 @@ export const status: LocalHandler = async (ctx) => record(await describe(sandbox
 
 export const reset: LocalHandler = async (ctx, { options }) => {
   const dbPath = sandboxPath(ctx.env);
-  await confirm(ctx, `Delete the sandbox database at ${dbPath}?`, options.flag('yes'));
+  await confirm(ctx, `Replace every record of the sandbox at ${dbPath} with fresh demo data?`, options.flag('yes'));
   if (ctx.dryRun) return done(`Dry run: the sandbox at ${dbPath} was left as it is.`);
   const { resetSandbox } = await sandboxModule();
-  resetSandbox(dbPath);
+  const outcome = resetSandbox(dbPath);
   rmSync(noticeMarker(dbPath), { force: true });
-  return done(`✓ Deleted ${dbPath}; fresh demo data is seeded on next use.`, { path: dbPath, deleted: true });
+  const messages = {
+    reseeded: `✓ Reset ${dbPath} to fresh demo data (the local key is unchanged).`,
+    deleted: `✓ Deleted ${dbPath}, which could not be opened; fresh demo data is seeded on next use.`,
+    absent: `There is no sandbox at ${dbPath}; fresh demo data is seeded on first use.`,
+  };
+  return done(messages[outcome], { path: dbPath, reset: outcome });
 };
 
 async function confirm(ctx: Context, question: string, yes: boolean): Promise<void> {
@@ -83,16 +88,16 @@ export const serve: LocalHandler = async (ctx, { options }) => {
       `Try: CRM_BASE_URL=${served.url} CRM_API_KEY=${sandbox.apiKey} crm contacts list\n` +
       'Press Ctrl-C to stop.',
   );
+  // Stopping releases the port and the database: after SIGTERM (exit 0), or Ctrl-C (exit 130, like
+  // any command: src/cli/io.ts).
+  ctx.onClose(() => {
+    void served.close();
+    sandbox.close();
+  });
   // The address goes out first (scripts and tests read it), then the server runs until a signal.
   const afterPrint = async () => {
-    const signal = await new Promise<NodeJS.Signals>((resolve) => {
-      process.once('SIGINT', () => resolve('SIGINT'));
-      process.once('SIGTERM', () => resolve('SIGTERM'));
-    });
-    await served.close();
-    sandbox.close();
-    // Ctrl-C is the documented way to stop it, reported like any interruption (exit 130).
-    return signal === 'SIGINT' ? interruptedError() : undefined;
+    await new Promise((resolve) => process.once('SIGTERM', resolve));
+    return undefined;
   };
   return { ...record({ url: served.url, api_key: sandbox.apiKey, port: served.port, path: sandbox.dbPath }, { columns: ['url'] }), afterPrint };
 };

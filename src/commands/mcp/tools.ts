@@ -181,7 +181,7 @@ interface ToolExample {
  * placeholders.
  */
 function exampleOf(op: Operation, schema: Tool['inputSchema']): ToolExample {
-  for (const example of op.examples) {
+  for (const example of op.examples.filter((candidate) => candidate.needs === undefined)) {
     const args = argumentsOf(op, example.command);
     if (args && schema.required.every((name) => Object.hasOwn(args, name))) return { arguments: args, description: example.description };
   }

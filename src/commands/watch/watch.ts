@@ -4,11 +4,12 @@
 // --exec, --forward-to and --score each record is also run, forwarded and scored; it counts as
 // handled (and --state records it) only once all of that is done, so a crash delivers it again.
 // Failed polls back off and are retried; after --max-failures in a row the command gives up.
+// SIGTERM stops it after saving the state; Ctrl-C ends it at once, with the state as it was saved.
 
 import type { Context } from '../../cli/context.js';
-import { CliError, ExitCode, interruptedError, toCliError, usageError } from '../../cli/errors.js';
+import { CliError, ExitCode, toCliError, usageError } from '../../cli/errors.js';
 import { safeLine } from '../../cli/format.js';
-import { list, type Result } from '../../cli/result.js';
+import { list } from '../../cli/result.js';
 import type { ApiClient } from '../../http/core.js';
 import { PAGE_MAX } from '../../http/core.js';
 import type { JsonObject } from '../../http/envelope.js';
@@ -20,7 +21,7 @@ import type { Transport } from '../../transport/types.js';
 import type { Invocation } from '../invocation.js';
 import type { LocalHandler } from '../local/types.js';
 import { Scorer, withScore } from '../scoring.js';
-import { stopOnSignals, unlessStopped, pause, type Stopper } from '../stop.js';
+import { pause, stopOnSigterm, unlessStopped, type Stopper } from '../stop.js';
 import { forward, runCommand, type Delivery } from './deliver.js';
 import { recordId, WatchState } from './state.js';
 
@@ -51,13 +52,12 @@ export const run: LocalHandler = async (ctx, invocation) => {
   const settings = readSettings(ctx, invocation);
   const client = await ctx.client();
   const state = WatchState.open(settings.stateFile, settings.resource, client.baseUrl);
-  const stopper = stopOnSignals();
+  // SIGTERM ends the stream (exit 0); Ctrl-C ends the command at once (the runner's, exit 130).
+  const stopper = stopOnSigterm();
   ctx.onClose(() => stopper.dispose());
   const watcher = new Watcher(ctx, client, settings, state, stopper);
   const { columns, plural } = RESOURCES[settings.noun];
-  const result = list(watcher.records(), { columns, noun: plural, stream: true });
-  // Known only once the stream has ended: Ctrl-C is an interruption (130), SIGTERM a clean stop (0).
-  return Object.defineProperty(result, 'failure', { get: () => (stopper.received === 'SIGINT' ? interruptedError() : undefined), enumerable: true }) as Result;
+  return list(watcher.records(), { columns, noun: plural, stream: true });
 };
 
 function readSettings(ctx: Context, { args, options }: Invocation): Settings {
