@@ -4,11 +4,10 @@
 
 import { usageError } from '../cli/errors.js';
 import { list } from '../cli/result.js';
-import { walk } from '../http/paginate.js';
 import type { Query } from '../http/url.js';
 import { RESOURCES } from '../registry/resources.js';
 import type { LocalHandler } from './local/types.js';
-import { keepYoungGenerationSmall } from './stream-memory.js';
+import { streamedWalk } from './stream.js';
 
 export const run: LocalHandler = async (ctx, { options }) => {
   // --format chose the printer's format already (as -o does); a different -o or --json is a contradiction.
@@ -24,6 +23,5 @@ export const run: LocalHandler = async (ctx, { options }) => {
     if (value !== undefined) query[filter.name] = value as string | boolean;
   }
   const client = await ctx.client();
-  await keepYoungGenerationSmall();
-  return list(walk(client, `/${contacts.plural}`, query, { key: contacts.plural }), { columns: contacts.columns, noun: contacts.plural });
+  return list(await streamedWalk(client, `/${contacts.plural}`, query, { key: contacts.plural }), { columns: contacts.columns, noun: contacts.plural });
 };

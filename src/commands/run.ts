@@ -8,12 +8,11 @@ import { done, list, record, type Result, type View } from '../cli/result.js';
 import { isObject, type JsonObject } from '../http/envelope.js';
 import { HttpError } from '../http/errors.js';
 import { PAGE_MAX } from '../http/core.js';
-import { walk } from '../http/paginate.js';
 import { fillPath, type Query } from '../http/url.js';
 import { RESOURCES } from '../registry/resources.js';
 import type { Operation } from '../registry/types.js';
 import { buildBody } from './body.js';
-import { keepYoungGenerationSmall } from './stream-memory.js';
+import { streamedWalk } from './stream.js';
 import type { Invocation } from './invocation.js';
 
 export type Handler = (ctx: Context, invocation: Invocation<Operation>) => Promise<Result>;
@@ -73,8 +72,7 @@ export async function listResult(ctx: Context, invocation: Invocation<Operation>
   const limit = options.number('limit');
   const offset = options.number('offset');
   if (options.flag('all') || (limit !== undefined && limit > PAGE_MAX)) {
-    await keepYoungGenerationSmall();
-    return list(walk(client, path, { ...query, offset }, { limit, key: op.listKey }), view);
+    return list(await streamedWalk(client, path, { ...query, offset }, { limit, key: op.listKey }), view);
   }
   const page = await client.list(path, { ...query, limit, offset }, op.listKey);
   const size = limit ?? DEFAULT_PAGE;

@@ -13,7 +13,7 @@
 
 import type { ApiClient } from './core.js';
 import { PAGE_MAX } from './core.js';
-import { isObject } from './envelope.js';
+import { isObject, type ListPage } from './envelope.js';
 import type { Query } from './url.js';
 
 /** How far back a page may start to catch up with deletions (and how many ids are remembered). */
@@ -27,6 +27,11 @@ export interface WalkOptions {
   limit?: number;
   /** The list member of the response, e.g. "contacts". */
   key?: string;
+  /**
+   * Ask for the next page while this one is written out, so that the service's time and the
+   * writing overlap (a long export). Off for walks that usually stop on the first page.
+   */
+  readAhead?: boolean;
 }
 
 /** A set that remembers only its most recent entries. */
@@ -60,13 +65,21 @@ export async function* walk(client: ApiClient, path: string, query: Query, optio
   let previousSignature = '';
   let emitted = 0;
   let fruitless = 0;
+  /** The next page, asked for while the previous one was written out (readAhead). */
+  let ahead: { offset: number; size: number; page: Promise<ListPage> } | undefined;
+  const ask = (offset: number, size: number) => client.list(path, { ...filters, limit: size, offset }, key);
+  /** Where the next page starts and how long it is, after `emittedSoFar` records. */
+  const nextRequest = (emittedSoFar: number) => {
+    const offset = Math.max(start, position - back);
+    const remaining = limit === undefined ? PAGE_MAX : limit - emittedSoFar;
+    return { offset, size: Math.min(PAGE_MAX, remaining + (position - offset)), remaining };
+  };
 
   for (;;) {
-    const remaining = limit === undefined ? PAGE_MAX : limit - emitted;
+    const { offset, size, remaining } = nextRequest(emitted);
     if (remaining <= 0) return;
-    const offset = Math.max(start, position - back);
-    const size = Math.min(PAGE_MAX, remaining + (position - offset));
-    const page = await client.list(path, { ...filters, limit: size, offset }, key);
+    const page = await (ahead && ahead.offset === offset && ahead.size === size ? ahead.page : ask(offset, size));
+    ahead = undefined;
     const items = page.items;
 
     // Deleted records pulled the list earlier than this page starts: read from further back first.
@@ -87,26 +100,38 @@ export async function* walk(client: ApiClient, path: string, query: Query, optio
     if (signature === previousSignature) return;
     previousSignature = signature;
 
-    let fresh = 0;
+    const fresh: unknown[] = [];
     for (const item of items) {
       const id = idOf(item);
       if (id !== undefined) {
         if (seen.has(id)) continue;
         seen.add(id);
       }
-      fresh++;
+      fresh.push(item);
+    }
+    const taken = limit === undefined ? fresh : fresh.slice(0, limit - emitted);
+    // Full pages of records already seen: offset is ignored (or the list is being flooded).
+    fruitless = fresh.length === 0 ? fruitless + 1 : 0;
+    const last =
+      taken.length < fresh.length ||
+      items.length < size || // a short page: the end of the list
+      (page.total !== undefined && offset + items.length >= page.total) ||
+      fruitless >= 2;
+    if (!last) {
+      position = offset + items.length;
+      back = page.total === undefined ? OVERLAP_WITHOUT_TOTAL : 0;
+      const next = nextRequest(emitted + taken.length);
+      if (options.readAhead && next.remaining > 0) {
+        ahead = { offset: next.offset, size: next.size, page: ask(next.offset, next.size) };
+        // Its failure is reported when it is awaited; a walk ended early never awaits it.
+        ahead.page.catch(() => {});
+      }
+    }
+    for (const item of taken) {
       emitted++;
       yield item;
-      if (limit !== undefined && emitted >= limit) return;
     }
-    if (items.length < size) return; // a short page: the end of the list
-    if (page.total !== undefined && offset + items.length >= page.total) return;
-    // Full pages of records already seen: offset is ignored (or the list is being flooded).
-    fruitless = fresh === 0 ? fruitless + 1 : 0;
-    if (fruitless >= 2) return;
-
-    position = offset + items.length;
-    back = page.total === undefined ? OVERLAP_WITHOUT_TOTAL : 0;
+    if (last) return;
   }
 }
 

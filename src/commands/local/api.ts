@@ -5,9 +5,8 @@ import { usageError } from '../../cli/errors.js';
 import { deepMerge, parseSetPairs, readSource, checkKeys } from '../../cli/input.js';
 import { list, record, type Result } from '../../cli/result.js';
 import { isObject } from '../../http/envelope.js';
-import { walk } from '../../http/paginate.js';
 import { API_PREFIX, type Query } from '../../http/url.js';
-import { keepYoungGenerationSmall } from '../stream-memory.js';
+import { streamedWalk } from '../stream.js';
 import type { LocalHandler } from './types.js';
 
 export const run: LocalHandler = async (ctx, { args, options }) => {
@@ -30,10 +29,7 @@ export const run: LocalHandler = async (ctx, { args, options }) => {
   }
 
   const client = await ctx.client();
-  if (options.flag('paginate')) {
-    await keepYoungGenerationSmall();
-    return list(walk(client, path, query));
-  }
+  if (options.flag('paginate')) return list(await streamedWalk(client, path, query));
   const { data, envelope } = await client.exchange(method, path, { query, body });
   return resultOf(options.flag('raw') ? envelope : data);
 };
