@@ -139,6 +139,17 @@ describe('contacts import: sending', () => {
     expect(existsSync(`${file}.crm-checkpoint`)).toBe(false); // complete: nothing left to resume
   });
 
+  it('honours 429 with Retry-After (the core waits and sends the row again): every row created once', async () => {
+    const tag = unique();
+    const emails = Array.from({ length: 4 }, (_, index) => `busy${index}-${tag}@example.com`);
+    const file = inputFile('busy.csv', `name,email\n${emails.map((email, index) => `Busy ${index},${email}`).join('\n')}\n`);
+    ws.fault({ match: /^POST \/api\/v1\/contacts$/, status: 429, headers: { 'retry-after': '0' }, times: 2 });
+    const result = await run(['contacts', 'import', file, '--concurrency', '2'], { ws });
+    expect(result.code).toBe(0);
+    expect(ws.requests(/^POST/)).toHaveLength(6);
+    for (const email of emails) expect(withEmail(email)).toHaveLength(1);
+  });
+
   it('refuses to import a file again while its checkpoint exists, and refuses to resume when imported rows changed', async () => {
     const tag = unique();
     const file = inputFile('two.csv', `name,email\nA,a-${tag}@example.com\nB,nope\n`);
