@@ -11,7 +11,8 @@ import { VERSION } from './cli/version.js';
 import { CrmCommand, TOPICS, describe, optionTerm } from './help.js';
 import { GLOBAL_OPTIONS, HELP_TOPICS } from './registry/global.js';
 import { LOCAL_COMMANDS, LOCAL_GROUPS, type LocalCommand } from './registry/local.js';
-import { GROUPS, OPERATIONS, commandOptions } from './registry/operations.js';
+import { GROUPS, OPERATIONS } from './registry/operations.js';
+import { commandOptions } from './registry/options.js';
 import { flagName, optionKey, staticValues, type Example, type FieldSpec } from './registry/types.js';
 
 export type MainInit = Omit<ContextInit, 'options'>;

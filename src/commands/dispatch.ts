@@ -15,18 +15,11 @@ import { run as search } from './handlers/search.js';
 import { run as sequencesEnroll } from './handlers/sequences-enroll.js';
 import { run as tasksComplete } from './handlers/tasks-complete.js';
 import { parseInvocation, type KeyOf } from './invocation.js';
-import * as contactsExport from './export.js';
-import * as contactsImport from './import/import.js';
-import * as api from './local/api.js';
 import * as auth from './local/auth.js';
-import * as completion from './local/completion.js';
 import * as config from './local/config.js';
-import * as mcp from './local/mcp.js';
 import * as profiles from './local/profiles.js';
-import * as sandbox from './local/sandbox.js';
 import type { LocalHandler } from './local/types.js';
 import { runGeneric, type Handler } from './run.js';
-import * as watch from './watch/watch.js';
 
 const HANDLERS: Record<HandlerName, Handler> = {
   'contacts-create': contactsCreate,
@@ -40,27 +33,31 @@ const HANDLERS: Record<HandlerName, Handler> = {
   'ai-trigger': aiTrigger,
 };
 
-const LOCAL_HANDLERS: Record<LocalHandlerName, LocalHandler> = {
-  'auth.login': auth.login,
-  'auth.status': auth.status,
-  'auth.logout': auth.logout,
-  'profiles.list': profiles.listProfiles,
-  'profiles.use': profiles.use,
-  'profiles.remove': profiles.remove,
-  'config.get': config.get,
-  'config.set': config.set,
-  'config.unset': config.unset,
-  'config.list': config.listSettings,
-  'sandbox.init': sandbox.init,
-  'sandbox.serve': sandbox.serve,
-  'sandbox.reset': sandbox.reset,
-  'sandbox.status': sandbox.status,
-  'api.run': api.run,
-  'mcp.serve': mcp.serve(runOperation),
-  'completion.script': completion.script,
-  'watch.run': watch.run,
-  'contacts.import': contactsImport.run,
-  'contacts.export': contactsExport.run,
+type Rare = typeof import('./rare.js');
+const rare = (pick: (module: Rare) => LocalHandler) => async () => pick(await import('./rare.js'));
+
+/** Each local command's handler; the rarer ones (./rare.ts) loaded when run. */
+const LOCAL_HANDLERS: Record<LocalHandlerName, () => LocalHandler | Promise<LocalHandler>> = {
+  'auth.login': () => auth.login,
+  'auth.status': () => auth.status,
+  'auth.logout': () => auth.logout,
+  'profiles.list': () => profiles.listProfiles,
+  'profiles.use': () => profiles.use,
+  'profiles.remove': () => profiles.remove,
+  'config.get': () => config.get,
+  'config.set': () => config.set,
+  'config.unset': () => config.unset,
+  'config.list': () => config.listSettings,
+  'sandbox.init': rare((m) => m.sandbox.init),
+  'sandbox.serve': rare((m) => m.sandbox.serve),
+  'sandbox.reset': rare((m) => m.sandbox.reset),
+  'sandbox.status': rare((m) => m.sandbox.status),
+  'api.run': rare((m) => m.api.run),
+  'mcp.serve': rare((m) => m.mcp.serve(runOperation)),
+  'completion.script': rare((m) => m.completion.script),
+  'watch.run': rare((m) => m.watch.run),
+  'contacts.import': rare((m) => m.contactsImport.run),
+  'contacts.export': rare((m) => m.contactsExport.run),
 };
 
 /** Arguments and options as commander hands them over. */
@@ -78,5 +75,7 @@ export async function runOperation(ctx: Context, op: Operation, input: RawInput,
 }
 
 export async function runLocal(ctx: Context, local: LocalCommand, input: RawInput): Promise<Result> {
-  return LOCAL_HANDLERS[local.handler](ctx, parseInvocation(local, input.args, input.options, COMMANDER_KEYS));
+  const invocation = parseInvocation(local, input.args, input.options, COMMANDER_KEYS);
+  const handler = await LOCAL_HANDLERS[local.handler]();
+  return handler(ctx, invocation);
 }

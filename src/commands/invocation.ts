@@ -4,7 +4,7 @@
 
 import { usageError } from '../cli/errors.js';
 import { parseValue } from '../cli/input.js';
-import { commandOptions } from '../registry/operations.js';
+import { commandOptions } from '../registry/options.js';
 import type { LocalCommand } from '../registry/local.js';
 import { flagName, type FieldSpec, type Operation } from '../registry/types.js';
 

@@ -9,7 +9,6 @@ import { isObject, type JsonObject } from '../http/envelope.js';
 import { HttpError } from '../http/errors.js';
 import { PAGE_MAX } from '../http/core.js';
 import { fillPath, type Query } from '../http/url.js';
-import { RESOURCES } from '../registry/resources.js';
 import type { Operation } from '../registry/types.js';
 import { buildBody } from './body.js';
 import { streamedWalk } from './stream.js';
@@ -37,7 +36,7 @@ export const runGeneric: Handler = async (ctx, invocation) => {
 };
 
 export function viewOf(op: Operation): View {
-  return { columns: op.columns, noun: op.listKey ?? (op.resource ? RESOURCES[op.resource].plural : undefined) };
+  return { columns: op.columns, noun: op.plural };
 }
 
 /** The path with its `{placeholders}` filled from the positional arguments (URL-encoded). */

@@ -133,6 +133,8 @@ export interface Operation {
   noun: string;
   /** The record type the endpoint answers with. */
   resource?: ResourceName;
+  /** Its records' noun in list footers ("52 contacts"); set by the registry from listKey or resource. */
+  plural?: string;
   args: readonly FieldSpec[];
   query: readonly FieldSpec[];
   body: readonly FieldSpec[];

@@ -8,7 +8,8 @@ import { complete } from '../../src/complete.js';
 import { completionTree, allNodes } from '../../src/commands/completion/tree.js';
 import { COMPLETION_TTL_MS } from '../../src/config/cache.js';
 import { LOCAL_COMMANDS } from '../../src/registry/local.js';
-import { OPERATIONS, commandOptions } from '../../src/registry/operations.js';
+import { OPERATIONS } from '../../src/registry/operations.js';
+import { commandOptions } from '../../src/registry/options.js';
 import { flagName } from '../../src/registry/types.js';
 import { BASE_URL, homeEnv, run, useWorkspace, type Workspace } from '../helpers/inprocess.js';
 

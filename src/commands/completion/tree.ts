@@ -5,7 +5,8 @@
 
 import { GLOBAL_OPTIONS, HELP_TOPICS } from '../../registry/global.js';
 import { LOCAL_COMMANDS, LOCAL_GROUPS } from '../../registry/local.js';
-import { GROUPS, OPERATIONS, commandOptions } from '../../registry/operations.js';
+import { GROUPS, OPERATIONS } from '../../registry/operations.js';
+import { commandOptions } from '../../registry/options.js';
 import { flagName, staticValues, type DynamicValues, type FieldSpec } from '../../registry/types.js';
 
 export type Values =

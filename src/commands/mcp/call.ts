@@ -10,7 +10,7 @@ import { safeLine } from '../../cli/format.js';
 import { collectItems, resultValue, type Result } from '../../cli/result.js';
 import { isObject } from '../../http/envelope.js';
 import { HttpError } from '../../http/errors.js';
-import { commandOptions } from '../../registry/operations.js';
+import { commandOptions } from '../../registry/options.js';
 import { flagName, type Operation } from '../../registry/types.js';
 import type { KeyOf } from '../invocation.js';
 import { DATA, LIST_DEFAULT, type Tool } from './tools.js';

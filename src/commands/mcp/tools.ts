@@ -2,7 +2,8 @@
 // group, description (with an example of its arguments), JSON Schema of its arguments and
 // annotations all come from src/registry/. A new endpoint in the registry is a new tool.
 
-import { BODY_OPTIONS, DELETE_OPTIONS, OPERATIONS, PAGING_OPTIONS, commandOptions } from '../../registry/operations.js';
+import { OPERATIONS } from '../../registry/operations.js';
+import { BODY_OPTIONS, DELETE_OPTIONS, PAGING_OPTIONS, commandOptions } from '../../registry/options.js';
 import { flagName, staticValues, type FieldSpec, type Group, type Operation } from '../../registry/types.js';
 
 /** Records one call of a list tool returns at most, whatever the service allows: responses stay small. */
