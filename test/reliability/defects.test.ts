@@ -191,7 +191,7 @@ describe('a walk of many pages over HTTP', () => {
       const result = await run(['contacts', 'list', '--all', '-q'], { env: served.env() });
       expect(result.code).toBe(0);
       expect(result.stdout.trim().split('\n').length).toBeGreaterThan(550);
-      expect(served.server.requests(/offset=550/).length).toBeGreaterThan(0); // more than 10 pages
+      expect(served.server.requests(/offset=/).length).toBeGreaterThan(10); // more than 10 pages
       await new Promise((resolve) => setImmediate(resolve));
     } finally {
       process.off('warning', onWarning);

@@ -295,6 +295,88 @@ describe('paging', () => {
     expect(noIds.requests).toHaveLength(2);
   });
 
+  /**
+   * A list on a server that answers each page when it gets to it: `gate(offset)` holds the page at
+   * that offset until `release(offset)`, so a test can change the list between two answers.
+   */
+  function liveList(count: number, options: Partial<ClientOptions> = {}) {
+    const ids = range(0, count).map((id) => `c${id}`);
+    const offsets: number[] = [];
+    const gates = new Map<number, { opened: Promise<void>; open: () => void }>();
+    const failOnce = new Set<number>();
+    const api = new ApiClient({
+      baseUrl: 'https://crm.test/api/v1',
+      apiKey: 'key_live_abcdefghijklmnopqrstuvwxyz123456',
+      userAgent: 'crm/test',
+      sleep: async () => {},
+      ...options,
+      transport: async (request) => {
+        const query = new URL(request.url).searchParams;
+        const offset = Number(query.get('offset'));
+        offsets.push(offset);
+        await gates.get(offset)?.opened;
+        if (failOnce.delete(offset)) return fail(500, { message: 'busy' });
+        return ok({ contacts: ids.slice(offset, offset + Number(query.get('limit'))).map((id) => ({ id })), total: ids.length });
+      },
+    });
+    return {
+      api,
+      ids,
+      offsets,
+      failOnce,
+      gate(offset: number) {
+        let open = () => {};
+        const opened = new Promise<void>((resolve) => (open = resolve));
+        gates.set(offset, { opened, open });
+      },
+      release: (offset: number) => gates.get(offset)!.open(),
+    };
+  }
+  const settle = async (done: () => boolean) => {
+    for (let turn = 0; turn < 1000 && !done(); turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(done()).toBe(true);
+  };
+
+  it('a long walk keeps two pages in flight, each starting on the last record of the one before', async () => {
+    const list = liveList(230);
+    expect(await collect(walk(list.api, '/contacts', {}, { readAhead: true }))).toEqual(list.ids);
+    expect(list.offsets).toEqual([0, 49, 98, 147, 196]);
+  });
+
+  it('a page in flight answered before records were added is dropped, not trusted: nothing skipped', async () => {
+    const list = liveList(200);
+    list.gate(49);
+    const walked = collect(walk(list.api, '/contacts', {}, { readAhead: true }));
+    // The page at 98 is answered at once (c98..c147); then three contacts are created at the head, and
+    // the page at 49 is answered after them (c46..c95). Taken on trust, the page at 98 would skip c96, c97.
+    await settle(() => list.offsets.includes(98));
+    await new Promise((resolve) => setImmediate(resolve));
+    list.ids.unshift('new1', 'new2', 'new3');
+    list.release(49);
+    const ids = await walked;
+    expect(ids.filter((id) => id.startsWith('c'))).toEqual(range(0, 200).map((id) => `c${id}`));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(list.offsets).toContain(99); // the page after c95, asked for again
+  });
+
+  it('a page in flight answered after records were deleted is asked for again from further back: nothing skipped', async () => {
+    const list = liveList(200);
+    list.gate(49);
+    const walked = collect(walk(list.api, '/contacts', {}, { readAhead: true }));
+    await settle(() => list.offsets.includes(98));
+    list.ids.splice(10, 5); // c10..c14, already written, deleted
+    list.release(49);
+    const ids = await walked;
+    expect(ids).toEqual(range(0, 200).map((id) => `c${id}`));
+  });
+
+  it('a page in flight that failed is asked for again in the usual way', async () => {
+    const list = liveList(120, { maxRetries: 0 });
+    list.failOnce.add(49);
+    expect(await collect(walk(list.api, '/contacts', {}, { readAhead: true }))).toEqual(list.ids);
+    expect(list.offsets).toContain(50);
+  });
+
   it('--limit is a total: pages of at most 50, the last one asks only for what is left', async () => {
     const { api, requests } = client([page(range(0, 50), 500), page(range(50, 100), 500), page(range(100, 120), 500)]);
     expect(await collect(walk(api, '/contacts', {}, { limit: 120 }))).toHaveLength(120);
