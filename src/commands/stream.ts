@@ -1,5 +1,6 @@
-// A long walk streamed to the printer (contacts export, --all, crm api --paginate): the walk asks for
-// the next page while one is written out, and V8's young generation is kept at its starting size.
+// A long walk streamed to the printer (contacts export, --all, crm api --paginate): the walk keeps
+// the next two pages asked for while one is written out, and V8's young generation is kept at its
+// starting size.
 // A steady stream of allocations makes V8 grow that generation step by step to 32 MB, which was most
 // of what such a command's memory grew by (bench/scale.mjs: 100,000 records against 1,000). With its
 // growth factor at 1 memory stays flat, for more scavenges of a small space (they are cheap). This
