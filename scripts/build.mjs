@@ -52,6 +52,6 @@ const appIsSeparate = {
   },
 };
 
-await build({ ...common, plugins: [...common.plugins, appIsSeparate], entryPoints: { crm: 'src/main.ts' }, outdir: 'dist', splitting: false });
-await build({ ...common, plugins: [...common.plugins, appIsSeparate], entryPoints: { complete: 'src/complete.ts' }, outdir: 'dist', splitting: false });
+// Without splitting, each entry is a bundle of its own.
+await build({ ...common, plugins: [...common.plugins, appIsSeparate], entryPoints: { crm: 'src/main.ts', complete: 'src/complete.ts' }, outdir: 'dist', splitting: false });
 await build({ ...common, entryPoints: { app: 'src/app.ts' }, outdir: 'dist', splitting: true, chunkNames: 'chunks/[name]-[hash]' });

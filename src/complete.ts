@@ -26,7 +26,7 @@ const WORKSPACE_SOURCES = ['stages', 'sequences'] as const;
 export type WorkspaceSource = (typeof WORKSPACE_SOURCES)[number];
 
 /** --profile and --base-url among the words typed so far (`--flag value` or `--flag=value`). */
-export function targetFlags(words: readonly string[]): TargetFlags {
+function targetFlags(words: readonly string[]): TargetFlags {
   const flags: TargetFlags = {};
   words.forEach((word, index) => {
     for (const [flag, key] of [['--profile', 'profile'], ['--base-url', 'baseUrl']] as const) {
@@ -38,7 +38,7 @@ export function targetFlags(words: readonly string[]): TargetFlags {
 }
 
 /** What the cache calls a workspace's values: the source and the workspace's URL (or sandbox file). */
-export function cacheKey(source: WorkspaceSource, flags: TargetFlags, env: NodeJS.ProcessEnv): string {
+function cacheKey(source: WorkspaceSource, flags: TargetFlags, env: NodeJS.ProcessEnv): string {
   const target = resolveTarget(flags, env, readConfig(env));
   return `${source} ${target.kind === 'remote' ? target.baseUrl : `sandbox:${sandboxPath(env)}`}`;
 }

@@ -48,7 +48,7 @@ function examplesOf(cmd: Command): readonly Example[] {
   return cmd.commands.flatMap((child) => (child instanceof CrmCommand ? child.examples.slice(0, 1) : []));
 }
 
-export function formatExamples(examples: readonly Example[]): string {
+function formatExamples(examples: readonly Example[]): string {
   return ['Examples:', ...examples.map((example) => `  # ${example.description}\n  $ ${example.command}`)].join('\n');
 }
 

@@ -69,7 +69,8 @@ export function buildProgram(run: Run, words: string[] | typeof ALL_COMMANDS, io
     .helpOption('-h, --help', 'show help')
     .showSuggestionAfterError(true);
   addOptions(program, GLOBAL_OPTIONS);
-  (program as CrmCommand).examples = OVERVIEW_EXAMPLES.flatMap((name) => [...OPERATIONS, ...LOCAL_COMMANDS].find((spec) => spec.name === name)?.examples.slice(0, 1) ?? []);
+  const specs = [...OPERATIONS, ...LOCAL_COMMANDS];
+  (program as CrmCommand).examples = OVERVIEW_EXAMPLES.flatMap((name) => specs.find((spec) => spec.name === name)?.examples.slice(0, 1) ?? []);
 
   const descriptions = new Map([...GROUPS, ...LOCAL_GROUPS]);
   const groupOf = (path: readonly string[]): Command => {
@@ -155,7 +156,7 @@ function addLocalCommand(parent: Command, local: LocalCommand, run: Run, full: b
         return runLocal(ctx, local, { args: positionalArgs(local.args, leaf), options: leaf.opts() });
       },
       leaf,
-      { ignoreProfileOutput: local.command[0] === 'config', defaultFormat: chosenFormat(local, leaf) ?? local.defaultFormat, pipeFormat: local.pipeFormat },
+      { ignoreProfileOutput: local.ignoresOutputSetting, defaultFormat: chosenFormat(local, leaf) ?? local.defaultFormat, pipeFormat: local.pipeFormat },
     );
   });
 }

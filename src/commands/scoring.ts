@@ -10,9 +10,9 @@ import { pause } from './stop.js';
 
 /** The published limit of POST /ai/trigger: 10 calls a minute per key (service-facts.md). */
 export const SCORE_CALLS_PER_WINDOW = 10;
-export const SCORE_WINDOW_MS = 60_000;
+const SCORE_WINDOW_MS = 60_000;
 
-export interface ScorerOptions {
+interface ScorerOptions {
   signal: AbortSignal;
   calls?: number;
   windowMs?: number;

@@ -3,7 +3,8 @@
 
 import type { OUTPUT_FORMATS } from './global.js';
 import { RESOURCES } from './resources.js';
-import { GROUP_NAMES, type Example, type FieldSpec } from './types.js';
+import { DELETE_OPTIONS } from './options.js';
+import { GROUP_NAMES, example as ex, type Example, type FieldSpec } from './types.js';
 
 export type LocalHandlerName =
   | 'auth.login' | 'auth.status' | 'auth.logout'
@@ -30,6 +31,8 @@ export interface LocalCommand {
   pipeFormat?: 'ndjson';
   /** This option picks the output format as -o does (contacts export --format). */
   formatOption?: string;
+  /** The profile's output setting does not apply: `crm config` must work while that setting is bad. */
+  ignoresOutputSetting?: boolean;
 }
 
 export const LOCAL_GROUPS: ReadonlyArray<[string, string]> = [
@@ -47,7 +50,6 @@ export const IMPORT_FORMATS = ['csv', 'ndjson'] as const;
 export const SETTING_NAMES = ['base_url', 'output', 'timeout', 'api_key'] as const;
 const setting: FieldSpec = { name: 'key', type: 'string', description: 'base_url, output, timeout or api_key (masked)', known: SETTING_NAMES };
 const profileArg = (description: string): FieldSpec => ({ name: 'name', type: 'string', description, known: 'profiles' });
-const ex = (command: string, description: string, needs?: string): Example => ({ command, description, ...(needs ? { needs } : {}) });
 const WORKSPACE = 'a real workspace and its key';
 
 export const LOCAL_COMMANDS: readonly LocalCommand[] = [
@@ -117,6 +119,7 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
     args: [setting],
     options: [],
     handler: 'config.get',
+    ignoresOutputSetting: true,
     examples: [ex('crm config get output', 'the default output format, if set')],
   },
   {
@@ -129,6 +132,7 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
     ],
     options: [],
     handler: 'config.set',
+    ignoresOutputSetting: true,
     examples: [ex('crm config set output json', 'JSON by default, also on a terminal')],
   },
   {
@@ -138,6 +142,7 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
     args: [{ ...setting, description: 'base_url, output or timeout' }],
     options: [],
     handler: 'config.unset',
+    ignoresOutputSetting: true,
     examples: [ex('crm config unset output', 'back to tables on a terminal')],
   },
   {
@@ -148,6 +153,7 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
     args: [],
     options: [],
     handler: 'config.list',
+    ignoresOutputSetting: true,
     examples: [ex('crm config list', 'every setting, the key masked')],
   },
   {
@@ -173,7 +179,7 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
     command: ['sandbox', 'reset'],
     summary: 'Replace every record of the local sandbox with fresh demo data (the key stays; safe while it is served)',
     args: [],
-    options: [{ name: 'yes', short: 'y', type: 'boolean', description: 'do not ask for confirmation' }],
+    options: DELETE_OPTIONS,
     handler: 'sandbox.reset',
     examples: [ex('crm sandbox reset --yes', 'start again from fresh demo data')],
   },

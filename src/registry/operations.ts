@@ -4,7 +4,7 @@
 // that command runs.
 
 import { PERIODS, RESOURCES, SEARCH_TYPES, updateFields, writableFields } from './resources.js';
-import { TERMINAL, type Example, type FieldSpec, type Group, type Operation, type ResourceName } from './types.js';
+import { TERMINAL, example as ex, type Example, type FieldSpec, type Group, type Operation, type ResourceName } from './types.js';
 
 // Demo records of the sandbox: the seed is deterministic, so these ids exist on every fresh install.
 export const DEMO = {
@@ -42,7 +42,6 @@ function crud({ resource, group, examples, create }: CrudSpec): Operation[] {
   ];
 }
 
-const ex = (command: string, description: string, needs?: string): Example => ({ command, description, ...(needs ? { needs } : {}) });
 
 const DEFINED: readonly Operation[] = [
   ...crud({

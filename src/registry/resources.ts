@@ -12,8 +12,6 @@ export const TASK_STATUSES = ['open', 'completed'] as const;
 export const TASK_PRIORITIES = ['low', 'normal', 'high'] as const;
 export const SUGGESTION_TYPES = ['next_best_action', 'follow_up', 'deal_risk'] as const;
 export const SUGGESTION_STATUSES = ['pending', 'accepted'] as const;
-/** The sandbox's pipeline; a workspace has its own (GET /pipeline/stages). */
-export const SANDBOX_STAGES = ['prospecting', 'qualification', 'proposal', 'negotiation', 'closed_won', 'closed_lost'] as const;
 
 // The specification fixes these two.
 export const PERIODS = ['7d', '30d', '90d'] as const;

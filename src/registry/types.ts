@@ -103,6 +103,9 @@ export interface Example {
   needs?: string;
 }
 
+/** An example of the registry: `example('crm contacts list', 'the newest contacts')`. */
+export const example = (command: string, description: string, needs?: string): Example => ({ command, description, ...(needs ? { needs } : {}) });
+
 export const TERMINAL = 'a terminal';
 
 export type HandlerName =

@@ -5,7 +5,7 @@ import { fishScript } from './fish.js';
 import { completionTree } from './tree.js';
 import { zshScript } from './zsh.js';
 
-export const SHELLS = { bash: bashScript, zsh: zshScript, fish: fishScript } as const;
+const SHELLS = { bash: bashScript, zsh: zshScript, fish: fishScript } as const;
 export type Shell = keyof typeof SHELLS;
 
 /** The script, without its last line break (the printer ends the value with one). */

@@ -43,7 +43,7 @@ const BY_FIELD_NAME: KeyOf = (field) => field.name;
  * Characters of JSON one response holds at most (about 20,000 tokens, within what agents' clients
  * accept): the items past it are left for the next call.
  */
-export const RESPONSE_MAX_CHARS = 80_000;
+const RESPONSE_MAX_CHARS = 80_000;
 
 export async function callTool(ctx: Context, tool: Tool, given: Record<string, unknown> | undefined, run: OperationRunner): Promise<ToolResult> {
   const args = given ?? {};
@@ -70,7 +70,7 @@ const ajv = new Ajv({ allErrors: true, strict: false });
 const validators = new Map<string, ValidateFunction>();
 
 /** What is wrong with the arguments by the tool's schema, in one line; undefined when nothing is. */
-export function argumentProblem(tool: Tool, args: unknown): string | undefined {
+function argumentProblem(tool: Tool, args: unknown): string | undefined {
   let validate = validators.get(tool.name);
   if (!validate) validators.set(tool.name, (validate = ajv.compile(tool.inputSchema)));
   if (validate(args)) return undefined;

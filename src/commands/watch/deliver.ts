@@ -11,9 +11,9 @@ import { TransportError, type Transport } from '../../transport/types.js';
 import { pause, unlessStopped } from '../stop.js';
 
 /** Attempts of one forward before the poll counts as failed (the record is delivered again later). */
-export const FORWARD_ATTEMPTS = 4;
-export const SIGNATURE_HEADER = 'X-CRM-Signature';
-export const EVENT_ID_HEADER = 'X-CRM-Event-Id';
+const FORWARD_ATTEMPTS = 4;
+const SIGNATURE_HEADER = 'X-CRM-Signature';
+const EVENT_ID_HEADER = 'X-CRM-Event-Id';
 
 export interface Delivery {
   record: unknown;
@@ -97,13 +97,13 @@ export async function forward(delivery: Delivery, options: ForwardOptions): Prom
  * As Stripe signs its webhooks: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. The time
  * lets a receiver refuse an old delivery replayed.
  */
-export async function signature(secret: string, body: string, unixSeconds: number): Promise<string> {
+async function signature(secret: string, body: string, unixSeconds: number): Promise<string> {
   const { createHmac } = await import('node:crypto');
   return `t=${unixSeconds},v1=${createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex')}`;
 }
 
 /** The forward URL as messages show it: no credentials or query (they may hold a token). */
-export function displayUrl(url: string): string {
+function displayUrl(url: string): string {
   const parsed = new URL(url);
   return safeText(`${parsed.protocol}//${parsed.host}${parsed.pathname}`);
 }

@@ -10,7 +10,7 @@ import { usageError } from '../../cli/errors.js';
 import { isObject } from '../../http/envelope.js';
 
 /** Ids remembered: enough that deletions at the head of the list never hide where the new records end. */
-export const SEEN_IDS = 200;
+const SEEN_IDS = 200;
 const VERSION = 1;
 
 interface StateData {
