@@ -13,13 +13,13 @@ export interface Progress {
   stop(): void;
 }
 
-export function startProgress(io: IOStreams, label: string, total: number, now: () => number = Date.now): Progress {
+export function startProgress(io: IOStreams, label: string, total: number): Progress {
   if (!io.stderrIsTTY || total === 0) return { update() {}, stop() {} };
-  const started = now();
+  const started = Date.now();
   let done = 0;
   let note = '';
   const draw = () => {
-    const seconds = Math.max(0.001, (now() - started) / 1000);
+    const seconds = Math.max(0.001, (Date.now() - started) / 1000);
     const rate = done / seconds;
     const filled = Math.round((done / total) * BAR_WIDTH);
     const left = rate > 0 ? Math.ceil((total - done) / rate) : undefined;

@@ -5,9 +5,12 @@ import pLimit from 'p-limit';
 import { CliError, ExitCode, toCliError } from '../cli/errors.js';
 import { list, type ReportRow, type Result, type View } from '../cli/result.js';
 
+/** Requests at once for the ids of one command. */
+const CONCURRENCY = 4;
+
 /** One request per id, a few at a time (p-limit); a usage error (nothing sent for it) stops the run. */
-export async function forEachId(ids: readonly string[], action: (id: string) => Promise<unknown>, success: string, concurrency = 4): Promise<Array<ReportRow & { failure?: CliError }>> {
-  const limit = pLimit(concurrency);
+export async function forEachId(ids: readonly string[], action: (id: string) => Promise<unknown>, success: string): Promise<Array<ReportRow & { failure?: CliError }>> {
+  const limit = pLimit(CONCURRENCY);
   return Promise.all(
     ids.map((id) =>
       limit(async (): Promise<ReportRow & { failure?: CliError }> => {
@@ -40,6 +43,10 @@ export function report(rows: ReadonlyArray<ReportRow & { failure?: CliError }>, 
   const result = list(shown, { ...view, summary: countsOf(rows) });
   if (failed.length === 0) return result;
   if (rows.length === 1 && failed[0]!.failure) return { ...result, failure: failed[0]!.failure };
-  const names = failed.slice(0, 10).map((row) => row.id).join(', ') + (failed.length > 10 ? `, and ${failed.length - 10} more` : '');
-  return { ...result, failure: new CliError(`${failed.length} of ${rows.length} failed: ${names}`, ExitCode.partial, { code: 'partial_failure', hint }) };
+  return { ...result, failure: new CliError(`${failed.length} of ${rows.length} failed: ${firstTen(failed.map((row) => row.id))}`, ExitCode.partial, { code: 'partial_failure', hint }) };
+}
+
+/** "a, b, c" for a message: the first ten, and how many more. */
+export function firstTen(items: readonly string[]): string {
+  return `${items.slice(0, 10).join(', ')}${items.length > 10 ? `, and ${items.length - 10} more` : ''}`;
 }

@@ -4,9 +4,9 @@
 
 import { usageError } from '../cli/errors.js';
 import { list } from '../cli/result.js';
-import type { Query } from '../http/url.js';
 import { RESOURCES } from '../registry/resources.js';
 import type { LocalHandler } from './local/types.js';
+import { filterQuery } from './run.js';
 import { streamedWalk } from './stream.js';
 
 export const run: LocalHandler = async (ctx, { options }) => {
@@ -17,11 +17,6 @@ export const run: LocalHandler = async (ctx, { options }) => {
     throw usageError(`--format ${asked} and ${ctx.options.json ? '--json' : `--output ${format}`} ask for different formats`);
   }
   const contacts = RESOURCES.contact;
-  const query: Query = {};
-  for (const filter of contacts.filters) {
-    const value = options.get(filter.name);
-    if (value !== undefined) query[filter.name] = value as string | boolean;
-  }
   const client = await ctx.client();
-  return list(await streamedWalk(client, `/${contacts.plural}`, query, { key: contacts.plural }), { columns: contacts.columns, noun: contacts.plural });
+  return list(await streamedWalk(client, `/${contacts.plural}`, filterQuery(contacts.filters, options), { key: contacts.plural }), { columns: contacts.columns, noun: contacts.plural });
 };

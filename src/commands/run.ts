@@ -9,10 +9,10 @@ import { isObject, type JsonObject } from '../http/envelope.js';
 import { HttpError } from '../http/errors.js';
 import { PAGE_MAX } from '../http/core.js';
 import { fillPath, type Query } from '../http/url.js';
-import type { Operation } from '../registry/types.js';
+import type { FieldSpec, Operation } from '../registry/types.js';
 import { buildBody } from './body.js';
 import { streamedWalk } from './stream.js';
-import type { Invocation } from './invocation.js';
+import type { Invocation, Values } from './invocation.js';
 
 export type Handler = (ctx: Context, invocation: Invocation<Operation>) => Promise<Result>;
 
@@ -52,8 +52,13 @@ export function pathOf({ spec, args }: Invocation<Operation>, id?: string): stri
 
 /** The filters of a list command as query parameters. */
 export function listQuery({ spec, options }: Invocation<Operation>): Query {
+  return filterQuery(spec.query, options);
+}
+
+/** The given values of these filters as query parameters (lists joined with commas). */
+export function filterQuery(filters: readonly FieldSpec[], options: Values): Query {
   const query: Query = {};
-  for (const field of spec.query) {
+  for (const field of filters) {
     const value = options.get(field.name);
     if (value !== undefined) query[field.name] = Array.isArray(value) ? value.join(',') : (value as string | number | boolean);
   }

@@ -2,8 +2,9 @@
 // shell completion: a TAB must not wait for the network every time. One small JSON file, keyed by
 // what was asked and of which workspace; entries older than COMPLETION_TTL_MS are not used.
 
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomic } from './atomic.js';
 import { cacheDir } from './paths.js';
 
 export const COMPLETION_TTL_MS = 5 * 60_000;
@@ -49,7 +50,5 @@ export function writeCachedValues(env: NodeJS.ProcessEnv, key: string, values: C
   fresh[key] = { at: now, values };
   const dir = cacheDir(env);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const temporary = `${cachePath(env)}.${process.pid}.tmp`;
-  writeFileSync(temporary, JSON.stringify(fresh), { mode: 0o600 });
-  renameSync(temporary, cachePath(env));
+  writeFileAtomic(cachePath(env), JSON.stringify(fresh));
 }

@@ -18,6 +18,12 @@ export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A record's id as text, when it has one (a string or a number). */
+export function recordId(record: unknown): string | undefined {
+  if (!isObject(record)) return undefined;
+  return typeof record.id === 'string' || typeof record.id === 'number' ? String(record.id) : undefined;
+}
+
 /** Throws a SyntaxError for a body that is not JSON (the caller maps that to a malformed response). */
 export function parseBody(text: string): ParsedBody {
   return readEnvelope(text.trim() === '' ? null : JSON.parse(text));

@@ -19,7 +19,7 @@
 
 import type { ApiClient } from './core.js';
 import { PAGE_MAX } from './core.js';
-import { isObject, type ListPage } from './envelope.js';
+import { recordId, type ListPage } from './envelope.js';
 import type { Query } from './url.js';
 
 /** How far back a page may start to catch up with deletions (and how many ids are remembered). */
@@ -53,12 +53,6 @@ class RecentIds {
     this.ids.add(id);
     if (this.ids.size > this.capacity) this.ids.delete(this.ids.values().next().value as string);
   }
-}
-
-function idOf(item: unknown): string | undefined {
-  if (!isObject(item)) return undefined;
-  const id = item.id;
-  return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
 }
 
 export async function* walk(client: ApiClient, path: string, query: Query, options: WalkOptions = {}): AsyncGenerator<unknown> {
@@ -97,7 +91,7 @@ export async function* walk(client: ApiClient, path: string, query: Query, optio
     const next = inFlight.shift();
     if (next && next.offset === position - 1 && lastId !== undefined) {
       const page = await next.page.catch(() => undefined);
-      if (page && page.items.some((item) => idOf(item) === lastId)) return { offset: next.offset, page };
+      if (page && page.items.some((item) => recordId(item) === lastId)) return { offset: next.offset, page };
     }
     inFlight.length = 0;
     return undefined;
@@ -125,7 +119,7 @@ export async function* walk(client: ApiClient, path: string, query: Query, optio
       const reread = position - offset;
       const canStepBack = reread < Math.min(MAX_STEP_BACK, position - start);
       const shrunk = takenTotal !== undefined && page.total !== undefined ? takenTotal - page.total : 0;
-      const firstId = idOf(page.items[0]);
+      const firstId = recordId(page.items[0]);
       const missedStart = page.total === undefined && reread > 0 && firstId !== undefined && !seen.has(firstId);
       if (canStepBack && (shrunk > reread || missedStart)) {
         // Deletions may go on while we step back: the next try compares with the same taken total.
@@ -143,7 +137,7 @@ export async function* walk(client: ApiClient, path: string, query: Query, optio
 
     const fresh: unknown[] = [];
     for (const item of items) {
-      const id = idOf(item);
+      const id = recordId(item);
       if (id !== undefined) {
         if (seen.has(id)) continue;
         seen.add(id);
@@ -161,7 +155,7 @@ export async function* walk(client: ApiClient, path: string, query: Query, optio
     if (!last) {
       position = offset + items.length;
       back = page.total === undefined ? OVERLAP_WITHOUT_TOTAL : 0;
-      lastId = idOf(items.at(-1));
+      lastId = recordId(items.at(-1));
       const next = nextRequest(emitted + taken.length);
       if (options.readAhead && limit === undefined && page.total !== undefined && lastId !== undefined) {
         keepInFlight(position, page.total);

@@ -14,10 +14,10 @@ import { CSV_OPTIONS } from '../../cli/printer.js';
 import { startProgress, type Progress } from '../../cli/progress.js';
 import { list, type Result, type View } from '../../cli/result.js';
 import type { ApiClient } from '../../http/core.js';
-import { isObject } from '../../http/envelope.js';
+import { isObject, recordId } from '../../http/envelope.js';
 import { walk } from '../../http/paginate.js';
 import { fillPath } from '../../http/url.js';
-import { countsOf } from '../bulk.js';
+import { countsOf, firstTen } from '../bulk.js';
 import type { LocalHandler } from '../local/types.js';
 import { SCORE_CALLS_PER_WINDOW, Scorer } from '../scoring.js';
 import { stopOnSigterm, type Stopper } from '../stop.js';
@@ -73,8 +73,7 @@ export const run: LocalHandler = async (ctx, { args, options }) => {
     ctx.warn(`ignoring ${input.ignored.length === 1 ? 'a column that is not a contact field' : 'columns that are not contact fields'}: ${names} (send one with --map COLUMN=FIELD)`);
   }
   const checkpoint = checkpointPath === undefined ? undefined : Checkpoint.open(checkpointPath, resume, source);
-  const { createHash } = await import('node:crypto');
-  const plan = planRows(input.rows, checkpoint, source, (text) => createHash('sha256').update(text).digest('hex').slice(0, 16));
+  const plan = planRows(input.rows, checkpoint, source, checkpoint ? await digester() : undefined);
   if (ctx.dryRun) return dryRunReport(plan, options.flag('upsert'));
 
   const client = await ctx.client();
@@ -93,15 +92,24 @@ export const run: LocalHandler = async (ctx, { args, options }) => {
   });
   const outcomes = await importer.run(plan);
   if (errorsFile !== undefined) await writeErrors(errorsFile, input, outcomes);
-  return importer.report(outcomes, errorsFile, checkpoint);
+  return importer.report(outcomes, errorsFile);
 };
 
-/** What the checkpoint says of each row; a row imported before must still send the same data. */
-function planRows(rows: readonly ImportRow[], checkpoint: Checkpoint | undefined, source: string, digestOf: (text: string) => string): Planned[] {
+/** A short digest of what a row sends, for the checkpoint. */
+async function digester(): Promise<(text: string) => string> {
+  const { createHash } = await import('node:crypto');
+  return (text) => createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+/**
+ * What the checkpoint says of each row; a row imported before must still send the same data (its
+ * digest; only with a checkpoint: nothing else reads them).
+ */
+function planRows(rows: readonly ImportRow[], checkpoint: Checkpoint | undefined, source: string, digestOf?: (text: string) => string): Planned[] {
   const changed: number[] = [];
   const plan = rows.map((row): Planned => {
     if (!row.body) return { row, uncertain: false };
-    const digest = digestOf(JSON.stringify(row.body));
+    const digest = digestOf?.(JSON.stringify(row.body));
     const entry = checkpoint?.entries.get(row.line);
     const imported = entry?.state === 'created' || entry?.state === 'updated';
     if (imported && entry.digest !== digest) changed.push(row.line);
@@ -224,7 +232,7 @@ class Importer {
           result = 'updated';
         } else {
           const data = await this.client.request('POST', '/contacts', { body });
-          const created = isObject(data) && (typeof data.id === 'string' || typeof data.id === 'number') ? String(data.id) : undefined;
+          const created = recordId(data);
           if (created === undefined) throw noRecordError('contact');
           id = created;
           result = 'created';
@@ -269,7 +277,8 @@ class Importer {
     this.progress?.update(this.finished, this.scorer ? `scored ${this.scoredLines.size} (at most ${SCORE_CALLS_PER_WINDOW} a minute)` : '');
   }
 
-  report(outcomes: Outcome[], errorsFile: string | undefined, checkpoint: Checkpoint | undefined): Result {
+  report(outcomes: Outcome[], errorsFile: string | undefined): Result {
+    const checkpoint = this.checkpoint;
     for (const [line, message] of this.scoreErrors) {
       const outcome = outcomes.find((candidate) => candidate.line === line);
       if (outcome) outcome.error = `created, but scoring failed: ${message}`;
@@ -300,7 +309,8 @@ class Importer {
 async function findByEmail(client: ApiClient, email: string): Promise<string | undefined> {
   const wanted = email.toLowerCase();
   for await (const contact of walk(client, '/contacts', { search: email }, { key: 'contacts' })) {
-    if (isObject(contact) && typeof contact.email === 'string' && contact.email.toLowerCase() === wanted && contact.id !== undefined) return String(contact.id);
+    const id = recordId(contact);
+    if (id !== undefined && isObject(contact) && typeof contact.email === 'string' && contact.email.toLowerCase() === wanted) return id;
   }
   return undefined;
 }
@@ -323,5 +333,5 @@ async function writeErrors(path: string, input: ImportFile, outcomes: readonly O
 }
 
 function lineList(lines: readonly number[]): string {
-  return `line${lines.length > 1 ? 's' : ''} ${lines.slice(0, 10).join(', ')}${lines.length > 10 ? `, and ${lines.length - 10} more` : ''}`;
+  return `line${lines.length > 1 ? 's' : ''} ${firstTen(lines.map(String))}`;
 }

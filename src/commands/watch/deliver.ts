@@ -59,7 +59,6 @@ export interface ForwardOptions {
   signal: AbortSignal;
   /** Told about each failed attempt that will be tried again. */
   onRetry?: (message: string) => void;
-  now?: () => number;
 }
 
 /** POSTs the record as JSON; resolves once the receiver answered 2xx, throws after FORWARD_ATTEMPTS. */
@@ -75,7 +74,7 @@ export async function forward(delivery: Delivery, options: ForwardOptions): Prom
       'X-CRM-Event-Type': `${delivery.noun}.created`,
       'X-CRM-Delivery-Attempt': String(attempt),
     };
-    if (options.secret) headers[SIGNATURE_HEADER] = await signature(options.secret, body, Math.floor((options.now ?? Date.now)() / 1000));
+    if (options.secret) headers[SIGNATURE_HEADER] = await signature(options.secret, body, Math.floor(Date.now() / 1000));
     let problem: string;
     try {
       const response = await unlessStopped(options.transport({ method: 'POST', url: options.url, headers, body, timeoutMs: options.timeoutMs }), options.signal);

@@ -4,10 +4,11 @@
 // record have been deleted). Kept in memory, and with --state in a file rewritten atomically (a
 // temporary file renamed over it) after every record, so a crash leaves the previous version whole.
 
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { usageError } from '../../cli/errors.js';
-import { isObject } from '../../http/envelope.js';
+import { writeFileAtomic } from '../../config/atomic.js';
+import { isObject, recordId } from '../../http/envelope.js';
 
 /** Ids remembered: enough that deletions at the head of the list never hide where the new records end. */
 const SEEN_IDS = 200;
@@ -23,26 +24,17 @@ interface StateData {
   newest: string | null;
 }
 
-export function recordId(record: unknown): string | undefined {
-  if (!isObject(record)) return undefined;
-  return typeof record.id === 'string' || typeof record.id === 'number' ? String(record.id) : undefined;
-}
-
 function createdAt(record: unknown): string | undefined {
   return isObject(record) && typeof record.created_at === 'string' && !Number.isNaN(Date.parse(record.created_at)) ? record.created_at : undefined;
 }
 
 export class WatchState {
-  private readonly seen: Set<string>;
-
   private constructor(
     private readonly data: StateData,
     private readonly file: string | undefined,
     /** False until the first poll: it sets the baseline. */
     public baselined: boolean,
-  ) {
-    this.seen = new Set(data.seen);
-  }
+  ) {}
 
   /** The state in FILE, a fresh one when there is none yet; a file of another watch is refused. */
   static open(file: string | undefined, resource: string, baseUrl: string): WatchState {
@@ -66,7 +58,6 @@ export class WatchState {
   /** The first poll without --since-start: what is there now counts as handled. */
   setBaseline(records: readonly unknown[]): void {
     this.data.seen = records.map(recordId).filter((id): id is string => id !== undefined).slice(0, SEEN_IDS);
-    for (const id of this.data.seen) this.seen.add(id);
     this.data.newest = records.map(createdAt).reduce<string | null>((newest, at) => (at !== undefined && (newest === null || Date.parse(at) > Date.parse(newest)) ? at : newest), null);
     this.baselined = true;
     this.save();
@@ -75,7 +66,7 @@ export class WatchState {
   /** Where a poll stops: a record handled before, or older than the newest handled one. */
   isKnown(record: unknown): boolean {
     const id = recordId(record);
-    if (id !== undefined && this.seen.has(id)) return true;
+    if (id !== undefined && this.data.seen.includes(id)) return true;
     const at = createdAt(record);
     return at !== undefined && this.data.newest !== null && Date.parse(at) < Date.parse(this.data.newest);
   }
@@ -85,8 +76,6 @@ export class WatchState {
     const id = recordId(record);
     if (id !== undefined) {
       this.data.seen = [id, ...this.data.seen.filter((seen) => seen !== id)].slice(0, SEEN_IDS);
-      this.seen.clear();
-      for (const seen of this.data.seen) this.seen.add(seen);
     }
     const at = createdAt(record);
     if (at !== undefined && (this.data.newest === null || Date.parse(at) > Date.parse(this.data.newest))) this.data.newest = at;
@@ -96,9 +85,7 @@ export class WatchState {
 
   private save(): void {
     if (this.file === undefined) return;
-    const temporary = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(temporary, `${JSON.stringify(this.data, null, 2)}\n`, { mode: 0o600 });
-    renameSync(temporary, this.file);
+    writeFileAtomic(this.file, `${JSON.stringify(this.data, null, 2)}\n`);
   }
 }
 

@@ -12,18 +12,19 @@ import { safeLine } from '../../cli/format.js';
 import { list } from '../../cli/result.js';
 import type { ApiClient } from '../../http/core.js';
 import { PAGE_MAX } from '../../http/core.js';
-import type { JsonObject } from '../../http/envelope.js';
+import { recordId, type JsonObject } from '../../http/envelope.js';
 import { walk } from '../../http/paginate.js';
 import type { WATCHABLE } from '../../registry/local.js';
 import { RESOURCES } from '../../registry/resources.js';
 import type { ResourceName } from '../../registry/types.js';
+import { createNetworkTransport } from '../../transport/network.js';
 import type { Transport } from '../../transport/types.js';
 import type { Invocation } from '../invocation.js';
 import type { LocalHandler } from '../local/types.js';
 import { Scorer, withScore } from '../scoring.js';
 import { pause, stopOnSigterm, unlessStopped, type Stopper } from '../stop.js';
 import { forward, runCommand, type Delivery } from './deliver.js';
-import { recordId, WatchState } from './state.js';
+import { WatchState } from './state.js';
 
 type Watchable = (typeof WATCHABLE)[number];
 
@@ -225,8 +226,7 @@ class Watcher {
 
   /** The network, for forwards (the API may be the embedded sandbox): kept-alive, closed with the command. */
   private transport(): Promise<Transport> {
-    return (this.forwardTransport ??= import('../../transport/network.js').then(async ({ createNetworkTransport }) => {
-      const network = await createNetworkTransport();
+    return (this.forwardTransport ??= createNetworkTransport().then((network) => {
       this.ctx.onClose(() => network.close());
       return network;
     }));
