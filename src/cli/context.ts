@@ -4,14 +4,14 @@
 
 import { existsSync, writeFileSync } from 'node:fs';
 import { readConfig, type ConfigData } from '../config/store.js';
-import { sandboxPath } from '../config/paths.js';
+import { noticeMarker, sandboxPath } from '../config/paths.js';
 import { resolveTarget, type Target } from '../config/resolve.js';
 import { API_KEY_HEADER, ApiClient } from '../http/core.js';
 import { maskKey, redact } from '../http/redact.js';
 import { SANDBOX_BASE_URL, assertSafeTransport } from '../http/url.js';
 import { createNetworkTransport } from '../transport/network.js';
 import { createRecordingTransport, type PlannedRequest } from '../transport/recording.js';
-import { noticeMarker, openEmbeddedSandbox } from '../transport/sandbox.js';
+import { openEmbeddedSandbox } from '../transport/sandbox.js';
 import type { Transport, TransportRequest } from '../transport/types.js';
 import { noKeyError, usageError } from './errors.js';
 import { safeLine } from './format.js';

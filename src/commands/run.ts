@@ -119,12 +119,7 @@ async function runDelete(ctx: Context, invocation: Invocation<Operation>): Promi
   const id = invocation.args.string('id')!;
   const path = pathOf(invocation);
   const client = await ctx.client();
-  if (!invocation.options.flag('yes') && !ctx.dryRun) {
-    if (!ctx.io.canPrompt) throw usageError(`refusing to delete ${op.noun} ${id} without confirmation`, 'pass --yes to confirm');
-    const label = await describeRecord(ctx, invocation);
-    const confirmed = await ctx.prompter.confirm(`Delete ${op.noun} ${label}?`, false);
-    if (!confirmed) throw new CliError('cancelled', ExitCode.interrupted, { code: 'cancelled' });
-  }
+  await confirmDeletion(ctx, `${op.noun} ${id}`, invocation.options.flag('yes'), async () => `Delete ${op.noun} ${await describeRecord(ctx, invocation)}?`);
   let data: unknown;
   try {
     data = await client.request('DELETE', path);
@@ -132,6 +127,16 @@ async function runDelete(ctx: Context, invocation: Invocation<Operation>): Promi
     throw namingTheId(error, invocation);
   }
   return done(`✓ Deleted ${op.noun} ${id}`, isObject(data) && Object.keys(data).length > 0 ? { id, deleted: true, ...data } : { id, deleted: true });
+}
+
+/**
+ * Asks before deleting WHAT, unless --yes (or --dry-run: nothing is deleted); without a person to ask
+ * it refuses. The question is built only when it is asked (it may read the record).
+ */
+export async function confirmDeletion(ctx: Context, what: string, yes: boolean, question: () => Promise<string>): Promise<void> {
+  if (yes || ctx.dryRun) return;
+  if (!ctx.io.canPrompt) throw usageError(`refusing to delete ${what} without confirmation`, 'pass --yes to confirm');
+  if (!(await ctx.prompter.confirm(await question(), false))) throw new CliError('cancelled', ExitCode.interrupted, { code: 'cancelled' });
 }
 
 /** "con_x (Ada Lovelace)" for a confirmation; the id alone when the record cannot be read. */

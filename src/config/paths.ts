@@ -3,7 +3,7 @@
 // CRM_DATA_DIR override both.
 
 import { homedir, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /** An empty HOME would make every path relative to the working directory. */
 function home(): string {
@@ -16,7 +16,7 @@ export function configDir(env: NodeJS.ProcessEnv): string {
   return join(env.XDG_CONFIG_HOME || join(home(), '.config'), 'crm');
 }
 
-export function dataDir(env: NodeJS.ProcessEnv): string {
+function dataDir(env: NodeJS.ProcessEnv): string {
   if (env.CRM_DATA_DIR) return env.CRM_DATA_DIR;
   if (process.platform === 'win32') return join(env.LOCALAPPDATA || join(home(), 'AppData', 'Local'), 'crm');
   return join(env.XDG_DATA_HOME || join(home(), '.local', 'share'), 'crm');
@@ -31,4 +31,9 @@ export function cacheDir(env: NodeJS.ProcessEnv): string {
 /** The embedded sandbox's database. */
 export function sandboxPath(env: NodeJS.ProcessEnv): string {
   return join(dataDir(env), 'sandbox.db');
+}
+
+/** Beside the database: the "you are on the sandbox" notice was shown (reset removes it with the data). */
+export function noticeMarker(dbPath: string): string {
+  return join(dirname(dbPath), 'sandbox-notice-shown');
 }

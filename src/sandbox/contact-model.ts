@@ -1,6 +1,5 @@
 import { CONTACT_STATUSES } from '../registry/resources.js';
 
-export { CONTACT_STATUSES };
 export type ContactStatus = (typeof CONTACT_STATUSES)[number];
 
 /** A contact's columns in response order (table alias c); list_ids comes out as JSON text. */

@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { handleRequest } from './handler.js';
 import type { SandboxRequest, SandboxResponse } from './http.js';
 
-export type { SandboxRequest, SandboxResponse };
+export type { SandboxResponse };
 import { SUGGESTION_VISIBLE } from './routes/ai.js';
 import { migrate, reseed } from './schema.js';
 import { catchUpScoringAgent, runScoringAgent } from './scoring.js';

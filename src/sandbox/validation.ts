@@ -28,7 +28,7 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 /** The sandbox's rule for a field of the registry: its type, limits and the values this workspace knows. */
-export function ruleFor(field: FieldSpec): Rule {
+function ruleFor(field: FieldSpec): Rule {
   switch (field.type) {
     case 'email':
       return emailAddress;
@@ -105,6 +105,9 @@ export function actionSchema(fields: Record<string, Rule>): BodySchema {
   return { fields: Object.fromEntries(Object.entries(fields).map(([name, rule]) => [name, { rule, required: true, defaultValue: null }])), readOnly: [] };
 }
 
+/** The body of an action that takes no fields (complete a task, accept a suggestion). */
+export const EMPTY_ACTION = actionSchema({});
+
 export function requiredText(maxLength: number): Rule<string> {
   return (value, field) => {
     if (value !== null && typeof value !== 'string') throw badRequest(`${field} must be a string`);
@@ -116,7 +119,7 @@ export function requiredText(maxLength: number): Rule<string> {
 }
 
 /** A string or null; an empty string clears the field. */
-export function optionalText(maxLength: number): Rule<string | null> {
+function optionalText(maxLength: number): Rule<string | null> {
   return (value, field) => {
     if (value === null) return null;
     if (typeof value !== 'string') throw badRequest(`${field} must be a string or null`);
@@ -126,7 +129,7 @@ export function optionalText(maxLength: number): Rule<string | null> {
   };
 }
 
-export const emailAddress: Rule<string> = (value, field) => {
+const emailAddress: Rule<string> = (value, field) => {
   if (value === null || value === '') throw badRequest(`${field} is required`);
   const text = typeof value === 'string' ? value.trim() : '';
   if (!isEmail(text)) throw badRequest(`${field} is not a valid email address`);
@@ -150,19 +153,19 @@ function isCalendarDate(text: string): boolean {
   return /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(text)) && new Date(text).toISOString().startsWith(text);
 }
 
-export const optionalDate: Rule<string | null> = (value, field) => {
+const optionalDate: Rule<string | null> = (value, field) => {
   if (value === null) return null;
   if (typeof value !== 'string' || !isCalendarDate(value)) throw badRequest(`${field} must be a date in YYYY-MM-DD format or null`);
   return value;
 };
 
-export const optionalCount: Rule<number | null> = (value, field) => {
+const optionalCount: Rule<number | null> = (value, field) => {
   if (value === null) return null;
   if (!Number.isSafeInteger(value) || (value as number) < 0) throw badRequest(`${field} must be an integer of 0 or more, or null`);
   return value as number;
 };
 
-export const amount: Rule<number> = (value, field) => {
+const amount: Rule<number> = (value, field) => {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw badRequest(`${field} must be a number of 0 or more`);
   return value;
 };
@@ -172,7 +175,7 @@ export const currencyCode: Rule<string> = (value, field) => {
   return value.toUpperCase();
 };
 
-export const optionalId: Rule<string | null> = (value, field) => {
+const optionalId: Rule<string | null> = (value, field) => {
   if (value === null) return null;
   if (typeof value !== 'string' || value.trim() === '') throw badRequest(`${field} must be an id string or null`);
   return value.trim();

@@ -35,6 +35,7 @@ export async function createNetworkTransport(): Promise<Transport & { close(): v
         outcome();
       };
       const fail = (error: TransportError) => settle(() => reject(error));
+      const cutShort = () => fail(new TransportError(`the response from ${url.host} was cut short`, 'ETRUNCATED', true));
 
       // `path` is passed as built: URL parsing would resolve dot segments.
       const path = request.url.slice(request.url.indexOf('/', url.protocol.length + 2));
@@ -48,13 +49,13 @@ export async function createNetworkTransport(): Promise<Transport & { close(): v
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
           res.on('end', () => {
             // A body shorter than its Content-Length (the peer closed early) is not an answer.
-            if (!res.complete) return fail(new TransportError(`the response from ${url.host} was cut short`, 'ETRUNCATED', true));
+            if (!res.complete) return cutShort();
             settle(() => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
           });
           res.on('close', () => {
-            if (!res.complete) fail(new TransportError(`the response from ${url.host} was cut short`, 'ETRUNCATED', true));
+            if (!res.complete) cutShort();
           });
-          res.on('error', () => fail(new TransportError(`the response from ${url.host} was cut short`, 'ETRUNCATED', true)));
+          res.on('error', cutShort);
         },
       );
       // A deadline for the whole exchange, not only for an idle socket.

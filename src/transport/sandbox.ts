@@ -1,6 +1,5 @@
 // The embedded default: the sandbox's request handler called in-process, behind the same HTTP core.
 
-import { dirname, join } from 'node:path';
 import type { Transport } from './types.js';
 
 export interface EmbeddedSandbox {
@@ -22,9 +21,4 @@ export async function openEmbeddedSandbox(dbPath: string): Promise<EmbeddedSandb
     return sandbox.handle({ method: request.method, url: pathAndQuery, headers: lowerHeaders, body: request.body ?? '' });
   };
   return { apiKey: sandbox.apiKey, transport, close: () => sandbox.close() };
-}
-
-/** Beside the database: the "you are on the sandbox" notice was shown (reset removes it with the data). */
-export function noticeMarker(dbPath: string): string {
-  return join(dirname(dbPath), 'sandbox-notice-shown');
 }

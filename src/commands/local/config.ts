@@ -42,11 +42,16 @@ function profileName(ctx: Context): string {
 }
 
 export const get: LocalHandler = async (ctx, { args }) => {
-  const [key, setting] = settingOf(args.string('key')!);
-  const value = profileOf(ctx.config(), profileName(ctx))?.[key];
+  const [key] = settingOf(args.string('key')!);
   // The bare value, as `git config` prints it, so that $(crm config get KEY) works; JSON with --json.
-  return { kind: 'value', value: value === undefined ? undefined : setting.show ? setting.show(value) : value };
+  return { kind: 'value', value: shown(key, profileOf(ctx.config(), profileName(ctx))?.[key]) };
 };
+
+/** A setting's value as it may be shown (the key masked). */
+function shown(key: keyof Profile, value: Profile[keyof Profile] | undefined): unknown {
+  const show = SETTINGS[key].show;
+  return value === undefined || !show ? value : show(value);
+}
 
 async function change(ctx: Context, key: keyof Profile, value: Profile[keyof Profile] | undefined, message: string): Promise<Result> {
   const profile = profileName(ctx);
@@ -79,8 +84,7 @@ export const unset: LocalHandler = async (ctx, { args }) => {
 export const listSettings: LocalHandler = async (ctx) => {
   const stored = profileOf(ctx.config(), profileName(ctx)) ?? {};
   const rows = (Object.keys(SETTINGS) as Array<keyof Profile>).map((key) => {
-    const value = stored[key];
-    return { key, value: value === undefined ? null : SETTINGS[key].show ? SETTINGS[key].show!(value) : value, description: SETTINGS[key].description };
+    return { key, value: shown(key, stored[key]) ?? null, description: SETTINGS[key].description };
   });
   return list(rows, { columns: ['key', 'value', 'description'], noun: 'settings' });
 };

@@ -1,14 +1,13 @@
 // crm sandbox init | serve | reset | status: the local workspace (SQLite in the user's data dir).
 
 import { existsSync, rmSync } from 'node:fs';
-import type { Context } from '../../cli/context.js';
-import { CliError, ExitCode, usageError } from '../../cli/errors.js';
+import { usageError } from '../../cli/errors.js';
 import { done, record } from '../../cli/result.js';
-import { sandboxPath } from '../../config/paths.js';
-import { noticeMarker } from '../../transport/sandbox.js';
+import { noticeMarker, sandboxPath } from '../../config/paths.js';
+import { confirmDeletion } from '../run.js';
 import type { LocalHandler } from './types.js';
 
-export const DEFAULT_PORT = 4010;
+const DEFAULT_PORT = 4010;
 
 async function sandboxModule() {
   return import('../../sandbox/index.js');
@@ -46,7 +45,7 @@ export const status: LocalHandler = async (ctx) => record(await describe(sandbox
 
 export const reset: LocalHandler = async (ctx, { options }) => {
   const dbPath = sandboxPath(ctx.env);
-  await confirm(ctx, `Replace every record of the sandbox at ${dbPath} with fresh demo data?`, options.flag('yes'));
+  await confirmDeletion(ctx, 'the sandbox', options.flag('yes'), async () => `Replace every record of the sandbox at ${dbPath} with fresh demo data?`);
   if (ctx.dryRun) return done(`Dry run: the sandbox at ${dbPath} was left as it is.`);
   const { resetSandbox } = await sandboxModule();
   const outcome = resetSandbox(dbPath);
@@ -58,12 +57,6 @@ export const reset: LocalHandler = async (ctx, { options }) => {
   };
   return done(messages[outcome], { path: dbPath, reset: outcome });
 };
-
-async function confirm(ctx: Context, question: string, yes: boolean): Promise<void> {
-  if (yes || ctx.dryRun) return;
-  if (!ctx.io.canPrompt) throw usageError('refusing to delete the sandbox without confirmation', 'pass --yes to confirm');
-  if (!(await ctx.prompter.confirm(question, false))) throw new CliError('cancelled', ExitCode.interrupted, { code: 'cancelled' });
-}
 
 export const serve: LocalHandler = async (ctx, { options }) => {
   if (ctx.dryRun) throw usageError('sandbox serve sends no requests; --dry-run does not apply');

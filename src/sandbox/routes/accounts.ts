@@ -1,7 +1,7 @@
 import { collection } from '../collection.js';
 import { equalsIgnoringCase, matchesAny } from '../lists.js';
 
-export const accounts = collection({
+const accounts = collection({
   resource: 'account',
   table: 'accounts',
   prefix: 'acc',

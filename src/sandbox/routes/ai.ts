@@ -2,7 +2,7 @@ import { ApiError, conflict, notFound, ok, type Reply, type RequestContext, type
 import { declareFilters, equals, listReply, operationAt } from '../lists.js';
 import { clockOf, scoreContact, suggestNextAction, type SuggestionAction } from '../scoring.js';
 import type { Store } from '../store.js';
-import { actionSchema, parseCreate, requiredText } from '../validation.js';
+import { EMPTY_ACTION, actionSchema, parseCreate, requiredText } from '../validation.js';
 import { tasks } from './tasks.js';
 
 const SUGGESTION_COLUMNS = 'g.id, g.type, g.contact_id, g.deal_id, g.title, g.reason, g.action, g.status, g.created_at, g.accepted_at, g.task_id';
@@ -46,7 +46,7 @@ function listSuggestions(context: RequestContext): Reply {
 
 function acceptSuggestion({ store, params, body }: RequestContext): Reply {
   const suggestion = toSuggestion(readSuggestion(store, params.id!));
-  parseCreate(body, actionSchema({}));
+  parseCreate(body, EMPTY_ACTION);
   if (suggestion.status !== 'pending') throw conflict(`Suggestion ${params.id} is already ${suggestion.status}`);
   const task = suggestion.action
     ? tasks.insert(store, {

@@ -23,7 +23,7 @@ function setLists(store: Store, contactId: string, listIds: string[]): void {
   for (const listId of listIds) store.run('INSERT INTO list_members (list_id, contact_id) VALUES (?, ?)', listId, contactId);
 }
 
-export const contacts = collection({
+const contacts = collection({
   resource: 'contact',
   table: 'contacts',
   prefix: 'con',
@@ -50,13 +50,14 @@ export const contacts = collection({
 const NOTE_COLUMNS = 'id, contact_id, body, created_at';
 const noteSchema = bodySchema(RESOURCES.note.fields);
 const notesOp = operationAt('GET', '/contacts/{id}/notes');
+const noteFilters = declareFilters(notesOp, {});
 
 function listNotes(context: RequestContext): Reply {
   requireLive(context.store, 'contact', context.params.id!);
   return listReply(context, {
     op: notesOp,
     base: { from: 'notes', columns: NOTE_COLUMNS, where: ['contact_id = ?'], params: [context.params.id], orderBy: 'created_at DESC, rowid DESC' },
-    filters: declareFilters(notesOp, {}),
+    filters: noteFilters,
     key: 'notes',
   });
 }
@@ -90,5 +91,3 @@ export const contactRoutes: Route[] = [
   { method: 'POST', path: '/contacts/:id/tasks', handler: createContactTask },
   { method: 'POST', path: '/contacts/:id/sequences', handler: enrollInSequence },
 ];
-
-export { toContact };

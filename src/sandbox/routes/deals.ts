@@ -36,7 +36,7 @@ function logMove(store: Store, dealId: string, fromStage: string, toStage: strin
   return store.get(`SELECT ${ACTIVITY_COLUMNS} FROM deal_activities WHERE id = ?`, id);
 }
 
-export const deals = collection({
+const deals = collection({
   resource: 'deal',
   table: 'deals',
   prefix: 'deal',

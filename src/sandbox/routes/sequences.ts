@@ -38,7 +38,7 @@ const SEQUENCE_COLUMNS = `s.id, s.name, s.description, s.status, s.steps,
   (SELECT COUNT(*) FROM enrollments e JOIN contacts c ON c.id = e.contact_id WHERE e.sequence_id = s.id AND c.deleted_at IS NULL) AS enrolled_count,
   s.created_at, s.updated_at`;
 
-export const sequences = collection({
+const sequences = collection({
   resource: 'sequence',
   table: 'sequences',
   prefix: 'seq',
@@ -103,6 +103,7 @@ function bulkEnroll({ store, params, body }: RequestContext): Reply {
 }
 
 const sequenceContactsOp = operationAt('GET', '/sequences/{id}/contacts');
+const sequenceContactFilters = declareFilters(sequenceContactsOp, {});
 
 function listSequenceContacts(context: RequestContext): Reply {
   requireLive(context.store, 'sequence', context.params.id!);
@@ -115,7 +116,7 @@ function listSequenceContacts(context: RequestContext): Reply {
       params: [context.params.id],
       orderBy: 'e.enrolled_at DESC, e.rowid DESC',
     },
-    filters: declareFilters(sequenceContactsOp, {}),
+    filters: sequenceContactFilters,
     key: 'contacts',
     toRecord: toContact,
   });
