@@ -4,7 +4,7 @@
 // registry's descriptions, as the README's tables are.
 
 import { Command, Help } from 'commander';
-import { ENVIRONMENT, EXIT_CODES, FORMAT_DESCRIPTIONS, GLOBAL_OPTIONS, HELP_TOPICS, OUTPUT_FORMATS } from './registry/global.js';
+import { ENVIRONMENT, EXIT_CODES, FORMAT_DESCRIPTIONS, GLOBAL_OPTIONS, HELP_FLAG, HELP_TOPICS, OUTPUT_FORMATS, VERSION_FLAG } from './registry/global.js';
 import { flagName, staticValues, type Example, type FieldSpec } from './registry/types.js';
 
 /** A command of the tree, with the examples shown on its help page. */
@@ -113,7 +113,7 @@ export const TOPICS: Readonly<Record<(typeof HELP_TOPICS)[number], Topic>> = {
     summary: 'global flags, taken by every command',
     render: (width) =>
       [
-        formatList('Global flags (every command takes them, before or after its name):', [...GLOBAL_OPTIONS.map((field) => [optionTerm(field), describe(field)] as const), ['-h, --help', 'show help'], ['-V, --version', 'print the version']], width),
+        formatList('Global flags (every command takes them, before or after its name):', [...GLOBAL_OPTIONS, HELP_FLAG, VERSION_FLAG].map((field) => [optionTerm(field), describe(field)] as const), width),
         'Precedence: flag > environment > active profile.',
       ].join('\n\n'),
   },

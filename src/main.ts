@@ -9,7 +9,7 @@ import { describeOutputFailure, handleOutputErrors, whileRunning, type OutStream
 import type { CommandBody, RunSettings } from './cli/runner.js';
 import { VERSION } from './cli/version.js';
 import { CrmCommand, TOPICS, describe, optionTerm } from './help.js';
-import { GLOBAL_OPTIONS, HELP_TOPICS } from './registry/global.js';
+import { GLOBAL_OPTIONS, HELP_FLAG, HELP_TOPICS, VERSION_FLAG } from './registry/global.js';
 import { LOCAL_COMMANDS, LOCAL_GROUPS, type LocalCommand } from './registry/local.js';
 import { GROUPS, OPERATIONS } from './registry/operations.js';
 import { commandOptions } from './registry/options.js';
@@ -65,8 +65,8 @@ export function buildProgram(run: Run, words: string[] | typeof ALL_COMMANDS, io
       getOutHelpWidth: () => (io.stdout.isTTY && io.stdout.columns) || 80,
     })
     .description('Operate a CRM workspace from the terminal, from scripts and from AI agents.')
-    .version(VERSION, '-V, --version', 'print the version')
-    .helpOption('-h, --help', 'show help')
+    .version(VERSION, optionTerm(VERSION_FLAG), VERSION_FLAG.description)
+    .helpOption(optionTerm(HELP_FLAG), HELP_FLAG.description)
     .showSuggestionAfterError(true);
   addOptions(program, GLOBAL_OPTIONS);
   const specs = [...OPERATIONS, ...LOCAL_COMMANDS];

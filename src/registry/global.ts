@@ -23,6 +23,10 @@ export const GLOBAL_OPTIONS: readonly FieldSpec[] = [
   { name: 'insecure', type: 'boolean', description: 'allow sending the API key over plain HTTP to a non-local host' },
 ];
 
+/** commander's own flags: help on every command, the version on `crm`. */
+export const HELP_FLAG: FieldSpec = { name: 'help', short: 'h', type: 'boolean', description: 'show help' };
+export const VERSION_FLAG: FieldSpec = { name: 'version', short: 'V', type: 'boolean', description: 'print the version' };
+
 export interface Described {
   name: string;
   description: string;

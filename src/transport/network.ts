@@ -2,7 +2,7 @@
 // loads undici, about 115 ms on Node 20. Each module (https pulls in tls and crypto) is loaded only
 // when a request needs it.
 
-import { TransportError, type Transport, type TransportRequest, type TransportResponse } from './types.js';
+import { TransportError, pathAndQuery, type Transport, type TransportRequest, type TransportResponse } from './types.js';
 
 /** Errors raised before a connection existed: nothing was sent. */
 const NOT_DELIVERED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
@@ -37,8 +37,7 @@ export async function createNetworkTransport(): Promise<Transport & { close(): v
       const fail = (error: TransportError) => settle(() => reject(error));
       const cutShort = () => fail(new TransportError(`the response from ${url.host} was cut short`, 'ETRUNCATED', true));
 
-      // `path` is passed as built: URL parsing would resolve dot segments.
-      const path = request.url.slice(request.url.indexOf('/', url.protocol.length + 2));
+      const path = pathAndQuery(request.url);
       const headers = { ...request.headers };
       if (request.body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(request.body));
       let connected = false;

@@ -1,6 +1,6 @@
 // The embedded default: the sandbox's request handler called in-process, behind the same HTTP core.
 
-import type { Transport } from './types.js';
+import { pathAndQuery, type Transport } from './types.js';
 
 export interface EmbeddedSandbox {
   apiKey: string;
@@ -14,11 +14,8 @@ export async function openEmbeddedSandbox(dbPath: string): Promise<EmbeddedSandb
   // The hourly agent has no timer in a short-lived process: run what it missed, once.
   sandbox.catchUpScoringAgent();
   const transport: Transport = async (request) => {
-    const url = new URL(request.url);
     const lowerHeaders = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name.toLowerCase(), value]));
-    // The path is taken as built (URL parsing would resolve dot segments).
-    const pathAndQuery = request.url.slice(request.url.indexOf('/', url.protocol.length + 2));
-    return sandbox.handle({ method: request.method, url: pathAndQuery, headers: lowerHeaders, body: request.body ?? '' });
+    return sandbox.handle({ method: request.method, url: pathAndQuery(request.url), headers: lowerHeaders, body: request.body ?? '' });
   };
   return { apiKey: sandbox.apiKey, transport, close: () => sandbox.close() };
 }

@@ -29,3 +29,11 @@ export class TransportError extends Error {
     this.delivered = delivered;
   }
 }
+
+/**
+ * The path and query of a request's URL exactly as built: URL parsing would resolve dot segments,
+ * and the core refuses those itself (an id of "..").
+ */
+export function pathAndQuery(url: string): string {
+  return url.slice(url.indexOf('/', url.indexOf('//') + 2));
+}

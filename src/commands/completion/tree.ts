@@ -3,7 +3,7 @@
 // them, a workspace's own through `crm __complete`, or a file). Commands added to the registry or
 // the local commands appear in the completions when they are generated again.
 
-import { GLOBAL_OPTIONS, HELP_TOPICS } from '../../registry/global.js';
+import { GLOBAL_OPTIONS, HELP_FLAG, HELP_TOPICS, VERSION_FLAG } from '../../registry/global.js';
 import { LOCAL_COMMANDS, LOCAL_GROUPS } from '../../registry/local.js';
 import { GROUPS, OPERATIONS } from '../../registry/operations.js';
 import { commandOptions } from '../../registry/options.js';
@@ -50,8 +50,6 @@ export interface CompletionTree {
   globals: readonly Flag[];
 }
 
-const HELP: Flag = { long: 'help', short: 'h', description: 'show help' };
-const VERSION: Flag = { long: 'version', short: 'V', description: 'print the version' };
 
 function valuesOf(field: FieldSpec): Values | undefined {
   const words = staticValues(field);
@@ -64,6 +62,9 @@ function flagOf(field: FieldSpec): Flag {
   const value = field.type === 'boolean' ? undefined : { name: field.placeholder ?? field.name, values: valuesOf(field) };
   return { long: flagName(field), short: field.short, description: field.description, repeatable: field.repeatable, value };
 }
+
+const HELP = flagOf(HELP_FLAG);
+const VERSION = flagOf(VERSION_FLAG);
 
 function argumentOf(field: FieldSpec): Argument {
   return { name: field.flag ?? field.name, optional: Boolean(field.optional || field.variadic), variadic: Boolean(field.variadic), values: valuesOf(field) };
