@@ -13,7 +13,7 @@ import { GLOBAL_OPTIONS, HELP_FLAG, HELP_TOPICS, VERSION_FLAG } from './registry
 import { LOCAL_COMMANDS, LOCAL_GROUPS, type LocalCommand } from './registry/local.js';
 import { GROUPS, OPERATIONS } from './registry/operations.js';
 import { commandOptions } from './registry/options.js';
-import { flagName, optionKey, staticValues, type Example, type FieldSpec } from './registry/types.js';
+import { flagSpellings, optionKey, staticValues, type Example, type FieldSpec } from './registry/types.js';
 
 export type MainInit = Omit<ContextInit, 'options'>;
 
@@ -21,7 +21,7 @@ export type MainInit = Omit<ContextInit, 'options'>;
 const OVERVIEW_EXAMPLES = ['contacts_list', 'contacts_create', 'deals_stage', 'search', 'api'];
 
 /** Global options that take a value: needed to find the first command word in argv. */
-const VALUE_OPTIONS = new Set(GLOBAL_OPTIONS.filter((field) => field.type !== 'boolean').flatMap((field) => [`--${flagName(field)}`, ...(field.short ? [`-${field.short}`] : [])]));
+const VALUE_OPTIONS = new Set(GLOBAL_OPTIONS.filter((field) => field.type !== 'boolean').flatMap(flagSpellings));
 
 /** The words of argv that are not global options or their values: the command path and its operands. */
 export function commandWords(argv: string[]): string[] {

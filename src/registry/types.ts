@@ -159,6 +159,11 @@ export function flagName(field: Pick<FieldSpec, 'name' | 'flag'>): string {
   return field.flag ?? field.name.replace(/_/g, '-');
 }
 
+/** How a flag may be written: `-o` (when it has a short form) and `--output`. */
+export function flagSpellings(field: Pick<FieldSpec, 'name' | 'flag' | 'short'>): string[] {
+  return [...(field.short ? [`-${field.short}`] : []), `--${flagName(field)}`];
+}
+
 /** The key commander gives a flag's value: --list-id → listId. */
 export function optionKey(field: Pick<FieldSpec, 'name' | 'flag'>): string {
   return flagName(field).replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());

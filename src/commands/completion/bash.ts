@@ -3,7 +3,7 @@
 // being completed. Works without the bash-completion package; bash 4 or newer.
 
 import { GENERATED, quote, shellWords } from './shell.js';
-import { allNodes, type Argument, type CommandNode, type CompletionTree, type Flag, type Values } from './tree.js';
+import { allNodes, spellings, type Argument, type CommandNode, type CompletionTree, type Values } from './tree.js';
 
 /** How the script's reply function reads a value source: words, `@list WORDS`, `@dynamic SOURCE`, `@file`. */
 function encode(values: Values | undefined): string {
@@ -20,7 +20,6 @@ function encode(values: Values | undefined): string {
   }
 }
 
-const spellings = (flag: Flag) => [...(flag.short ? [`-${flag.short}`] : []), `--${flag.long}`];
 const key = (node: CommandNode) => node.path.join(' ');
 
 function children(nodes: CommandNode[]): string[] {

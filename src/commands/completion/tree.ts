@@ -58,6 +58,9 @@ function valuesOf(field: FieldSpec): Values | undefined {
   return field.type === 'file' ? { kind: 'file' } : undefined;
 }
 
+/** How a completion flag may be written: `-o` (when it has a short form) and `--output`. */
+export const spellings = (flag: Flag): string[] => [...(flag.short ? [`-${flag.short}`] : []), `--${flag.long}`];
+
 function flagOf(field: FieldSpec): Flag {
   const value = field.type === 'boolean' ? undefined : { name: field.placeholder ?? field.name, values: valuesOf(field) };
   return { long: flagName(field), short: field.short, description: field.description, repeatable: field.repeatable, value };

@@ -5,7 +5,7 @@
 // A group reads flags only before its subcommand (-A): later ones are the subcommand's.
 
 import { GENERATED, quote, shellWords } from './shell.js';
-import { allNodes, type Argument, type CommandNode, type CompletionTree, type Flag, type Values } from './tree.js';
+import { allNodes, spellings, type Argument, type CommandNode, type CompletionTree, type Flag, type Values } from './tree.js';
 
 const functionName = (node: CommandNode) => ['_crm', ...node.path].join('_').replace(/-/g, '_');
 
@@ -28,7 +28,7 @@ function action(values: Values | undefined): string {
 
 /** `'(-o --output)'{-o+,--output=}'[output format]:format:(table json ...)'`, as one shell word. */
 function flagSpec(flag: Flag): string {
-  const names = [...(flag.short ? [`-${flag.short}`] : []), `--${flag.long}`];
+  const names = spellings(flag);
   const value = flag.value ? `:${flag.value.name}:${action(flag.value.values)}` : '';
   const description = `[${bracketed(flag.description)}]${value}`;
   const repeat = flag.repeatable ? '*' : '';

@@ -4,7 +4,7 @@
 
 import { OPERATIONS } from '../../registry/operations.js';
 import { BODY_OPTIONS, DELETE_OPTIONS, PAGING_OPTIONS, commandOptions } from '../../registry/options.js';
-import { flagName, staticValues, type FieldSpec, type Group, type Operation } from '../../registry/types.js';
+import { flagSpellings, staticValues, type FieldSpec, type Group, type Operation } from '../../registry/types.js';
 
 /** Records one call of a list tool returns at most, whatever the service allows: responses stay small. */
 export const LIST_MAX = 100;
@@ -203,7 +203,7 @@ function argumentsOf(op: Operation, commandLine: string): Record<string, unknown
   const prefix = ['crm', ...op.command];
   if (!words || prefix.some((word, index) => words[index] !== word)) return undefined;
   const options = optionFieldsOf(op);
-  const fieldOfFlag = (word: string) => options.find((field) => word === `--${flagName(field)}` || (field.short !== undefined && word === `-${field.short}`));
+  const fieldOfFlag = (word: string) => options.find((field) => flagSpellings(field).includes(word));
   const named: Record<string, unknown> = {};
   const positionals: string[] = [];
   const rest = words.slice(prefix.length);
