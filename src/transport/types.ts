@@ -32,8 +32,24 @@ export class TransportError extends Error {
 
 /**
  * The path and query of a request's URL exactly as built: URL parsing would resolve dot segments,
- * and the core refuses those itself (an id of "..").
+ * and the core refuses those itself (an id of ".."). A URL given as `http://host` or `http://host?q`
+ * (a --forward-to) has the path `/`; a fragment is never sent.
  */
 export function pathAndQuery(url: string): string {
-  return url.slice(url.indexOf('/', url.indexOf('//') + 2));
+  const end = authorityEnd(url);
+  const fragment = url.indexOf('#', end);
+  const rest = url.slice(end, fragment < 0 ? undefined : fragment);
+  return rest.startsWith('/') ? rest : `/${rest}`;
+}
+
+/** `scheme://authority`: what requests that may share a connection have in common. */
+export function originOf(url: string): string {
+  return url.slice(0, authorityEnd(url));
+}
+
+/** Where the authority ends: at the first `/`, `?` or `#` after `//`. */
+function authorityEnd(url: string): number {
+  const start = url.indexOf('//') + 2;
+  const end = url.slice(start).search(/[/?#]/);
+  return end < 0 ? url.length : start + end;
 }
