@@ -239,7 +239,7 @@ export class Context {
     };
     const send = this.dryRun || !transport ? createRecordingTransport(this.plan, mask) : transport;
     const spinning: Transport = async (request) => {
-      const spinner = this.debug || this.dryRun || !this.spinnerAllowed ? undefined : startSpinner(this.io, 'Waiting for the service…');
+      const spinner = !this.spinnerAllowed || this.dryRun || this.debug ? undefined : startSpinner(this.io, 'Waiting for the service…');
       if (spinner) this.spinners.add(spinner);
       try {
         return await send(request);

@@ -230,8 +230,13 @@ export class ApiClient {
     return redact(text, this.options.apiKey);
   }
 
-  /** Object.fromEntries defines a header named __proto__ as a plain member, never as the prototype. */
+  /**
+   * A copy only when a header holds the key (most answers: none). Object.fromEntries defines a header
+   * named __proto__ as a plain member, never as the prototype.
+   */
   private redactHeaders(headers: TransportResponse['headers']): TransportResponse['headers'] {
+    const key = this.options.apiKey;
+    if (!key || !Object.values(headers).some((value) => value !== undefined && String(value).includes(key))) return headers;
     return Object.fromEntries(
       Object.entries(headers).map(([name, value]) => [name, Array.isArray(value) ? value.map((item) => this.redact(item)) : value === undefined ? value : this.redact(value)]),
     );
