@@ -11,7 +11,7 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 const ASCII = /^[\x00-\x7f]*$/;
 /** A head larger than this is not an answer (node:http's limit is 16 KiB). */
-export const MAX_HEAD_BYTES = 64 * 1024;
+const MAX_HEAD_BYTES = 64 * 1024;
 /** Headers of which a repeat is ignored, as node:http does; Content-Length repeats must agree. */
 const FIRST_WINS = new Set(['content-type', 'user-agent', 'referer', 'host', 'authorization', 'proxy-authorization', 'if-modified-since', 'if-unmodified-since', 'from', 'location', 'max-forwards', 'retry-after', 'etag', 'last-modified', 'server', 'age', 'expires']);
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
@@ -87,15 +87,9 @@ export class AnswerParser {
     switch (this.stage) {
       case 'head':
         return this.readHead();
-      case 'length': {
-        const take = Math.min(this.remaining, this.pending.length);
-        if (take === 0) return false;
-        this.body.push(this.pending.subarray(0, take));
-        this.pending = this.pending.subarray(take);
-        this.remaining -= take;
-        if (this.remaining === 0) this.stage = 'done';
+      case 'length':
+        if (this.takeBody()) this.stage = 'done';
         return false;
-      }
       case 'chunk-size': {
         const line = this.readLine();
         if (line === undefined) return false;
@@ -105,15 +99,10 @@ export class AnswerParser {
         this.stage = this.remaining === 0 ? 'trailers' : 'chunk-data';
         return true;
       }
-      case 'chunk-data': {
-        const take = Math.min(this.remaining, this.pending.length);
-        if (take === 0) return false;
-        this.body.push(this.pending.subarray(0, take));
-        this.pending = this.pending.subarray(take);
-        this.remaining -= take;
-        if (this.remaining === 0) this.stage = 'chunk-end';
+      case 'chunk-data':
+        if (!this.takeBody()) return false;
+        this.stage = 'chunk-end';
         return true;
-      }
       case 'chunk-end': {
         const line = this.readLine();
         if (line === undefined) return false;
@@ -134,6 +123,16 @@ export class AnswerParser {
       case 'done':
         return false;
     }
+  }
+
+  /** Moves what has arrived of the `remaining` body bytes into the body; true once all have. */
+  private takeBody(): boolean {
+    const take = Math.min(this.remaining, this.pending.length);
+    if (take === 0) return false;
+    this.body.push(this.pending.subarray(0, take));
+    this.pending = this.pending.subarray(take);
+    this.remaining -= take;
+    return this.remaining === 0;
   }
 
   /** The next line without its end (CRLF or a bare LF), or undefined until it has arrived. */

@@ -32,7 +32,7 @@ interface Connection {
 }
 
 export async function createNetworkTransport(): Promise<Transport & { close(): void }> {
-  const { connect } = await import('node:net');
+  const { connect, isIP } = await import('node:net');
   const idle = new Map<string, Connection[]>();
   const open = new Set<Connection>();
 
@@ -50,7 +50,6 @@ export async function createNetworkTransport(): Promise<Transport & { close(): v
     let socket: Socket;
     if (url.protocol === 'https:') {
       const { connect: connectTls } = await import('node:tls');
-      const { isIP } = await import('node:net');
       socket = connectTls({ host, port, servername: isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'] });
     } else {
       socket = connect({ host, port });

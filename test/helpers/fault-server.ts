@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { openSandbox, type Sandbox, type SandboxResponse } from '../../src/sandbox/index.js';
 import { freshHome } from './crm.js';
-import type { LoggedRequest as ProxiedRequest } from './server.js';
+import type { LoggedRequest as ProxiedRequest, ScriptedServer } from './server.js';
 
 /** What goes wrong with the connection. The service acts on the request first: the worst case for a retry. */
 export type ConnectionFault = 'reset-before' | 'reset-during' | 'reset-after' | 'close-mid-body' | 'stall';
@@ -35,15 +35,7 @@ export interface LoggedRequest extends ProxiedRequest {
   fault?: string;
 }
 
-export interface FaultServer {
-  /** The base URL, ending in /api/v1. */
-  url: string;
-  apiKey: string;
-  log: LoggedRequest[];
-  requests(filter?: RegExp): LoggedRequest[];
-  fault(fault: Fault): void;
-  close(): Promise<void>;
-}
+export type FaultServer = ScriptedServer<Fault, LoggedRequest>;
 
 const REASONS: Record<number, string> = { 200: 'OK', 201: 'Created' };
 

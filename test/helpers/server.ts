@@ -29,15 +29,18 @@ export interface Fault {
   times?: number;
 }
 
-export interface TestServer {
-  /** The proxy's base URL: what crm is pointed at. */
+/** A server tests point crm at: it logs every request and misbehaves on request (FAULT). */
+export interface ScriptedServer<FAULT, REQUEST extends LoggedRequest = LoggedRequest> {
+  /** The base URL crm is pointed at, ending in /api/v1. */
   url: string;
   apiKey: string;
-  log: LoggedRequest[];
-  requests(filter?: RegExp): LoggedRequest[];
-  fault(fault: Fault): void;
+  log: REQUEST[];
+  requests(filter?: RegExp): REQUEST[];
+  fault(fault: FAULT): void;
   close(): Promise<void>;
 }
+
+export type TestServer = ScriptedServer<Fault>;
 
 /** Starts `crm sandbox serve --port 0 --json` and resolves with what it prints: url, api_key, port. */
 export async function startSandboxServe(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; port: number; apiKey: string }> {
