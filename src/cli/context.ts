@@ -238,15 +238,15 @@ export class Context {
       return { ...request, headers, body: request.body === undefined ? undefined : redact(request.body, apiKey) };
     };
     const send = this.dryRun || !transport ? createRecordingTransport(this.plan, mask) : transport;
-    const spinning: Transport = async (request) => {
-      const spinner = !this.spinnerAllowed || this.dryRun || this.debug ? undefined : startSpinner(this.io, 'Waiting for the service…');
-      if (spinner) this.spinners.add(spinner);
-      try {
-        return await send(request);
-      } finally {
-        spinner?.stop();
-        if (spinner) this.spinners.delete(spinner);
-      }
+    const spinning: Transport = (request) => {
+      // Commands that show their own progress (an import's bar) send without this wrapper's await.
+      if (!this.spinnerAllowed || this.dryRun || this.debug) return send(request);
+      const spinner = startSpinner(this.io, 'Waiting for the service…');
+      this.spinners.add(spinner);
+      return send(request).finally(() => {
+        spinner.stop();
+        this.spinners.delete(spinner);
+      });
     };
     return new ApiClient({
       baseUrl,

@@ -3,6 +3,9 @@
 // caps a bulk import well below what the service can take. Not fetch: its first call loads undici,
 // about 115 ms on Node 20, and undici's Pool measured slower than node:http here. tls (with crypto)
 // is loaded only when a request needs it.
+//
+// Per request it allocates one exchange and one timer, nothing else: on a machine where crm and the
+// service share the cores, the client's CPU is taken from the service (bench/scale.mjs).
 
 import type { Socket } from 'node:net';
 import { AnswerParser, InvalidHeaderError, MalformedAnswerError, serializeRequest, type Answer } from './http1.js';
@@ -13,14 +16,6 @@ const NOT_DELIVERED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTU
 /** setTimeout's limit; a longer delay would fire at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** One request under way on a connection. */
-interface Exchange {
-  parser: AnswerParser;
-  answered(answer: Answer): void;
-  failed(error: Error & { code?: string }): void;
-  closed(): void;
-}
-
 /** A connection to one origin, idle in its pool or carrying one exchange. */
 interface Connection {
   socket: Socket;
@@ -28,7 +23,66 @@ interface Connection {
   /** The TCP connection was made: from here on a request may have reached the service. */
   connected: boolean;
   exchange?: Exchange;
-  idleTimer?: NodeJS.Timeout;
+  /** When it went back to the pool (Date.now()), and how long it may stay there. */
+  idleSince: number;
+  maxIdleMs: number;
+}
+
+/** One request under way on a connection: settles once, on the answer, a failure or the deadline. */
+class Exchange {
+  readonly parser: AnswerParser;
+  private settled = false;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly host: string,
+    request: TransportRequest,
+    private readonly release: (connection: Connection, answer: Answer) => void,
+    private readonly resolve: (response: TransportResponse) => void,
+    private readonly reject: (error: TransportError) => void,
+  ) {
+    this.parser = new AnswerParser(request.method);
+    // A deadline for the whole exchange, not only for an idle socket. It also keeps the process
+    // alive while the request is under way: idle connections do not (they are unref'd).
+    this.timer = setTimeout(() => this.fail(new TransportError(`request timed out after ${request.timeoutMs / 1000}s`, 'ETIMEDOUT', true)), Math.min(request.timeoutMs, MAX_TIMER_MS));
+  }
+
+  answered(answer: Answer): void {
+    if (!this.begin()) return;
+    this.release(this.connection, answer);
+    this.resolve({ status: answer.status, headers: answer.headers, body: answer.body });
+  }
+
+  failed(error: Error & { code?: string }): void {
+    if (error instanceof MalformedAnswerError) return this.fail(new TransportError(`malformed response from ${this.host}: ${error.message}`, 'EPROTO', true));
+    if (this.parser.received) return this.cutShort();
+    const code = error.code ?? 'ENETWORK';
+    this.fail(new TransportError(describeNetworkError(error, this.host), code, this.connection.connected || !NOT_DELIVERED.has(code)));
+  }
+
+  closed(): void {
+    if (this.parser.received) return this.cutShort();
+    this.fail(new TransportError(`connection to ${this.host} was closed before it answered`, 'ECONNRESET', this.connection.connected));
+  }
+
+  private cutShort(): void {
+    this.fail(new TransportError(`the response from ${this.host} was cut short`, 'ETRUNCATED', true));
+  }
+
+  private fail(error: TransportError): void {
+    if (!this.begin()) return;
+    this.connection.exchange = undefined;
+    this.connection.socket.destroy();
+    this.reject(error);
+  }
+
+  private begin(): boolean {
+    if (this.settled) return false;
+    this.settled = true;
+    clearTimeout(this.timer);
+    return true;
+  }
 }
 
 export async function createNetworkTransport(): Promise<Transport & { close(): void }> {
@@ -37,7 +91,6 @@ export async function createNetworkTransport(): Promise<Transport & { close(): v
   const open = new Set<Connection>();
 
   const forget = (connection: Connection) => {
-    clearTimeout(connection.idleTimer);
     open.delete(connection);
     const pool = idle.get(connection.origin);
     const at = pool?.indexOf(connection) ?? -1;
@@ -54,9 +107,10 @@ export async function createNetworkTransport(): Promise<Transport & { close(): v
     } else {
       socket = connect({ host, port });
     }
-    const connection: Connection = { socket, origin, connected: false };
+    const connection: Connection = { socket, origin, connected: false, idleSince: 0, maxIdleMs: Infinity };
     open.add(connection);
     socket.setNoDelay(true);
+    socket.unref();
     socket.once('connect', () => (connection.connected = true));
     // Listeners for the connection's whole life, handing each event to the exchange under way.
     socket.on('data', (chunk: Buffer) => {
@@ -84,25 +138,27 @@ export async function createNetworkTransport(): Promise<Transport & { close(): v
     return connection;
   };
 
-  const acquire = async (url: URL, origin: string): Promise<Connection> => {
+  /** An idle connection to the origin that may still be used, if any. */
+  const pooled = (origin: string): Connection | undefined => {
     const pool = idle.get(origin);
+    const now = Date.now();
     for (let connection = pool?.pop(); connection; connection = pool?.pop()) {
-      clearTimeout(connection.idleTimer);
-      if (!connection.socket.destroyed && connection.socket.writable) {
-        connection.socket.ref();
-        return connection;
-      }
+      if (!connection.socket.destroyed && connection.socket.writable && now - connection.idleSince < connection.maxIdleMs) return connection;
+      connection.socket.destroy();
     }
-    return dial(url, origin);
+    return undefined;
   };
 
   const release = (connection: Connection, answer: Answer) => {
     connection.exchange = undefined;
     if (!answer.reusable || connection.socket.destroyed) return void connection.socket.destroy();
-    connection.socket.unref();
-    // The server says how long it keeps an idle connection: give it back a second before that.
-    const keepAlive = /timeout=(\d+)/i.exec(String(answer.headers['keep-alive'] ?? ''));
-    if (keepAlive) connection.idleTimer = setTimeout(() => connection.socket.destroy(), Math.max(Number(keepAlive[1]) - 1, 0) * 1000).unref();
+    // The server says how long it keeps an idle connection: stop using it a second before that.
+    const keepAlive = answer.headers['keep-alive'];
+    if (keepAlive !== undefined) {
+      const timeout = /timeout=(\d+)/i.exec(String(keepAlive));
+      if (timeout) connection.maxIdleMs = Math.max(Number(timeout[1]) - 1, 0) * 1000;
+    }
+    connection.idleSince = Date.now();
     let pool = idle.get(connection.origin);
     if (!pool) idle.set(connection.origin, (pool = []));
     pool.push(connection);
@@ -122,42 +178,9 @@ export async function createNetworkTransport(): Promise<Transport & { close(): v
       if (error instanceof InvalidHeaderError) throw new TransportError(error.message, 'EINVALIDHEADER', false);
       throw error;
     }
-    const connection = await acquire(url, origin);
+    const connection = pooled(origin) ?? (await dial(url, origin));
     return new Promise((resolve, reject) => {
-      let settled = false;
-      const settle = (outcome: () => void) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        outcome();
-      };
-      const parser = new AnswerParser(request.method);
-      const fail = (error: TransportError) =>
-        settle(() => {
-          connection.exchange = undefined;
-          connection.socket.destroy();
-          reject(error);
-        });
-      const cutShort = () => fail(new TransportError(`the response from ${host} was cut short`, 'ETRUNCATED', true));
-      connection.exchange = {
-        parser,
-        answered: (answer) => settle(() => {
-          release(connection, answer);
-          resolve({ status: answer.status, headers: answer.headers, body: answer.body });
-        }),
-        failed: (error) => {
-          if (error instanceof MalformedAnswerError) return fail(new TransportError(`malformed response from ${host}: ${error.message}`, 'EPROTO', true));
-          if (parser.received) return cutShort();
-          const code = error.code ?? 'ENETWORK';
-          fail(new TransportError(describeNetworkError(error, host), code, connection.connected || !NOT_DELIVERED.has(code)));
-        },
-        closed: () => {
-          if (parser.received) return cutShort();
-          fail(new TransportError(`connection to ${host} was closed before it answered`, 'ECONNRESET', connection.connected));
-        },
-      };
-      // A deadline for the whole exchange, not only for an idle socket.
-      const timer = setTimeout(() => fail(new TransportError(`request timed out after ${request.timeoutMs / 1000}s`, 'ETIMEDOUT', true)), Math.min(request.timeoutMs, MAX_TIMER_MS));
+      connection.exchange = new Exchange(connection, host, request, release, resolve, reject);
       connection.socket.write(bytes);
     });
   };
@@ -168,7 +191,6 @@ export async function createNetworkTransport(): Promise<Transport & { close(): v
     },
   });
 }
-
 function describeNetworkError(error: Error & { code?: string }, host: string): string {
   switch (error.code) {
     case 'ECONNREFUSED':

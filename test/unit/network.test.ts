@@ -122,9 +122,13 @@ describe('the network transport', () => {
   });
 
   it('gives an idle connection up a second before the Keep-Alive timeout the peer announced', async () => {
-    const { server, get } = await setUp((_, socket) => socket.write(OK.replace('\r\n\r\n', '\r\nKeep-Alive: timeout=1\r\n\r\n')));
+    const { server, get } = await setUp((index, socket) => socket.write(OK.replace('\r\n\r\n', `\r\nKeep-Alive: timeout=${index === 0 ? 1 : 5}\r\n\r\n`)));
     await get();
+    // The peer keeps it 1 s: the next request, however soon, goes on a new connection, and the old one is closed.
+    await get();
+    expect(server.connections).toHaveLength(2);
     await closed(server.connections[0]!);
+    // 5 s: kept for 4.
     await get();
     expect(server.connections).toHaveLength(2);
   });
