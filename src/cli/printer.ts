@@ -23,6 +23,8 @@ type Row = Record<string, unknown>;
 type Table = { push(row: unknown[]): void; toString(): string };
 
 const GAP = 2;
+/** How much of an in-memory list is written at once. */
+const BATCH_CHARS = 64 * 1024;
 
 export class Printer {
   readonly format: Format;
@@ -34,6 +36,9 @@ export class Printer {
   private readonly fieldsFound = new Set<string>();
   private readonly keysSeen = new Set<string>();
   private recordsSeen = 0;
+  /** Output held back while an in-memory list is written (see list()). */
+  private batch: string[] | undefined;
+  private batchLength = 0;
 
   constructor(options: PrinterOptions) {
     this.io = options.io;
@@ -81,7 +86,17 @@ export class Printer {
   }
 
   private write(text: string): void {
-    this.io.stdout.write(text);
+    if (!this.batch) return void this.io.stdout.write(text);
+    this.batch.push(text);
+    this.batchLength += text.length;
+    if (this.batchLength >= BATCH_CHARS) this.flush();
+  }
+
+  private flush(): void {
+    if (!this.batch || this.batch.length === 0) return;
+    this.io.stdout.write(this.batch.join(''));
+    this.batch = [];
+    this.batchLength = 0;
   }
 
   /** JSON text; on a terminal coloured (as gh and jq do) and with no raw C1 control character. */
@@ -91,7 +106,23 @@ export class Printer {
     this.write(this.io.colorStdout ? colorJson(safe) : safe);
   }
 
+  /**
+   * A list already in memory goes out in a few large writes (each write to a file or pipe is a system
+   * call), not one a line. A streamed list is written as it arrives: nothing waits in a buffer.
+   */
   private async list(items: readonly unknown[] | AsyncIterable<unknown>, view: View, page?: PageInfo): Promise<void> {
+    if (!Array.isArray(items) || this.batch) return this.listItems(items, view, page);
+    this.batch = [];
+    try {
+      await this.listItems(items, view, page);
+    } finally {
+      this.flush();
+      this.batch = undefined;
+      this.batchLength = 0;
+    }
+  }
+
+  private async listItems(items: readonly unknown[] | AsyncIterable<unknown>, view: View, page?: PageInfo): Promise<void> {
     if (this.quiet) {
       for await (const item of items) this.printId(item, true);
       return;

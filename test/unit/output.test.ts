@@ -81,6 +81,29 @@ describe('Printer', () => {
     expect(b.out()).toBe('c1\n');
   });
 
+  it('a list in memory goes out in few writes (a write is a system call); a streamed list as each record arrives', async () => {
+    const many = Array.from({ length: 5000 }, (_, index) => ({ id: `con_${String(index).padStart(16, '0')}`, name: `Person ${index}` }));
+    for (const [format, quiet] of [['ndjson', false], ['tsv', false], ['csv', false], ['table', true]] as const) {
+      const writes: string[] = [];
+      const io = createStreams({ env: {}, noColor: true, noInput: true, stdout: { write: (text: string) => writes.push(text) }, stderr: { write: () => true } });
+      await new Printer({ io, format, quiet }).print(list(many, view));
+      expect(writes.join('').split('\n').filter(Boolean).length).toBe(format === 'csv' ? 5001 : 5000);
+      // 5,000 lines of 20 to 60 characters: a handful of 64 KiB writes, not 5,000.
+      expect(writes.length, format).toBeLessThanOrEqual(5);
+    }
+    const writes: string[] = [];
+    const io = createStreams({ env: {}, noColor: true, noInput: true, stdout: { write: (text: string) => writes.push(text) }, stderr: { write: () => true } });
+    async function* arriving() {
+      for (const item of many.slice(0, 3)) {
+        yield item;
+        // What came before is out while the next record is awaited (crm watch, an export).
+        expect(writes.join('')).toContain(item.id);
+      }
+    }
+    await new Printer({ io, format: 'ndjson', quiet: false }).print(list(arriving(), view));
+    expect(writes).toHaveLength(3);
+  });
+
   it('table on a terminal: headers, relative times, ids in full', async () => {
     const a = printer('table', { tty: true, env: { NO_COLOR: '1' } });
     await a.p.records(records, view);
