@@ -95,10 +95,10 @@ export const run: LocalHandler = async (ctx, { args, options }) => {
   return importer.report(outcomes, errorsFile);
 };
 
-/** A short digest of what a row sends, for the checkpoint. */
+/** A short digest of what a row sends, for the checkpoint (one-shot hash: no Hash object a row). */
 async function digester(): Promise<(text: string) => string> {
-  const { createHash } = await import('node:crypto');
-  return (text) => createHash('sha256').update(text).digest('hex').slice(0, 16);
+  const { hash } = await import('node:crypto');
+  return (text) => hash('sha256', text, 'hex').slice(0, 16);
 }
 
 /**
