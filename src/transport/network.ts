@@ -15,6 +15,7 @@ import { TransportError, originOf, pathAndQuery, type Transport, type TransportR
 const NOT_DELIVERED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
 /** setTimeout's limit; a longer delay would fire at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
+const READ_BUFFER_BYTES = 64 * 1024;
 
 /** A connection to one origin, idle in its pool or carrying one exchange. */
 interface Connection {
@@ -89,6 +90,7 @@ export async function createNetworkTransport(): Promise<Transport & { close(): v
   const { connect, isIP } = await import('node:net');
   const idle = new Map<string, Connection[]>();
   const open = new Set<Connection>();
+  let readBuffer: Buffer | undefined;
 
   const forget = (connection: Connection) => {
     open.delete(connection);
@@ -100,20 +102,8 @@ export async function createNetworkTransport(): Promise<Transport & { close(): v
   const dial = async (url: URL, origin: string): Promise<Connection> => {
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
-    let socket: Socket;
-    if (url.protocol === 'https:') {
-      const { connect: connectTls } = await import('node:tls');
-      socket = connectTls({ host, port, servername: isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'] });
-    } else {
-      socket = connect({ host, port });
-    }
-    const connection: Connection = { socket, origin, connected: false, idleSince: 0, maxIdleMs: Infinity };
-    open.add(connection);
-    socket.setNoDelay(true);
-    socket.unref();
-    socket.once('connect', () => (connection.connected = true));
-    // Listeners for the connection's whole life, handing each event to the exchange under way.
-    socket.on('data', (chunk: Buffer) => {
+    // Every read hands its bytes to the exchange under way.
+    const received = (chunk: Buffer) => {
       const exchange = connection.exchange;
       // Bytes nobody asked for: the connection cannot be trusted with the next request.
       if (!exchange) return void socket.destroy();
@@ -124,7 +114,33 @@ export async function createNetworkTransport(): Promise<Transport & { close(): v
         return exchange.failed(error as Error);
       }
       if (answer) exchange.answered(answer);
-    });
+    };
+    let socket: Socket;
+    if (url.protocol === 'https:') {
+      const { connect: connectTls } = await import('node:tls');
+      socket = connectTls({ host, port, servername: isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'] });
+      socket.on('data', received);
+    } else {
+      // Reads land in one buffer, copied out: a stream's 'data' event costs more than its answer's parsing.
+      readBuffer ??= Buffer.allocUnsafe(READ_BUFFER_BYTES);
+      socket = connect({
+        host,
+        port,
+        onread: {
+          buffer: readBuffer,
+          callback: (length, buffer) => {
+            received(Buffer.from(buffer.subarray(0, length)));
+            return true;
+          },
+        },
+      });
+    }
+    const connection: Connection = { socket, origin, connected: false, idleSince: 0, maxIdleMs: Infinity };
+    open.add(connection);
+    socket.setNoDelay(true);
+    socket.unref();
+    socket.once('connect', () => (connection.connected = true));
+    // Listeners for the connection's whole life, handing each event to the exchange under way.
     socket.on('end', () => {
       const answer = connection.exchange?.parser.end();
       if (answer) connection.exchange!.answered(answer);
