@@ -52,6 +52,7 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 export class ApiClient {
   readonly baseUrl: string;
   private readonly options: ClientOptions;
+  private headerSets?: { bare: Readonly<Record<string, string>>; json: Readonly<Record<string, string>> };
 
   constructor(options: ClientOptions) {
     this.options = options;
@@ -98,30 +99,34 @@ export class ApiClient {
   }
 
   private prepare(method: string, path: string, options: RequestOptions): TransportRequest {
-    const headers: Record<string, string> = {
-      Accept: 'application/json',
-      'User-Agent': this.options.userAgent,
-    };
-    if (this.options.apiKey) {
-      // Whatever its source (CRM_API_KEY, a profile edited by hand), a key that cannot travel in a
-      // header is a usage error, not a failure of the transport.
-      if (!HEADER_VALUE.test(this.options.apiKey)) {
-        throw invalidRequest('the API key cannot be sent: it holds a line break, a control character or a character outside Latin-1', 'check CRM_API_KEY, or run `crm auth login` again');
-      }
-      headers[API_KEY_HEADER] = this.options.apiKey;
-    }
-    let body: string | undefined;
-    if (options.body !== undefined) {
-      headers['Content-Type'] = 'application/json';
-      body = JSON.stringify(options.body);
-    }
+    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
     return {
       method,
       url: buildUrl(this.baseUrl, path, options.query),
-      headers,
+      headers: this.headersFor(body !== undefined),
       body,
       timeoutMs: this.options.timeoutMs ?? 30_000,
     };
+  }
+
+  /** The same two frozen header sets for every request, so the transport may keep their text. */
+  private headersFor(withBody: boolean): Readonly<Record<string, string>> {
+    if (!this.headerSets) {
+      const headers: Record<string, string> = {
+        Accept: 'application/json',
+        'User-Agent': this.options.userAgent,
+      };
+      if (this.options.apiKey) {
+        // Whatever its source (CRM_API_KEY, a profile edited by hand), a key that cannot travel in a
+        // header is a usage error, not a failure of the transport.
+        if (!HEADER_VALUE.test(this.options.apiKey)) {
+          throw invalidRequest('the API key cannot be sent: it holds a line break, a control character or a character outside Latin-1', 'check CRM_API_KEY, or run `crm auth login` again');
+        }
+        headers[API_KEY_HEADER] = this.options.apiKey;
+      }
+      this.headerSets = { bare: Object.freeze(headers), json: Object.freeze({ ...headers, 'Content-Type': 'application/json' }) };
+    }
+    return withBody ? this.headerSets.json : this.headerSets.bare;
   }
 
   private async sendWithRetries(request: TransportRequest): Promise<TransportResponse> {
@@ -236,7 +241,7 @@ export class ApiClient {
    */
   private redactHeaders(headers: TransportResponse['headers']): TransportResponse['headers'] {
     const key = this.options.apiKey;
-    if (!key || !Object.values(headers).some((value) => value !== undefined && String(value).includes(key))) return headers;
+    if (!key || !holdsKey(headers, key)) return headers;
     return Object.fromEntries(
       Object.entries(headers).map(([name, value]) => [name, Array.isArray(value) ? value.map((item) => this.redact(item)) : value === undefined ? value : this.redact(value)]),
     );
@@ -262,6 +267,14 @@ export class ApiClient {
     const body = response.body.length > 4000 ? `${response.body.slice(0, 4000)}… (${response.body.length} bytes)` : response.body;
     if (body) this.trace(`< ${body}`);
   }
+}
+
+function holdsKey(headers: TransportResponse['headers'], key: string): boolean {
+  for (const name in headers) {
+    const value = headers[name];
+    if (typeof value === 'string' ? value.includes(key) : value?.some((item) => item.includes(key))) return true;
+  }
+  return false;
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

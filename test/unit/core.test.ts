@@ -225,6 +225,18 @@ describe('debug trace and dry run', () => {
     expect(trace).not.toContain('abcdefghijklmnop');
   });
 
+  it('masks the key in any header of an answer before anything reads it (a redirect\'s Location)', async () => {
+    const key = 'key_live_abcdefghijklmnopqrstuvwxyz123456';
+    const redirect = (headers: TransportResponse['headers']): TransportResponse => ({ status: 302, headers, body: '' });
+    const { api } = client([redirect({ 'x-other': 'kept', location: `https://elsewhere.test/?k=${key}` }), redirect({ 'set-cookie': [`c=${key}`], location: `https://elsewhere.test/?k=${key}` })]);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const error = await api.request('GET', '/contacts').catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(HttpError);
+      expect((error as HttpError).message).toContain('to https://elsewhere.test/?k=****3456');
+      expect(JSON.stringify(error)).not.toContain('abcdefghijklmnop');
+    }
+  });
+
   it('with --dry-run records every request, answers with stand-ins, and sends nothing', async () => {
     const plan: PlannedRequest[] = [];
     const mask = (request: TransportRequest) => ({ ...request, headers: { ...request.headers, 'X-Service-API-Key': '****3456' } });
