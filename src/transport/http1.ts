@@ -31,18 +31,29 @@ export class InvalidHeaderError extends Error {}
 
 /** The bytes of a request: head (Latin-1, as node:http writes it) and body (UTF-8). */
 export function serializeRequest(method: string, host: string, path: string, headers: Readonly<Record<string, string>>, body: string | undefined): Buffer | string {
-  let head = `${method} ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: keep-alive\r\n`;
-  for (const name in headers) {
-    const value = headers[name]!;
-    if (!TOKEN.test(name)) throw new InvalidHeaderError(`the header name "${name}" cannot be sent`);
-    if (!FIELD_VALUE.test(value)) throw new InvalidHeaderError(`the ${name} header cannot be sent: it holds a line break or a character outside Latin-1`);
-    head += `${name}: ${value}\r\n`;
-  }
+  let head = `${method} ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: keep-alive\r\n${headerLines(headers)}`;
   if (body !== undefined) head += `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n`;
   else head += METHODS_WITH_BODY.has(method) ? 'Content-Length: 0\r\n\r\n' : '\r\n';
   if (body === undefined) return head;
   // One string, one write, in the common case; Latin-1 in a header must not be sent as UTF-8.
   return ASCII.test(head) ? head + body : Buffer.concat([Buffer.from(head, 'latin1'), Buffer.from(body, 'utf8')]);
+}
+
+/** The checked text of header sets that cannot change (frozen), sent request after request. */
+const headerText = new WeakMap<object, string>();
+
+function headerLines(headers: Readonly<Record<string, string>>): string {
+  const known = headerText.get(headers);
+  if (known !== undefined) return known;
+  let text = '';
+  for (const name in headers) {
+    const value = headers[name]!;
+    if (!TOKEN.test(name)) throw new InvalidHeaderError(`the header name "${name}" cannot be sent`);
+    if (!FIELD_VALUE.test(value)) throw new InvalidHeaderError(`the ${name} header cannot be sent: it holds a line break or a character outside Latin-1`);
+    text += `${name}: ${value}\r\n`;
+  }
+  if (Object.isFrozen(headers)) headerText.set(headers, text);
+  return text;
 }
 
 /** The peer sent what is not an HTTP/1.x answer. */
@@ -153,25 +164,25 @@ export class AnswerParser {
       if (this.pending.length > MAX_HEAD_BYTES) throw new MalformedAnswerError('a head larger than 64 KiB');
       return false;
     }
-    const lines = this.pending.toString('latin1', 0, blank.start).split(/\r?\n/);
+    const head = this.pending.toString('latin1', 0, blank.start);
     this.pending = this.pending.subarray(blank.end);
-    const statusLine = /^HTTP\/1\.([01]) (\d{3})(?:[ \t].*)?$/.exec(lines[0]!);
-    if (!statusLine) throw new MalformedAnswerError(`"${lines[0]!.slice(0, 40)}" is not an HTTP/1.x status line`);
+    const statusEnd = lineEnd(head, 0);
+    const statusLine = /^HTTP\/1\.([01]) (\d{3})(?:[ \t].*)?$/.exec(head.slice(0, statusEnd.end));
+    if (!statusLine) throw new MalformedAnswerError(`"${head.slice(0, Math.min(statusEnd.end, 40))}" is not an HTTP/1.x status line`);
     const status = Number(statusLine[2]);
-    const headers = parseHeaders(lines.slice(1));
+    const headers = parseHeaders(head, statusEnd.next);
     if (status === 101) throw new MalformedAnswerError('a switch of protocols nobody asked for');
     // 100 Continue, 103 Early Hints: the answer comes after.
     if (status < 200) return this.pending.length > 0;
     this.status = status;
     this.headers = headers;
-    const connection = tokens(headers.connection);
-    this.keepAlive = statusLine[1] === '1' ? !connection.includes('close') : connection.includes('keep-alive');
+    this.keepAlive = statusLine[1] === '1' ? !hasToken(headers.connection, 'close') : hasToken(headers.connection, 'keep-alive');
 
     if (this.method === 'HEAD' || status === 204 || status === 304) {
       this.stage = 'done';
       return false;
     }
-    const transferEncoding = tokens(headers['transfer-encoding']);
+    const transferEncoding = headers['transfer-encoding'] === undefined ? [] : tokens(headers['transfer-encoding']);
     if (transferEncoding.length > 0) {
       // A Transfer-Encoding overrides any Content-Length; not ending in chunked, the body runs to the close.
       if (headers['content-length'] !== undefined) this.keepAlive = false;
@@ -201,12 +212,23 @@ function findBlankLine(bytes: Buffer): { start: number; end: number } | undefine
   return undefined;
 }
 
-/** Header lines into an object with no prototype (a header named __proto__ is only a header). */
-function parseHeaders(lines: readonly string[]): Headers {
+/** Where the line starting at `from` ends (before its CR LF or bare LF), and where the next one starts. */
+function lineEnd(text: string, from: number): { end: number; next: number } {
+  const lf = text.indexOf('\n', from);
+  if (lf < 0) return { end: text.length, next: text.length };
+  return { end: lf > from && text.charCodeAt(lf - 1) === 13 ? lf - 1 : lf, next: lf + 1 };
+}
+
+/** Header lines (of `head`, from `from`) into an object with no prototype (a header named __proto__ is only a header). */
+function parseHeaders(head: string, from: number): Headers {
   const headers = Object.create(null) as Headers;
   let last: string | undefined;
-  for (const line of lines) {
-    if ((line.startsWith(' ') || line.startsWith('\t')) && last !== undefined) {
+  for (let at = from; at < head.length; ) {
+    const { end, next } = lineEnd(head, at);
+    const line = head.slice(at, end);
+    at = next;
+    const first = line.charCodeAt(0);
+    if ((first === 32 || first === 9) && last !== undefined) {
       // An obsolete folded line continues the previous header.
       const value = headers[last];
       if (typeof value === 'string') headers[last] = `${value} ${line.trim()}`;
@@ -233,11 +255,19 @@ function contentLength(value: string | string[]): number {
   return Number(values[0]);
 }
 
-function tokens(value: string | string[] | undefined): string[] {
-  if (value === undefined) return [];
-  return String(value)
-    .toLowerCase()
+/** The comma-separated tokens of a header, lower-cased (most are a single token: no list is made). */
+function tokens(value: string | string[]): string[] {
+  const text = String(value).toLowerCase();
+  if (!text.includes(',')) {
+    const token = text.trim();
+    return token === '' ? [] : [token];
+  }
+  return text
     .split(',')
     .map((token) => token.trim())
     .filter(Boolean);
+}
+
+function hasToken(value: string | string[] | undefined, token: string): boolean {
+  return value !== undefined && tokens(value).includes(token);
 }

@@ -4,7 +4,7 @@
 export interface TransportRequest {
   method: string;
   url: string;
-  headers: Record<string, string>;
+  headers: Readonly<Record<string, string>>;
   body?: string;
   timeoutMs: number;
 }
@@ -49,7 +49,9 @@ export function originOf(url: string): string {
 
 /** Where the authority ends: at the first `/`, `?` or `#` after `//`. */
 function authorityEnd(url: string): number {
-  const start = url.indexOf('//') + 2;
-  const end = url.slice(start).search(/[/?#]/);
-  return end < 0 ? url.length : start + end;
+  for (let at = url.indexOf('//') + 2; at < url.length; at++) {
+    const code = url.charCodeAt(at);
+    if (code === 47 || code === 63 || code === 35) return at; // / ? #
+  }
+  return url.length;
 }

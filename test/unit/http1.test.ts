@@ -130,5 +130,18 @@ describe('writing a request', () => {
   it('refuses a header that would split the request', () => {
     expect(() => serializeRequest('GET', 'h', '/x', { 'X-Key': 'a\r\nX-Evil: 1' }, undefined)).toThrow(/X-Key header cannot be sent/);
     expect(() => serializeRequest('GET', 'h', '/x', { 'Bad Name': 'a' }, undefined)).toThrow(/header name "Bad Name"/);
+    expect(() => serializeRequest('GET', 'h', '/x', Object.freeze({ 'X-Key': 'a\nb' }), undefined)).toThrow(/X-Key header cannot be sent/);
+  });
+
+  it('keeps the text of a frozen header set (the core sends the same ones again and again); reads any other set anew', () => {
+    const frozen = Object.freeze({ Accept: 'application/json' });
+    expect(serializeRequest('GET', 'h', '/a', frozen, undefined)).toBe(serializeRequest('GET', 'h', '/a', { Accept: 'application/json' }, undefined));
+    expect(serializeRequest('GET', 'h', '/b', frozen, undefined)).toBe('GET /b HTTP/1.1\r\nHost: h\r\nConnection: keep-alive\r\nAccept: application/json\r\n\r\n');
+    const changing: Record<string, string> = { Accept: 'application/json' };
+    serializeRequest('GET', 'h', '/a', changing, undefined);
+    changing.Accept = 'text/plain';
+    expect(serializeRequest('GET', 'h', '/a', changing, undefined)).toContain('\r\nAccept: text/plain\r\n');
+    changing.Accept = 'a\r\nX-Evil: 1';
+    expect(() => serializeRequest('GET', 'h', '/a', changing, undefined)).toThrow(/Accept header cannot be sent/);
   });
 });
