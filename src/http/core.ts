@@ -188,7 +188,7 @@ export class ApiClient {
       // The service is untrusted: a key it echoes back (in an error, a record, a header such as
       // Location) is masked here, before anything reads the answer, so it reaches no output,
       // message or trace.
-      const response = { ...answer, headers: this.redactHeaders(answer.headers), body: this.redact(answer.body) };
+      const response: TransportResponse = { status: answer.status, headers: this.redactHeaders(answer.headers), body: this.redact(answer.body) };
       this.traceResponse(response, this.now() - started);
       return response;
     } catch (error) {

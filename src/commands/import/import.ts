@@ -21,7 +21,7 @@ import { countsOf, firstTen } from '../bulk.js';
 import type { LocalHandler } from '../local/types.js';
 import { SCORE_CALLS_PER_WINDOW, Scorer } from '../scoring.js';
 import { stopOnSigterm, type Stopper } from '../stop.js';
-import { Checkpoint, MARK_AHEAD, type Outcome as JournalOutcome, type RowEntry } from './checkpoint.js';
+import { Checkpoint, MARK_AHEAD, type RowEntry } from './checkpoint.js';
 import { detectFormat, readImportFile, type ImportFile, type ImportFormat, type ImportRow } from './rows.js';
 
 const DEFAULT_CONCURRENCY = 4;
@@ -217,7 +217,6 @@ class Importer {
     if (this.stopping) return;
     const { row, digest } = item;
     const body = row.body!;
-    const journal = (state: JournalOutcome, extra: { id?: string; error?: string; uncertain?: boolean } = {}) => this.checkpoint?.outcome(row.line, { digest, state, ...extra });
     try {
       let id = earlierId;
       // A row sent before may exist already (its answer was lost); --upsert looks for the email anyway.
@@ -238,16 +237,21 @@ class Importer {
           result = 'created';
         }
       }
-      journal(result, { id });
-      Object.assign(outcome, { ok: true, result, id, error: null });
+      this.checkpoint?.outcome(row.line, { digest, state: result, id });
+      outcome.ok = true;
+      outcome.result = result;
+      outcome.id = id;
+      outcome.error = null;
       this.failuresInARow = 0;
       if (result === 'created' && this.scorer) this.score(row.line, id);
     } catch (error) {
       const failure = toCliError(error);
       const reason = failure.status === 409 && !this.options.upsert ? `${failure.message} (--upsert updates the existing contact)` : failure.message;
       // No answer, or a 5xx: the service may have created the contact all the same.
-      journal('failed', { error: reason, uncertain: failure.status === undefined || failure.status >= 500 });
-      Object.assign(outcome, { ok: false, result: 'failed', error: reason });
+      this.checkpoint?.outcome(row.line, { digest, state: 'failed', error: reason, uncertain: failure.status === undefined || failure.status >= 500 });
+      outcome.ok = false;
+      outcome.result = 'failed';
+      outcome.error = reason;
       this.failuresInARow = failure.exitCode === ExitCode.network || failure.exitCode === ExitCode.service ? this.failuresInARow + 1 : 0;
       if (STOPS_AT_ONCE.has(failure.exitCode) || this.failuresInARow >= STOP_AFTER_FAILURES) this.halted ??= failure;
     }
