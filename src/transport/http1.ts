@@ -115,9 +115,11 @@ export class AnswerParser {
         this.stage = 'chunk-end';
         return true;
       case 'chunk-end': {
-        const line = this.readLine();
-        if (line === undefined) return false;
-        if (line !== '') throw new MalformedAnswerError('a chunk longer than its size');
+        // The line break after a chunk's data: CRLF, or a bare LF.
+        const crlf = this.pending[0] === 13 ? 1 : 0;
+        if (this.pending.length <= crlf) return false;
+        if (this.pending[crlf] !== 10) throw new MalformedAnswerError('a chunk longer than its size');
+        this.pending = this.pending.subarray(crlf + 1);
         this.stage = 'chunk-size';
         return true;
       }
@@ -198,7 +200,9 @@ export class AnswerParser {
   }
 
   private answer(reusable: boolean): Answer {
-    return { status: this.status, headers: this.headers, body: Buffer.concat(this.body).toString('utf8'), reusable };
+    // Most bodies arrive in one piece: decoded where they lie, not copied first.
+    const body = this.body.length === 1 ? this.body[0]!.toString('utf8') : Buffer.concat(this.body).toString('utf8');
+    return { status: this.status, headers: this.headers, body, reusable };
   }
 }
 
