@@ -34,6 +34,7 @@ export interface ImportFile {
 }
 
 const CONTACT_FIELDS = writableFields('contact');
+const REQUIRED_FIELDS = CONTACT_FIELDS.filter((field) => field.required);
 
 /** Format from --format, else the file name, else the first character (`{`: NDJSON). */
 export function detectFormat(text: string, source: string, asked: ImportFormat | undefined): ImportFormat {
@@ -95,11 +96,14 @@ function resolveColumns(columns: readonly string[], mapping: Map<string, string>
   return { fields, ignored };
 }
 
-/** The body of one row from (field, value) pairs; or why it cannot be sent. */
-function toBody(pairs: Iterable<[FieldSpec, unknown]>): Pick<ImportRow, 'body' | 'problem'> {
+/** The body of one row: each column's value (`values[i]`) for the field it fills (`fields[i]`); or why it cannot be sent. */
+function toBody(fields: ReadonlyArray<FieldSpec | undefined>, values: ArrayLike<unknown>): Pick<ImportRow, 'body' | 'problem'> {
   const body: JsonObject = {};
   try {
-    for (const [field, raw] of pairs) {
+    for (let index = 0; index < fields.length; index++) {
+      const field = fields[index];
+      const raw = values[index];
+      if (!field) continue;
       const value = typeof raw === 'string' ? raw.trim() : raw;
       if (value === undefined || value === null || value === '') continue;
       // A workspace's own field: text from CSV stays text; JSON values stay as they are.
@@ -108,7 +112,7 @@ function toBody(pairs: Iterable<[FieldSpec, unknown]>): Pick<ImportRow, 'body' |
   } catch (error) {
     return { problem: (error as Error).message };
   }
-  const missing = CONTACT_FIELDS.filter((field) => field.required && body[field.name] === undefined).map((field) => field.name);
+  const missing = REQUIRED_FIELDS.filter((field) => body[field.name] === undefined).map((field) => field.name);
   if (missing.length > 0) return { problem: `missing ${missing.join(' and ')}` };
   return { body };
 }
@@ -142,8 +146,7 @@ async function readCsv(text: string, mapping: Map<string, string>, source: strin
       rows.push({ line: start, cells, problem: `${cells.length} cells, but the header has ${columns.length} columns` });
       continue;
     }
-    const pairs = fields.flatMap((field, at): Array<[FieldSpec, unknown]> => (field ? [[field, cells[at]]] : []));
-    rows.push({ line: start, cells, ...toBody(pairs) });
+    rows.push({ line: start, cells, ...toBody(fields, cells) });
   }
   return { rows, columns, ignored };
 }
@@ -184,8 +187,8 @@ function readNdjson(text: string, mapping: Map<string, string>): ImportFile {
   const { fields, ignored } = resolveColumns(columns, mapping);
   const rows = parsed.map(({ line, text: lineText, object, problem }): ImportRow => {
     if (!object) return { line, cells: [lineText], problem };
-    const pairs = columns.flatMap((key, index): Array<[FieldSpec, unknown]> => (fields[index] && Object.hasOwn(object, key) ? [[fields[index]!, object[key]]] : []));
-    return { line, cells: [lineText], ...toBody(pairs) };
+    const values = columns.map((key) => (Object.hasOwn(object, key) ? object[key] : undefined));
+    return { line, cells: [lineText], ...toBody(fields, values) };
   });
   return { rows, columns: ['json'], ignored };
 }
