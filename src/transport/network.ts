@@ -4,8 +4,9 @@
 // about 115 ms on Node 20, and undici's Pool measured slower than node:http here. tls (with crypto)
 // is loaded only when a request needs it.
 //
-// Per request it allocates one exchange and one timer, nothing else: on a machine where crm and the
-// service share the cores, the client's CPU is taken from the service (bench/scale.mjs).
+// Per request: one Exchange (its parser, its deadline timer) and no closures or idle timers. Where
+// crm and the service share a machine's cores, the client's CPU is taken from the service
+// (bench/scale.mjs measures an import against `crm sandbox serve`).
 
 import type { Socket } from 'node:net';
 import { AnswerParser, InvalidHeaderError, MalformedAnswerError, serializeRequest, type Answer } from './http1.js';
