@@ -15,6 +15,8 @@ const MAX_HEAD_BYTES = 64 * 1024;
 /** Headers of which a repeat is ignored, as node:http does; Content-Length repeats must agree. */
 const FIRST_WINS = new Set(['content-type', 'user-agent', 'referer', 'host', 'authorization', 'proxy-authorization', 'if-modified-since', 'if-unmodified-since', 'from', 'location', 'max-forwards', 'retry-after', 'etag', 'last-modified', 'server', 'age', 'expires']);
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
+/** No bytes yet (shared: a Buffer of length 0 holds nothing to change). */
+const NOTHING = Buffer.alloc(0);
 
 export type Headers = Record<string, string | string[] | undefined>;
 
@@ -67,7 +69,7 @@ type Stage = 'head' | 'length' | 'chunk-size' | 'chunk-data' | 'chunk-end' | 'tr
  */
 export class AnswerParser {
   private stage: Stage = 'head';
-  private pending: Buffer = Buffer.alloc(0);
+  private pending: Buffer = NOTHING;
   private readonly body: Buffer[] = [];
   /** Body bytes still to come: of a Content-Length body, or of the current chunk. */
   private remaining = 0;
@@ -131,7 +133,7 @@ export class AnswerParser {
       }
       case 'to-close':
         if (this.pending.length > 0) this.body.push(this.pending);
-        this.pending = Buffer.alloc(0);
+        this.pending = NOTHING;
         return false;
       case 'done':
         return false;
