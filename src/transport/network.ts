@@ -4,9 +4,9 @@
 // about 115 ms on Node 20, and undici's Pool measured slower than node:http here. tls (with crypto)
 // is loaded only when a request needs it.
 //
-// Per request: one Exchange (its parser, its deadline timer) and no closures or idle timers. Where
-// crm and the service share a machine's cores, the client's CPU is taken from the service
-// (bench/scale.mjs measures an import against `crm sandbox serve`).
+// Per request: one Exchange (with its parser), no closures and no timer (one timer checks every
+// request's deadline). Where crm and the service share a machine's cores, the client's CPU is
+// taken from the service (bench/scale.mjs measures an import against `crm sandbox serve`).
 
 import type { Socket } from 'node:net';
 import { AnswerParser, InvalidHeaderError, MalformedAnswerError, serializeRequest, type Answer } from './http1.js';
@@ -14,8 +14,8 @@ import { TransportError, originOf, pathAndQuery, type Transport, type TransportR
 
 /** Errors raised before a connection existed: nothing was sent. */
 const NOT_DELIVERED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
-/** setTimeout's limit; a longer delay would fire at once. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
+/** How often the deadlines of the requests under way are checked: one timer, not one a request. */
+const DEADLINE_CHECK_MS = 50;
 const READ_BUFFER_BYTES = 64 * 1024;
 
 /** A connection to one origin, idle in its pool or carrying one exchange. */
@@ -30,29 +30,34 @@ interface Connection {
   maxIdleMs: number;
 }
 
-/** One request under way on a connection: settles once, on the answer, a failure or the deadline. */
+/** What the transport does when an exchange is over: pool its connection (answered), and count it. */
+interface Settling {
+  release(connection: Connection, answer: Answer): void;
+  settled(): void;
+}
+
+/** One request under way on a connection: settles once, on the answer, a failure or its deadline. */
 class Exchange {
   readonly parser: AnswerParser;
+  /** When it times out (Date.now()): a deadline for the whole exchange, not only for an idle socket. */
+  readonly deadline: number;
   private settled = false;
-  private readonly timer: NodeJS.Timeout;
 
   constructor(
     private readonly connection: Connection,
     private readonly host: string,
-    request: TransportRequest,
-    private readonly release: (connection: Connection, answer: Answer) => void,
+    private readonly request: TransportRequest,
+    private readonly settling: Settling,
     private readonly resolve: (response: TransportResponse) => void,
     private readonly reject: (error: TransportError) => void,
   ) {
     this.parser = new AnswerParser(request.method);
-    // A deadline for the whole exchange, not only for an idle socket. It also keeps the process
-    // alive while the request is under way: idle connections do not (they are unref'd).
-    this.timer = setTimeout(() => this.fail(new TransportError(`request timed out after ${request.timeoutMs / 1000}s`, 'ETIMEDOUT', true)), Math.min(request.timeoutMs, MAX_TIMER_MS));
+    this.deadline = Date.now() + request.timeoutMs;
   }
 
   answered(answer: Answer): void {
     if (!this.begin()) return;
-    this.release(this.connection, answer);
+    this.settling.release(this.connection, answer);
     this.resolve({ status: answer.status, headers: answer.headers, body: answer.body });
   }
 
@@ -66,6 +71,10 @@ class Exchange {
   closed(): void {
     if (this.parser.received) return this.cutShort();
     this.fail(new TransportError(`connection to ${this.host} was closed before it answered`, 'ECONNRESET', this.connection.connected));
+  }
+
+  timedOut(): void {
+    this.fail(new TransportError(`request timed out after ${this.request.timeoutMs / 1000}s`, 'ETIMEDOUT', true));
   }
 
   private cutShort(): void {
@@ -82,7 +91,7 @@ class Exchange {
   private begin(): boolean {
     if (this.settled) return false;
     this.settled = true;
-    clearTimeout(this.timer);
+    this.settling.settled();
     return true;
   }
 }
@@ -92,6 +101,22 @@ export async function createNetworkTransport(): Promise<Transport & { close(): v
   const idle = new Map<string, Connection[]>();
   const open = new Set<Connection>();
   let readBuffer: Buffer | undefined;
+  /**
+   * Checks the deadlines of the exchanges under way, and keeps the process alive while there are
+   * some: idle connections do not (they are unref'd).
+   */
+  let watchdog: NodeJS.Timeout | undefined;
+  let underWay = 0;
+  const checkDeadlines = () => {
+    const now = Date.now();
+    for (const connection of open) if (connection.exchange && now >= connection.exchange.deadline) connection.exchange.timedOut();
+  };
+  const settling: Settling = {
+    release: (connection, answer) => release(connection, answer),
+    settled: () => {
+      if (--underWay === 0) watchdog?.unref();
+    },
+  };
 
   const forget = (connection: Connection) => {
     open.delete(connection);
@@ -197,13 +222,16 @@ export async function createNetworkTransport(): Promise<Transport & { close(): v
     }
     const connection = pooled(origin) ?? (await dial(url, origin));
     return new Promise((resolve, reject) => {
-      connection.exchange = new Exchange(connection, host, request, release, resolve, reject);
+      connection.exchange = new Exchange(connection, host, request, settling, resolve, reject);
+      if (underWay++ === 0) (watchdog ??= setInterval(checkDeadlines, DEADLINE_CHECK_MS)).ref();
       connection.socket.write(bytes);
     });
   };
 
   return Object.assign(transport, {
     close() {
+      clearInterval(watchdog);
+      watchdog = undefined;
       for (const connection of open) connection.socket.destroy();
     },
   });

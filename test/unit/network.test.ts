@@ -175,6 +175,21 @@ describe('the network transport', () => {
     expect(await failure(get('/contacts', { timeoutMs: 100 }))).toMatchObject({ code: 'ETIMEDOUT', delivered: true, message: 'request timed out after 0.1s' });
   });
 
+  it('keeps the process alive while a request is under way, and not once it is over', async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+    const before = timers();
+    let during = 0;
+    const { get } = await setUp((_, socket) => {
+      during = timers();
+      setTimeout(() => socket.write(OK), 10);
+    });
+    expect(await get()).toMatchObject({ status: 200 });
+    // One timer checks the deadlines of every request under way; it lets go once none is.
+    expect(during).toBe(before + 1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(timers()).toBe(before);
+  });
+
   it('refuses a header that cannot be written, before connecting', async () => {
     const { server, get } = await setUp((_, socket) => socket.write(OK));
     expect(await failure(get('/contacts', { headers: { 'X-Service-API-Key': 'key\r\nX-Evil: 1' } }))).toMatchObject({ code: 'EINVALIDHEADER', delivered: false });
