@@ -118,7 +118,9 @@ async function benchImport() {
     line('crm contacts import, sending (start-up excluded)', sending, 'rows/s');
     line('crm contacts import (whole process)', imports, 'rows/s');
     const ratio = median(sending) / median(loads);
-    console.log(`  sending rate to the capacity ${ratio.toFixed(2)}  target >= 0.8: ${verdict(ratio >= 0.8)}`);
+    // Each run's own ratio too: the machine's speed drifts between runs more than within one.
+    const paired = median(sending.map((rate, run) => rate / loads[run]));
+    console.log(`  sending rate to the capacity ${ratio.toFixed(2)} (median of each run's ratio ${paired.toFixed(2)})  target >= 0.8: ${verdict(ratio >= 0.8)}`);
     console.log(`  whole process to the capacity ${(median(imports) / median(loads)).toFixed(2)}; to the bare node:http loop ${(median(imports) / median(loops)).toFixed(2)}`);
   } finally {
     server.child.kill('SIGTERM');
