@@ -45,6 +45,7 @@ interface Outcome {
 /** A row with what the checkpoint says of it. */
 interface Planned {
   row: ImportRow;
+  /** What the row sends, digested: for a row the checkpoint had imported (the others' when sent). */
   digest?: string;
   /** Created or updated by an earlier run. */
   done?: RowEntry;
@@ -73,7 +74,8 @@ export const run: LocalHandler = async (ctx, { args, options }) => {
     ctx.warn(`ignoring ${input.ignored.length === 1 ? 'a column that is not a contact field' : 'columns that are not contact fields'}: ${names} (send one with --map COLUMN=FIELD)`);
   }
   const checkpoint = checkpointPath === undefined ? undefined : Checkpoint.open(checkpointPath, resume, source);
-  const plan = planRows(input.rows, checkpoint, source, checkpoint ? await digester() : undefined);
+  const digestOf = checkpoint ? await digester() : undefined;
+  const plan = planRows(input.rows, checkpoint, source, digestOf);
   if (ctx.dryRun) return dryRunReport(plan, options.flag('upsert'));
 
   const client = await ctx.client();
@@ -89,6 +91,7 @@ export const run: LocalHandler = async (ctx, { args, options }) => {
     concurrency: options.number('concurrency') ?? DEFAULT_CONCURRENCY,
     upsert: options.flag('upsert'),
     score: options.flag('score'),
+    digestOf,
   });
   const outcomes = await importer.run(plan);
   if (errorsFile !== undefined) await writeErrors(errorsFile, input, outcomes);
@@ -103,15 +106,15 @@ async function digester(): Promise<(text: string) => string> {
 
 /**
  * What the checkpoint says of each row; a row imported before must still send the same data (its
- * digest; only with a checkpoint: nothing else reads them).
+ * digest). The other rows' digests are taken as they are sent, not before the first request.
  */
 function planRows(rows: readonly ImportRow[], checkpoint: Checkpoint | undefined, source: string, digestOf?: (text: string) => string): Planned[] {
   const changed: number[] = [];
   const plan = rows.map((row): Planned => {
     if (!row.body) return { row, uncertain: false };
-    const digest = digestOf?.(JSON.stringify(row.body));
     const entry = checkpoint?.entries.get(row.line);
     const imported = entry?.state === 'created' || entry?.state === 'updated';
+    const digest = imported ? digestOf?.(JSON.stringify(row.body)) : undefined;
     if (imported && entry.digest !== digest) changed.push(row.line);
     // Sent (under a mark) with no outcome written, or failed without a clear answer: it may exist.
     const uncertain = entry === undefined ? row.line <= (checkpoint?.sentThrough ?? 0) : entry.state === 'failed' && entry.uncertain === true;
@@ -144,6 +147,8 @@ interface ImportOptions {
   concurrency: number;
   upsert: boolean;
   score: boolean;
+  /** With a checkpoint: the digest of a row's body, journaled with its outcome. */
+  digestOf?: (text: string) => string;
 }
 
 class Importer {
@@ -215,8 +220,9 @@ class Importer {
 
   private async importRow(item: Planned, outcome: Outcome, earlierId?: string): Promise<void> {
     if (this.stopping) return;
-    const { row, digest } = item;
+    const { row } = item;
     const body = row.body!;
+    const digest = item.digest ?? this.options.digestOf?.(JSON.stringify(body));
     try {
       let id = earlierId;
       // A row sent before may exist already (its answer was lost); --upsert looks for the email anyway.
