@@ -1,28 +1,27 @@
 // Commands that act on many items (tasks complete, ai accept, sequences enroll, contacts import):
 // every item ends in one row of a report, and the run's exit code says whether all went well.
 
-import pLimit from 'p-limit';
+import pMap from 'p-map';
 import { CliError, ExitCode, toCliError } from '../cli/errors.js';
 import { list, type ReportRow, type Result, type View } from '../cli/result.js';
 
 /** Requests at once for the ids of one command. */
 const CONCURRENCY = 4;
 
-/** One request per id, a few at a time (p-limit); a usage error (nothing sent for it) stops the run. */
+/** One request per id, a few at a time (p-map); a usage error (nothing sent for it) stops the run: no further id is sent. */
 export async function forEachId(ids: readonly string[], action: (id: string) => Promise<unknown>, success: string): Promise<Array<ReportRow & { failure?: CliError }>> {
-  const limit = pLimit(CONCURRENCY);
-  return Promise.all(
-    ids.map((id) =>
-      limit(async (): Promise<ReportRow & { failure?: CliError }> => {
-        try {
-          return { id, ok: true, result: success, error: null, record: await action(id) };
-        } catch (error) {
-          const failure = toCliError(error);
-          if (failure.exitCode === ExitCode.usage || failure.exitCode === ExitCode.interrupted) throw failure;
-          return { id, ok: false, result: failure.status === 404 ? 'not_found' : 'failed', error: failure.message, failure };
-        }
-      }),
-    ),
+  return pMap(
+    ids,
+    async (id): Promise<ReportRow & { failure?: CliError }> => {
+      try {
+        return { id, ok: true, result: success, error: null, record: await action(id) };
+      } catch (error) {
+        const failure = toCliError(error);
+        if (failure.exitCode === ExitCode.usage || failure.exitCode === ExitCode.interrupted) throw failure;
+        return { id, ok: false, result: failure.status === 404 ? 'not_found' : 'failed', error: failure.message, failure };
+      }
+    },
+    { concurrency: CONCURRENCY },
   );
 }
 

@@ -1,11 +1,12 @@
 // crm contacts import FILE|-: every row read and checked first (./rows.ts), then sent a few at a
-// time (p-limit: a well-kept limiter, so the pool is not hand-rolled) over the core's kept-alive
-// connections and retry rules. Every row ends in one state (created with its id, updated, invalid,
-// failed with the reason), journaled in a checkpoint (./checkpoint.ts) that --resume finishes from.
+// time (p-map: a well-kept pool, not a hand-rolled one, that takes each row as a slot frees up)
+// over the core's kept-alive connections and retry rules. Every row ends in one state (created
+// with its id, updated, invalid, failed with the reason), journaled in a checkpoint
+// (./checkpoint.ts) that --resume finishes from.
 
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import pLimit from 'p-limit';
+import pMap from 'p-map';
 import type { Context } from '../../cli/context.js';
 import { CliError, ExitCode, noRecordError, toCliError, usageError } from '../../cli/errors.js';
 import { safeLine } from '../../cli/format.js';
@@ -191,24 +192,28 @@ class Importer {
     const toSend = lines.length;
     this.earlier = plan.filter((item) => item.done).length;
     this.progress = startProgress(this.ctx.io, 'Importing', toSend);
-    const limit = pLimit(this.options.concurrency);
+    const toImport: Array<{ item: Planned; outcome: Outcome }> = [];
+    plan.forEach((item, index) => {
+      if (!item.row.body) return;
+      if (!item.done) return void toImport.push({ item, outcome: outcomes[index]! });
+      if (item.done.scored) this.scoredLines.add(item.row.line);
+      else if (this.scorer && item.done.state === 'created' && item.done.id) this.score(item.row.line, item.done.id);
+    });
     /** --upsert: a row waits for the earlier rows with its email, and updates the contact they left. */
     const byEmail = new Map<string, Promise<string | undefined>>();
-    const tasks = plan.map((item, index) => {
-      if (!item.row.body) return undefined;
-      if (item.done) {
-        if (item.done.scored) this.scoredLines.add(item.row.line);
-        else if (this.scorer && item.done.state === 'created' && item.done.id) this.score(item.row.line, item.done.id);
-        return undefined;
-      }
-      if (!this.options.upsert) return limit(() => this.importRow(item, outcomes[index]!));
-      const email = String(item.row.body.email).toLowerCase();
-      const before = byEmail.get(email) ?? Promise.resolve(undefined);
-      const mine = before.then((id) => limit(() => this.importRow(item, outcomes[index]!, id)));
-      byEmail.set(email, mine.then(() => outcomes[index]!.id ?? undefined));
-      return mine;
-    });
-    await Promise.all(tasks);
+    await pMap(
+      toImport,
+      async ({ item, outcome }) => {
+        if (!this.options.upsert) return this.importRow(item, outcome);
+        // Rows start in file order, so an earlier row with this email is already under way.
+        const email = String(item.row.body!.email).toLowerCase();
+        const earlier = byEmail.get(email);
+        const mine = (async () => this.importRow(item, outcome, earlier && (await earlier)))();
+        byEmail.set(email, mine.then(() => outcome.id ?? undefined));
+        return mine;
+      },
+      { concurrency: this.options.concurrency },
+    );
     await Promise.all(this.scoring);
     this.progress.stop();
     return outcomes;
