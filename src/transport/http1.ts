@@ -69,7 +69,9 @@ type Stage = 'head' | 'length' | 'chunk-size' | 'chunk-data' | 'chunk-end' | 'tr
  */
 export class AnswerParser {
   private stage: Stage = 'head';
+  /** The bytes not yet read: `pending` from `at` on (an offset, so that reading makes no new Buffer). */
   private pending: Buffer = NOTHING;
+  private at = 0;
   private readonly body: Buffer[] = [];
   /** Body bytes still to come: of a Content-Length body, or of the current chunk. */
   private remaining = 0;
@@ -83,10 +85,11 @@ export class AnswerParser {
 
   push(chunk: Buffer): Answer | undefined {
     this.received = true;
-    this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
+    this.pending = this.at === this.pending.length ? chunk : Buffer.concat([this.pending.subarray(this.at), chunk]);
+    this.at = 0;
     while (this.step());
     if (this.stage !== 'done') return undefined;
-    return this.answer(this.keepAlive && this.pending.length === 0);
+    return this.answer(this.keepAlive && this.at === this.pending.length);
   }
 
   end(): Answer | undefined {
@@ -118,10 +121,10 @@ export class AnswerParser {
         return true;
       case 'chunk-end': {
         // The line break after a chunk's data: CRLF, or a bare LF.
-        const crlf = this.pending[0] === 13 ? 1 : 0;
-        if (this.pending.length <= crlf) return false;
-        if (this.pending[crlf] !== 10) throw new MalformedAnswerError('a chunk longer than its size');
-        this.pending = this.pending.subarray(crlf + 1);
+        const crlf = this.pending[this.at] === 13 ? 1 : 0;
+        if (this.pending.length - this.at <= crlf) return false;
+        if (this.pending[this.at + crlf] !== 10) throw new MalformedAnswerError('a chunk longer than its size');
+        this.at += crlf + 1;
         this.stage = 'chunk-size';
         return true;
       }
@@ -132,8 +135,9 @@ export class AnswerParser {
         return this.stage !== 'done';
       }
       case 'to-close':
-        if (this.pending.length > 0) this.body.push(this.pending);
+        if (this.at < this.pending.length) this.body.push(this.pending.subarray(this.at));
         this.pending = NOTHING;
+        this.at = 0;
         return false;
       case 'done':
         return false;
@@ -142,34 +146,34 @@ export class AnswerParser {
 
   /** Moves what has arrived of the `remaining` body bytes into the body; true once all have. */
   private takeBody(): boolean {
-    const take = Math.min(this.remaining, this.pending.length);
+    const take = Math.min(this.remaining, this.pending.length - this.at);
     if (take === 0) return false;
-    this.body.push(this.pending.subarray(0, take));
-    this.pending = this.pending.subarray(take);
+    this.body.push(this.pending.subarray(this.at, this.at + take));
+    this.at += take;
     this.remaining -= take;
     return this.remaining === 0;
   }
 
   /** The next line without its end (CRLF or a bare LF), or undefined until it has arrived. */
   private readLine(): string | undefined {
-    const end = this.pending.indexOf(10);
+    const end = this.pending.indexOf(10, this.at);
     if (end < 0) {
-      if (this.pending.length > MAX_HEAD_BYTES) throw new MalformedAnswerError('a line longer than 64 KiB');
+      if (this.pending.length - this.at > MAX_HEAD_BYTES) throw new MalformedAnswerError('a line longer than 64 KiB');
       return undefined;
     }
-    const line = this.pending.toString('latin1', 0, end > 0 && this.pending[end - 1] === 13 ? end - 1 : end);
-    this.pending = this.pending.subarray(end + 1);
+    const line = this.pending.toString('latin1', this.at, end > this.at && this.pending[end - 1] === 13 ? end - 1 : end);
+    this.at = end + 1;
     return line;
   }
 
   private readHead(): boolean {
-    const blank = findBlankLine(this.pending);
+    const blank = findBlankLine(this.pending, this.at);
     if (blank === undefined) {
-      if (this.pending.length > MAX_HEAD_BYTES) throw new MalformedAnswerError('a head larger than 64 KiB');
+      if (this.pending.length - this.at > MAX_HEAD_BYTES) throw new MalformedAnswerError('a head larger than 64 KiB');
       return false;
     }
-    const head = this.pending.toString('latin1', 0, blank.start);
-    this.pending = this.pending.subarray(blank.end);
+    const head = this.pending.toString('latin1', this.at, blank.start);
+    this.at = blank.end;
     const statusEnd = lineEnd(head, 0);
     const statusLine = /^HTTP\/1\.([01]) (\d{3})(?:[ \t].*)?$/.exec(head.slice(0, statusEnd.end));
     if (!statusLine) throw new MalformedAnswerError(`"${head.slice(0, Math.min(statusEnd.end, 40))}" is not an HTTP/1.x status line`);
@@ -177,7 +181,7 @@ export class AnswerParser {
     const headers = parseHeaders(head, statusEnd.next);
     if (status === 101) throw new MalformedAnswerError('a switch of protocols nobody asked for');
     // 100 Continue, 103 Early Hints: the answer comes after.
-    if (status < 200) return this.pending.length > 0;
+    if (status < 200) return this.at < this.pending.length;
     this.status = status;
     this.headers = headers;
     this.keepAlive = statusLine[1] === '1' ? !hasToken(headers.connection, 'close') : hasToken(headers.connection, 'keep-alive');
@@ -209,9 +213,9 @@ export class AnswerParser {
 }
 
 /** Where the head ends: the first empty line, after CRLF or a bare LF (start: where the last line's end begins). */
-function findBlankLine(bytes: Buffer): { start: number; end: number } | undefined {
-  for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) {
-    const start = at > 0 && bytes[at - 1] === 13 ? at - 1 : at;
+function findBlankLine(bytes: Buffer, from: number): { start: number; end: number } | undefined {
+  for (let at = bytes.indexOf(10, from); at >= 0; at = bytes.indexOf(10, at + 1)) {
+    const start = at > from && bytes[at - 1] === 13 ? at - 1 : at;
     if (bytes[at + 1] === 10) return { start, end: at + 2 };
     if (bytes[at + 1] === 13 && bytes[at + 2] === 10) return { start, end: at + 3 };
   }
