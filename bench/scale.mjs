@@ -12,7 +12,7 @@
 //   records, peak RSS (target: at most 1.2x), and against a bare fetch loop over the same pages,
 //   wall time (target: at most 1.0x).
 //
-//   node bench/scale.mjs [--runs N] [--records N] [--skip-import] [--skip-export]
+//   node bench/scale.mjs [--runs N (export, 5)] [--import-runs N (9)] [--records N] [--skip-import] [--skip-export]
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,6 +24,8 @@ import { CRM, serveSandbox } from './serve.mjs';
 const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
 const RUNS = option('--runs', 5);
+/** The import's runs are seconds each and noisier than the export's minutes: more of them. */
+const IMPORT_RUNS = option('--import-runs', 9);
 const RECORDS = option('--records', 100_000);
 const SMALL = 1_000;
 const IMPORT_ROWS = 2_000;
@@ -103,7 +105,7 @@ async function benchImport() {
     const sending = [];
     const importCsv = (file) => measure([CRM, 'contacts', 'import', file, '--concurrency', String(CONCURRENCY), '-q'], server.env).ms;
     await capacity(1); // warm-up of the server
-    for (let run = 0; run < RUNS; run++) {
+    for (let run = 0; run < IMPORT_RUNS; run++) {
       loads.push(await capacity(2));
       loops.push(IMPORT_ROWS / (measure([POST_LOOP, server.url, server.key, String(IMPORT_ROWS), String(CONCURRENCY), `loop-${run}`], server.env).ms / 1000));
       const whole = importCsv(csvFile(`import-${run}`, IMPORT_ROWS));
@@ -112,7 +114,7 @@ async function benchImport() {
       sending.push((IMPORT_ROWS - 1) / ((whole - fixed) / 1000));
     }
     const line = (label, values, unit) => console.log(`  ${label.padEnd(52)} ${median(values).toFixed(0).padStart(6)} ${unit} (min ${Math.min(...values).toFixed(0)}, max ${Math.max(...values).toFixed(0)})`);
-    console.log(`Import of ${IMPORT_ROWS} rows at concurrency ${CONCURRENCY}, ${RUNS} interleaved runs (medians):`);
+    console.log(`Import of ${IMPORT_ROWS} rows at concurrency ${CONCURRENCY}, ${IMPORT_RUNS} interleaved runs (medians):`);
     line('server capacity, POST /contacts (autocannon)', loads, 'req/s ');
     line('bare node:http loop, same POSTs (whole process)', loops, 'rows/s');
     line('crm contacts import, sending (start-up excluded)', sending, 'rows/s');
