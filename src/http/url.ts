@@ -56,7 +56,7 @@ export function queryString(query: Query | undefined): string {
 
 /** Joins base URL, path and query by string: URL resolution would treat `..` in a path as a step up. */
 export function buildUrl(baseUrl: string, path: string, query?: Query): string {
-  const base = baseUrl.endsWith('/') ? baseUrl.replace(/\/+$/, '') : baseUrl;
+  const base = baseUrl.replace(/\/+$/, '');
   const rest = path.startsWith('/') ? path : `/${path}`;
   return `${base}${rest}${queryString(query)}`;
 }

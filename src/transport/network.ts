@@ -236,6 +236,7 @@ export async function createNetworkTransport(): Promise<Transport & { close(): v
     },
   });
 }
+
 function describeNetworkError(error: Error & { code?: string }, host: string): string {
   switch (error.code) {
     case 'ECONNREFUSED':

@@ -46,8 +46,6 @@ interface Outcome {
 /** A row with what the checkpoint says of it. */
 interface Planned {
   row: ImportRow;
-  /** What the row sends, digested: for a row the checkpoint had imported (the others' when sent). */
-  digest?: string;
   /** Created or updated by an earlier run. */
   done?: RowEntry;
   /** Sent before without a clear answer: look it up before sending it again. */
@@ -107,7 +105,7 @@ async function digester(): Promise<(text: string) => string> {
 
 /**
  * What the checkpoint says of each row; a row imported before must still send the same data (its
- * digest). The other rows' digests are taken as they are sent, not before the first request.
+ * digest). The other rows are digested as they are sent, not before the first request.
  */
 function planRows(rows: readonly ImportRow[], checkpoint: Checkpoint | undefined, source: string, digestOf?: (text: string) => string): Planned[] {
   const changed: number[] = [];
@@ -115,11 +113,10 @@ function planRows(rows: readonly ImportRow[], checkpoint: Checkpoint | undefined
     if (!row.body) return { row, uncertain: false };
     const entry = checkpoint?.entries.get(row.line);
     const imported = entry?.state === 'created' || entry?.state === 'updated';
-    const digest = imported ? digestOf?.(JSON.stringify(row.body)) : undefined;
-    if (imported && entry.digest !== digest) changed.push(row.line);
+    if (imported && entry.digest !== digestOf?.(JSON.stringify(row.body))) changed.push(row.line);
     // Sent (under a mark) with no outcome written, or failed without a clear answer: it may exist.
     const uncertain = entry === undefined ? row.line <= (checkpoint?.sentThrough ?? 0) : entry.state === 'failed' && entry.uncertain === true;
-    return { row, digest, done: imported ? entry : undefined, uncertain };
+    return { row, done: imported ? entry : undefined, uncertain };
   });
   if (changed.length > 0) {
     const verb = changed.length > 1 ? 'hold' : 'holds';
@@ -187,18 +184,17 @@ class Importer {
       email: typeof row.body?.email === 'string' ? row.body.email : null,
       error: row.problem ?? null,
     }));
-    const lines = plan.filter((item) => item.row.body && !item.done).map((item) => item.row.line);
-    lines.forEach((line, index) => this.ahead.set(line, lines[Math.min(index + MARK_AHEAD, lines.length - 1)]!));
-    const toSend = lines.length;
-    this.earlier = plan.filter((item) => item.done).length;
-    this.progress = startProgress(this.ctx.io, 'Importing', toSend);
     const toImport: Array<{ item: Planned; outcome: Outcome }> = [];
     plan.forEach((item, index) => {
       if (!item.row.body) return;
       if (!item.done) return void toImport.push({ item, outcome: outcomes[index]! });
+      this.earlier++;
       if (item.done.scored) this.scoredLines.add(item.row.line);
       else if (this.scorer && item.done.state === 'created' && item.done.id) this.score(item.row.line, item.done.id);
     });
+    const lines = toImport.map(({ item }) => item.row.line);
+    lines.forEach((line, index) => this.ahead.set(line, lines[Math.min(index + MARK_AHEAD, lines.length - 1)]!));
+    this.progress = startProgress(this.ctx.io, 'Importing', lines.length);
     /** --upsert: a row waits for the earlier rows with its email, and updates the contact they left. */
     const byEmail = new Map<string, Promise<string | undefined>>();
     await pMap(
@@ -227,7 +223,7 @@ class Importer {
     if (this.stopping) return;
     const { row } = item;
     const body = row.body!;
-    const digest = item.digest ?? this.options.digestOf?.(JSON.stringify(body));
+    const digest = this.options.digestOf?.(JSON.stringify(body));
     try {
       let id = earlierId;
       // A row sent before may exist already (its answer was lost); --upsert looks for the email anyway.
