@@ -18,3 +18,24 @@ export async function serveSandbox(env) {
   });
   return { child, ...info };
 }
+
+/**
+ * bench/remote-server.mjs as a child process (options as its flags, e.g. ['--rtt', '40']); resolves
+ * with its address, key and child once it listens. stats() and reset() read and zero its counters.
+ */
+export async function serveRemote(flags = []) {
+  const script = fileURLToPath(new URL('./remote-server.mjs', import.meta.url));
+  const child = spawn(process.execPath, [script, ...flags], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const info = await new Promise((resolve, reject) => {
+    let text = '';
+    child.stdout.on('data', (chunk) => {
+      text += chunk;
+      if (text.includes('\n')) resolve(JSON.parse(text.split('\n')[0]));
+    });
+    child.on('exit', (code) => reject(new Error(`remote-server exited ${code}`)));
+  });
+  const origin = new URL(info.url).origin;
+  const stats = async () => (await fetch(`${origin}/__bench/stats`)).json();
+  const reset = async () => (await fetch(`${origin}/__bench/reset`, { method: 'POST' })).json();
+  return { child, ...info, stats, reset };
+}
