@@ -122,7 +122,7 @@ __crm_flags() {
         'contacts tasks') echo "$globals "'-h --help' ;;
         'contacts tasks add') echo "$globals "'--title --description --status --priority --due --deal-id --set --data -h --help' ;;
         'contacts enroll') echo "$globals "'--sequence --set --data -h --help' ;;
-        'contacts import') echo "$globals "'--format --map --concurrency --upsert --score --errors --checkpoint --resume -h --help' ;;
+        'contacts import') echo "$globals "'--format --encoding --map --concurrency --upsert --score --errors --checkpoint --resume -h --help' ;;
         'contacts export') echo "$globals "'--format --search --status --list-id -h --help' ;;
         'accounts') echo "$globals "'-h --help' ;;
         'accounts list') echo "$globals "'-L --limit --offset --all --search --industry -h --help' ;;
@@ -212,6 +212,7 @@ __crm_flag_values() {
         'contacts enroll --sequence') echo '@dynamic sequences' ;;
         'contacts enroll --set' | 'contacts enroll --data') ;;
         'contacts import --format') echo 'csv ndjson' ;;
+        'contacts import --encoding') echo 'utf8 latin1 cp1252' ;;
         'contacts import --map' | 'contacts import --concurrency') ;;
         'contacts import --errors' | 'contacts import --checkpoint') echo '@file' ;;
         'contacts export --format') echo 'csv ndjson json' ;;

@@ -187,7 +187,7 @@ function __crm_value_flags
         case 'contacts enroll'
             echo --output -o --fields --profile --base-url --timeout --sequence --set --data
         case 'contacts import'
-            echo --output -o --fields --profile --base-url --timeout --format --map --concurrency --errors --checkpoint
+            echo --output -o --fields --profile --base-url --timeout --format --encoding --map --concurrency --errors --checkpoint
         case 'contacts export'
             echo --output -o --fields --profile --base-url --timeout --format --search --status --list-id
         case 'accounts'
@@ -511,6 +511,7 @@ complete -c crm -n '__crm_at \'contacts enroll\'' -s h -l help -d 'show help'
 
 # crm contacts import
 complete -c crm -n '__crm_at \'contacts import\'' -l format -x -a 'csv ndjson' -d 'input format (default: from the file name, else from its first character)'
+complete -c crm -n '__crm_at \'contacts import\'' -l encoding -x -a 'utf8 latin1 cp1252' -d 'the file\'s encoding when it is not UTF-8: cp1252 (a spreadsheet\'s "CSV" saved on Windows) or latin1'
 complete -c crm -n '__crm_at \'contacts import\'' -l map -x -d 'read column COLUMN into contact field FIELD: COLUMN=FIELD (repeatable)'
 complete -c crm -n '__crm_at \'contacts import\'' -l concurrency -x -d 'requests at a time (default 4)'
 complete -c crm -n '__crm_at \'contacts import\'' -l upsert -d 'update the contact that has the row\'s email (or an earlier row\'s) instead of creating another'

@@ -1,11 +1,13 @@
 // Reading what the user typed into values the service accepts: typed flags, --set, --data, id lists.
 // Every failure here is a usage error (exit 2) raised before anything is sent.
 
-import { readFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { isObject, type JsonObject } from '../http/envelope.js';
 import { isEmail, type FieldSpec, type ValueType } from '../registry/types.js';
 import { usageError } from './errors.js';
-import { readAll, type InStream } from './io.js';
+import { decodeText } from './encoding.js';
+import { readAllBytes, type InStream } from './io.js';
 
 /** Names that would reach an object's prototype: refused wherever crm reads a name. */
 const PROTOTYPE_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
@@ -195,19 +197,46 @@ function setPath(target: JsonObject, path: string[], value: unknown): void {
   node[path.at(-1)!] = value;
 }
 
-/** The text of a file argument: a path, or - for stdin. Unreadable files are usage errors. */
+/** The text of a file argument: a path, or - for stdin. Unreadable files and text that is not UTF-8 are usage errors. */
 export async function readSource(source: string, stdin: InStream, label: string): Promise<string> {
-  let text: string;
-  if (source === '-') text = await readAll(stdin);
-  else {
-    try {
-      text = readFileSync(source, 'utf8');
-    } catch (error) {
-      throw usageError(`cannot read ${label} ${source}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-    }
-  }
   // A byte order mark (editors on Windows write one) is not part of the text: JSON.parse refuses it.
-  return text.startsWith('\uFEFF') ? text.slice(1) : text;
+  return decodeText(await readSourceBytes(source, stdin, label), source === '-' ? `${label} (stdin)` : `${label} ${source}`).text;
+}
+
+/** The bytes of a file argument: a path, or - for stdin. */
+export async function readSourceBytes(source: string, stdin: InStream, label: string): Promise<Buffer> {
+  if (source === '-') return readAllBytes(stdin);
+  try {
+    return readFileSync(source);
+  } catch (error) {
+    throw usageError(`cannot read ${label} ${source}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+/**
+ * A file crm will write (--errors, --checkpoint), checked before anything is sent: its directory
+ * exists and is writable, and the file, when it exists, is a writable file.
+ */
+export function checkWritable(path: string, label: string): void {
+  const problem = (what: string) => usageError(`${label} ${path}: ${what}`);
+  let exists = true;
+  try {
+    accessSync(path, constants.W_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT') throw problem(`cannot be written (${code})`);
+    exists = false;
+  }
+  if (exists) {
+    if (statSync(path).isDirectory()) throw problem('is a directory');
+    return;
+  }
+  try {
+    accessSync(dirname(path), constants.W_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw problem(code === 'ENOENT' ? `the directory ${dirname(path)} does not exist` : `cannot be written in ${dirname(path)} (${code})`);
+  }
 }
 
 /** `--data JSON`, `--data @file` or `--data -` (stdin): a JSON object. */

@@ -168,9 +168,14 @@ export function drained(stream: OutStream): Promise<void> {
 
 /** All of a stream as UTF-8 text, decoded once (a character split between chunks stays whole). */
 export async function readAll(stream: InStream): Promise<string> {
+  return (await readAllBytes(stream)).toString('utf8');
+}
+
+/** All of a stream, as bytes. */
+export async function readAllBytes(stream: InStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 export interface Spinner {

@@ -3,8 +3,9 @@
 // over the old one: a reader or a killed writer never sees half a file) with file mode 0600, under a
 // lock file so that concurrent crm processes never lose each other's changes.
 
-import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { describeHolder, tryLock } from './lock.js';
 import { configDir } from './paths.js';
 
 export const SANDBOX_PROFILE = 'sandbox';
@@ -73,29 +74,9 @@ export function readConfig(env: NodeJS.ProcessEnv): ConfigData {
 }
 
 const LOCK_WAIT_MS = 10_000;
-/** Older than any real hold (milliseconds): a lock whose holder cannot be asked. */
-const STALE_LOCK_MS = 30_000;
 
 function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-
-/** A lock left by a crm that is gone: the process it names no longer runs (or it is very old). */
-function isStale(lock: string): boolean {
-  try {
-    const holder = Number(readFileSync(lock, 'utf8'));
-    if (Number.isInteger(holder) && holder > 0) {
-      try {
-        process.kill(holder, 0);
-        return false;
-      } catch (error) {
-        return (error as NodeJS.ErrnoException).code === 'ESRCH';
-      }
-    }
-    return Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS;
-  } catch {
-    return false; // gone already: try again
-  }
 }
 
 /**
@@ -106,20 +87,16 @@ function withLock<T>(path: string, work: () => T): T {
   const lock = `${path}.lock`;
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
-    try {
-      writeFileSync(lock, String(process.pid), { flag: 'wx', mode: 0o600 });
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      if (isStale(lock)) rmSync(lock, { force: true });
-      else if (Date.now() > deadline) throw new ConfigError(`the configuration is locked by another crm (${lock})`, 'try again; delete the lock file if no crm is running');
-      else sleepSync(5 + Math.random() * 20);
+    const attempt = tryLock(lock);
+    if (attempt.acquired) {
+      try {
+        return work();
+      } finally {
+        attempt.release();
+      }
     }
-  }
-  try {
-    return work();
-  } finally {
-    rmSync(lock, { force: true });
+    if (Date.now() > deadline) throw new ConfigError(`the configuration is locked by another crm (${describeHolder(attempt.holder)}, ${lock})`, 'try again; delete the lock file if no crm is running');
+    sleepSync(5 + Math.random() * 20);
   }
 }
 

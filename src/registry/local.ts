@@ -46,6 +46,8 @@ export const LOCAL_GROUPS: ReadonlyArray<[string, string]> = [
 export const WATCHABLE = ['contacts', 'deals', 'tasks', 'accounts', 'sequences'] as const;
 export const EXPORT_FORMATS = ['csv', 'ndjson', 'json'] as const;
 export const IMPORT_FORMATS = ['csv', 'ndjson'] as const;
+/** latin1 is read as windows-1252 (cp1252), its superset, as browsers read it. */
+export const TEXT_ENCODINGS = ['utf8', 'latin1', 'cp1252'] as const;
 
 export const SETTING_NAMES = ['base_url', 'output', 'timeout', 'api_key'] as const;
 const setting: FieldSpec = { name: 'key', type: 'string', description: 'base_url, output, timeout or api_key (masked)', known: SETTING_NAMES };
@@ -274,6 +276,7 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
     args: [{ name: 'file', type: 'file', description: 'a CSV file with a header row, an NDJSON file, or - for stdin' }],
     options: [
       { name: 'format', type: 'string', description: 'input format (default: from the file name, else from its first character)', choices: IMPORT_FORMATS },
+      { name: 'encoding', type: 'string', description: 'the file\'s encoding when it is not UTF-8: cp1252 (a spreadsheet\'s "CSV" saved on Windows) or latin1', choices: TEXT_ENCODINGS },
       { name: 'map', type: 'string', repeatable: true, description: 'read column COLUMN into contact field FIELD: COLUMN=FIELD (repeatable)', example: 'E-mail=email' },
       { name: 'concurrency', type: 'integer', min: 1, max: 32, description: 'requests at a time (default 4)' },
       { name: 'upsert', type: 'boolean', description: "update the contact that has the row's email (or an earlier row's) instead of creating another" },

@@ -1,12 +1,13 @@
 // crm contacts import, in-process against the sandbox's handler: validation, dry run, quoting and
 // UTF-8, failures and --resume, --upsert, the checkpoint's guarantees. A real process interrupted
 // by a real signal (and by SIGKILL) is in test/e2e/scale.test.ts.
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Transport } from '../../src/transport/types.js';
-import { json, run, useWorkspace, type Workspace } from '../helpers/inprocess.js';
+import { homeEnv, json, run, useWorkspace, type Workspace } from '../helpers/inprocess.js';
 
 const ws = useWorkspace();
 
@@ -122,7 +123,7 @@ describe('contacts import: sending', () => {
     expect(first.stderr).toContain(`crm: 3 of 7 rows were not imported: lines ${failed[0].line}, ${failed[1].line}, 8\n`);
     expect(first.stderr).toContain(`hint: the rows and reasons are in ${errors}; fix them, then run the same command with --resume to finish`);
     expect(readFileSync(errors, 'utf8')).toBe(
-      `\uFEFFname,email,line,reason\r\n${failed.map((row) => `Row ${row.line - 2},${row.email},${row.line},injected 500\r\n`).join('')}Broken,nope,8,"email: invalid email ""nope"""\r\n`,
+      `name,email,line,reason\r\n${failed.map((row) => `Row ${row.line - 2},${row.email},${row.line},injected 500\r\n`).join('')}Broken,nope,8,"email: invalid email ""nope"""\r\n`,
     );
     expect(existsSync(`${file}.crm-checkpoint`)).toBe(true);
 
@@ -135,7 +136,7 @@ describe('contacts import: sending', () => {
     expect(ws.requests(/^POST/)).toHaveLength(3);
     expect(ws.requests(/^GET/)).toHaveLength(2);
     for (const email of [...emails, `fixed-${tag}@example.com`]) expect(withEmail(email)).toHaveLength(1);
-    expect(readFileSync(errors, 'utf8')).toBe('\uFEFFname,email,line,reason\r\n');
+    expect(readFileSync(errors, 'utf8')).toBe('name,email,line,reason\r\n');
     expect(existsSync(`${file}.crm-checkpoint`)).toBe(false); // complete: nothing left to resume
   });
 
@@ -237,5 +238,135 @@ describe('contacts import on a terminal', () => {
     expect(frames[0]).toMatch(/^Importing ░{24} 0\/6 {2}0\.0\/s {2}ETA --$/);
     expect(frames.slice(1, -1)).toContainEqual(expect.stringMatching(/^Importing █+░+ [1-5]\/6 {2}\d+(\.\d)?\/s {2}ETA \ds$/));
     expect(frames.at(-1)).toBe('6 created\n');
+  });
+});
+
+describe('contacts import: one checkpoint, one import', () => {
+  /** A service that answers after `ms`, so that an import is still under way when another starts. */
+  const slowed = (ms: number): Workspace => ({ ...ws, transport: async (request) => (await new Promise((resolve) => setTimeout(resolve, ms)), ws.transport(request)) }) as Workspace;
+  /** The same workspace, with a log of its own: what one run sent. */
+  const logged = (): { ws: Workspace; sent: string[] } => {
+    const sent: string[] = [];
+    return { ws: { ...ws, transport: (request) => (sent.push(`${request.method} ${request.url}`), ws.transport(request)) } as Workspace, sent };
+  };
+
+  it.each([[[]], [['--resume']]])('a second import %j on a checkpoint in use is refused (exit 2, naming the process) and sends nothing', async (flags) => {
+    const tag = unique();
+    const file = inputFile('busy.csv', `name,email\n${Array.from({ length: 6 }, (_, index) => `Busy ${index},lock${index}-${tag}@example.com`).join('\n')}\n`);
+    const first = run(['contacts', 'import', file, '--concurrency', '1', ...flags], { ws: slowed(40) });
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    const other = logged();
+    const second = await run(['contacts', 'import', file, ...flags], { ws: other.ws });
+    expect(second.code).toBe(2);
+    expect(second.stderr).toContain(`crm: ${file}.crm-checkpoint is in use by another crm contacts import (process ${process.pid})\n`);
+    expect(second.stderr).toContain(`hint: let it finish; if no import is running, delete ${file}.crm-checkpoint.lock\n`);
+    expect(other.sent).toEqual([]);
+    expect((await first).code).toBe(0);
+    for (let index = 0; index < 6; index++) expect(withEmail(`lock${index}-${tag}@example.com`)).toHaveLength(1);
+    expect(existsSync(`${file}.crm-checkpoint.lock`)).toBe(false);
+  });
+
+  it('takes over the lock of an import that is gone (killed: its process no longer runs)', async () => {
+    const tag = unique();
+    const file = inputFile('stale.csv', `name,email\nStale,stale-${tag}@example.com\n`);
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
+    writeFileSync(`${file}.crm-checkpoint.lock`, `${gone} ${hostname()}\n`);
+    const result = await run(['contacts', 'import', file], { ws });
+    expect(result.code).toBe(0);
+    expect(withEmail(`stale-${tag}@example.com`)).toHaveLength(1);
+    expect(existsSync(`${file}.crm-checkpoint.lock`)).toBe(false);
+  });
+
+  /** A first run with a row that fails, so that its checkpoint stays for --resume. */
+  async function halfDone(name: string): Promise<string> {
+    const tag = unique();
+    const file = inputFile(name, `name,email\nDone,done-${tag}@example.com\nLater,later-${tag}@example.com\n`);
+    ws.fault({ match: /^POST/, status: 500, times: 1 });
+    expect((await run(['contacts', 'import', file, '--concurrency', '1'], { ws })).code).toBe(7);
+    ws.log.length = 0;
+    return file;
+  }
+
+  it('--resume against another workspace is refused (exit 2) before anything is sent', async () => {
+    const file = await halfDone('moved.csv');
+    const elsewhere = { ...homeEnv(ws.home), CRM_BASE_URL: 'http://127.0.0.1:8/api/v1', CRM_API_KEY: ws.apiKey };
+    const result = await run(['contacts', 'import', file, '--resume'], { ws, env: elsewhere });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`crm: ${file}.crm-checkpoint holds the progress of an import into http://127.0.0.1:9/api/v1, not http://127.0.0.1:8/api/v1\n`);
+    expect(ws.requests()).toEqual([]);
+  });
+
+  it('--resume of another file with the same --checkpoint is refused (exit 2); so is other data on stdin', async () => {
+    const file = await halfDone('first.csv');
+    const checkpoint = join(file, '..', 'shared.checkpoint');
+    renameSync(`${file}.crm-checkpoint`, checkpoint);
+    const other = inputFile('second.csv', 'name,email\nOther,other@example.com\n');
+    const result = await run(['contacts', 'import', other, '--checkpoint', checkpoint, '--resume'], { ws });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`crm: ${checkpoint} holds the progress of an import of ${file}, not ${other}\n`);
+
+    const piped = join(file, '..', 'piped.checkpoint');
+    ws.fault({ match: /^POST/, status: 500, times: 1 });
+    expect((await run(['contacts', 'import', '-', '--checkpoint', piped], { ws, stdin: readFileSync(file) })).code).toBe(7);
+    ws.log.length = 0;
+    const changed = await run(['contacts', 'import', '-', '--checkpoint', piped, '--resume'], { ws, stdin: readFileSync(other) });
+    expect(changed.code).toBe(2);
+    expect(changed.stderr).toContain('stdin is not what was imported then');
+    expect(ws.requests()).toEqual([]);
+  });
+
+  it('--upsert of a file imported before runs: every row is looked up and updated or created', async () => {
+    const file = await halfDone('again.csv');
+    const result = await run(['contacts', 'import', file, '--upsert', '-o', 'ndjson'], { ws });
+    expect(result.code).toBe(0);
+    expect(rowsOf(result.stdout).map((row) => row.result).sort()).toEqual(['created', 'updated']);
+    expect(existsSync(`${file}.crm-checkpoint`)).toBe(false);
+  });
+});
+
+describe('contacts import: files it writes and reads', () => {
+  it.each([
+    ['a directory that does not exist', (dir: string) => join(dir, 'missing', 'errors.csv'), /the directory .*missing does not exist/],
+    ['a directory', (dir: string) => dir, /is a directory/],
+  ])('--errors in %s is refused (exit 2) before anything is sent', async (_, errorsPath, message) => {
+    const file = inputFile('e.csv', 'name,email\nA,a@example.com\nB,nope\n');
+    const result = await run(['contacts', 'import', file, '--errors', errorsPath(join(file, '..'))], { ws });
+    expect(result.code).toBe(2);
+    expect(result.stderr.split('\n')[0]).toMatch(message);
+    expect(ws.requests()).toEqual([]);
+    expect(existsSync(`${file}.crm-checkpoint`)).toBe(false);
+  });
+
+  /** "Zoë Brontë <zoe@…>, ‘Café’ €5" as a spreadsheet on Windows saves it: windows-1252. */
+  const cp1252 = (tag: string) =>
+    Buffer.concat([Buffer.from(`name,email,company\nZo`), Buffer.from([0xeb]), Buffer.from(` Bront`), Buffer.from([0xeb]), Buffer.from(`,zoe-${tag}@example.com,`), Buffer.from([0x91]), Buffer.from('Caf'), Buffer.from([0xe9, 0x92, 0x20, 0x80]), Buffer.from(`5\nBad,bad,`), Buffer.from([0xe9]), Buffer.from('\n')]);
+
+  it('refuses a file that is not UTF-8, naming its first bad line, and sends nothing', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'crm-import-enc-')), 'excel.csv');
+    writeFileSync(file, cp1252(unique()));
+    const result = await run(['contacts', 'import', file], { ws });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`crm: ${file} is not UTF-8 (line 2)\nhint: save it as UTF-8, or name its encoding: --encoding cp1252 (a spreadsheet's "CSV" saved on Windows) or --encoding latin1\n`);
+    expect(ws.requests()).toEqual([]);
+  });
+
+  it.each(['cp1252', 'latin1'])('--encoding %s reads it, and writes --errors in the same encoding', async (encoding) => {
+    const tag = unique();
+    const file = join(mkdtempSync(join(tmpdir(), 'crm-import-enc-')), 'excel.csv');
+    writeFileSync(file, cp1252(tag));
+    const errors = join(file, '..', 'errors.csv');
+    const result = await run(['contacts', 'import', file, '--encoding', encoding, '--errors', errors], { ws });
+    expect(result.code).toBe(7);
+    expect(withEmail(`zoe-${tag}@example.com`)[0]).toMatchObject({ name: 'Zoë Brontë', company: '‘Café’ €5' });
+    expect(readFileSync(errors)).toEqual(Buffer.concat([Buffer.from('name,email,company,line,reason\r\nBad,bad,'), Buffer.from([0xe9]), Buffer.from(',3,"email: invalid email ""bad"""\r\n')]));
+  });
+
+  it('writes --errors with a byte order mark only when the input had one', async () => {
+    for (const bom of ['', '\uFEFF']) {
+      const file = inputFile('b.csv', `${bom}name,email\nB,nope\n`);
+      const errors = join(file, '..', 'errors.csv');
+      expect((await run(['contacts', 'import', file, '--errors', errors], { ws })).code).toBe(7);
+      expect(readFileSync(errors, 'utf8')).toBe(`${bom}name,email,line,reason\r\nB,nope,2,"email: invalid email ""nope"""\r\n`);
+    }
   });
 });

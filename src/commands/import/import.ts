@@ -10,12 +10,14 @@ import pMap from 'p-map';
 import type { Context } from '../../cli/context.js';
 import { CliError, ExitCode, noRecordError, toCliError, usageError } from '../../cli/errors.js';
 import { safeLine } from '../../cli/format.js';
-import { readSource } from '../../cli/input.js';
+import { decodeText, encodeText, type TextEncoding } from '../../cli/encoding.js';
+import { checkWritable, readSourceBytes } from '../../cli/input.js';
 import { CSV_OPTIONS } from '../../cli/printer.js';
 import { startProgress, type Progress } from '../../cli/progress.js';
 import { list, type Result, type View } from '../../cli/result.js';
 import type { ApiClient } from '../../http/core.js';
 import { isObject, recordId } from '../../http/envelope.js';
+import { sandboxPath } from '../../config/paths.js';
 import { walk } from '../../http/paginate.js';
 import { fillPath } from '../../http/url.js';
 import { countsOf, firstTen } from '../bulk.js';
@@ -66,14 +68,28 @@ export const run: LocalHandler = async (ctx, { args, options }) => {
     if (path !== undefined && file !== '-' && resolve(path) === resolve(file)) throw usageError(`${flag} would overwrite the input file ${file}`);
   }
 
-  const text = await readSource(file, ctx.io.stdin, 'the input');
+  if (errorsFile !== undefined) checkWritable(errorsFile, '--errors');
+
+  const bytes = await readSourceBytes(file, ctx.io.stdin, 'the input');
+  const encoding = (options.string('encoding') ?? 'utf8') as TextEncoding;
+  const { text, bom } = decodeText(bytes, source, encoding);
   const input = await readImportFile(text, detectFormat(text, source, options.string('format') as ImportFormat | undefined), options.list('map'), source);
   if (input.ignored.length > 0) {
     const names = input.ignored.map((name) => `"${safeLine(name)}"`).join(', ');
     ctx.warn(`ignoring ${input.ignored.length === 1 ? 'a column that is not a contact field' : 'columns that are not contact fields'}: ${names} (send one with --map COLUMN=FIELD)`);
   }
-  const checkpoint = checkpointPath === undefined ? undefined : Checkpoint.open(checkpointPath, resume, source);
-  const digestOf = checkpoint ? await digester() : undefined;
+  const digestOf = checkpointPath === undefined ? undefined : await digester();
+  const checkpoint =
+    checkpointPath === undefined
+      ? undefined
+      : Checkpoint.open(checkpointPath, source, {
+          resume,
+          // An upsert of a file imported before is the ordinary next step: every row is looked up again.
+          replace: options.flag('upsert'),
+          identity: { workspace: workspaceOf(ctx), input: file === '-' ? 'stdin' : resolve(file), digest: digestOf!(bytes) },
+          dryRun: ctx.dryRun,
+        });
+  ctx.onClose(() => checkpoint?.close(false));
   const plan = planRows(input.rows, checkpoint, source, digestOf);
   if (ctx.dryRun) return dryRunReport(plan, options.flag('upsert'));
 
@@ -82,10 +98,7 @@ export const run: LocalHandler = async (ctx, { args, options }) => {
   // SIGTERM: no new rows, the ones under way finish, then the report. Ctrl-C ends the command at once
   // (the runner's): what the journal holds is written first, and --resume looks up the rows under way.
   const stopper = stopOnSigterm();
-  ctx.onClose(() => {
-    stopper.dispose();
-    checkpoint?.close(false);
-  });
+  ctx.onClose(() => stopper.dispose());
   const importer = new Importer(ctx, client, stopper, checkpoint, {
     concurrency: options.number('concurrency') ?? DEFAULT_CONCURRENCY,
     upsert: options.flag('upsert'),
@@ -93,14 +106,21 @@ export const run: LocalHandler = async (ctx, { args, options }) => {
     digestOf,
   });
   const outcomes = await importer.run(plan);
-  if (errorsFile !== undefined) await writeErrors(errorsFile, input, outcomes);
+  // In the input's encoding, with a byte order mark only if the input had one: it reads back as the input did.
+  if (errorsFile !== undefined) await writeErrors(errorsFile, input, outcomes, { encoding, bom });
   return importer.report(outcomes, errorsFile);
 };
 
 /** A short digest of what a row sends, for the checkpoint (one-shot hash: no Hash object a row). */
-async function digester(): Promise<(text: string) => string> {
+async function digester(): Promise<(data: string | Buffer) => string> {
   const { hash } = await import('node:crypto');
-  return (text) => hash('sha256', text, 'hex').slice(0, 16);
+  return (data) => hash('sha256', data, 'hex').slice(0, 16);
+}
+
+/** Which workspace rows go to: its base URL, or the local sandbox's database. */
+function workspaceOf(ctx: Context): string {
+  const target = ctx.target();
+  return target.kind === 'remote' ? target.baseUrl : `the local sandbox (${sandboxPath(ctx.env)})`;
 }
 
 /**
@@ -327,7 +347,7 @@ async function findByEmail(client: ApiClient, email: string): Promise<string | u
 }
 
 /** Invalid and failed rows as CSV: the row as it was read, its line number and the reason. */
-async function writeErrors(path: string, input: ImportFile, outcomes: readonly Outcome[]): Promise<void> {
+async function writeErrors(path: string, input: ImportFile, outcomes: readonly Outcome[], like: { encoding: TextEncoding; bom: boolean }): Promise<void> {
   const { stringify } = await import('csv-stringify/sync');
   const lines = new Map(outcomes.filter((outcome) => outcome.result === 'invalid' || outcome.result === 'failed').map((outcome) => [outcome.line, outcome.error ?? '']));
   const records = [[...input.columns, 'line', 'reason']];
@@ -336,8 +356,7 @@ async function writeErrors(path: string, input: ImportFile, outcomes: readonly O
     if (reason !== undefined) records.push([...input.columns.map((_, index) => row.cells[index] ?? ''), String(row.line), reason]);
   }
   try {
-    // A BOM, so that spreadsheets read it as UTF-8.
-    writeFileSync(path, stringify(records, { ...CSV_OPTIONS, bom: true }));
+    writeFileSync(path, encodeText(stringify(records, CSV_OPTIONS), like.encoding, like.bom));
   } catch (error) {
     throw new CliError(`cannot write --errors ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, ExitCode.service, { code: 'errors_file' });
   }

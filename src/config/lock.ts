@@ -1,0 +1,108 @@
+// Lock files: created with O_EXCL, so that one process wins, and naming their holder (pid and host),
+// so that a lock left by a crm that was killed is recognised and taken over rather than blocking
+// every later run. The configuration, an import's checkpoint and a watch's state file use them.
+
+import { linkSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+
+export interface LockHolder {
+  pid?: number;
+  host?: string;
+}
+
+export type LockAttempt = { acquired: true; release(): void } | { acquired: false; holder: LockHolder };
+
+/** A lock file whose holder cannot be named (cut short while written) is stale after this long. */
+const UNNAMED_STALE_MS = 30_000;
+
+/** Takes the lock at PATH unless a live process holds it; a lock of a process that is gone is taken over. */
+export function tryLock(path: string): LockAttempt {
+  const mine = `${process.pid} ${hostname()}\n`;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    try {
+      writeFileSync(path, mine, { flag: 'wx', mode: 0o600 });
+      return { acquired: true, release: () => releaseIfMine(path, mine) };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const holder = readHolder(path);
+    if (holder && !isGone(holder, path)) return { acquired: false, holder };
+    if (holder) takeAside(path);
+  }
+  return { acquired: false, holder: readHolder(path) ?? {} };
+}
+
+/** Who holds the lock at PATH, if a live process does (a dry run looks without taking it). */
+export function lockHolder(path: string): LockHolder | undefined {
+  const holder = readHolder(path);
+  return holder && !isGone(holder, path) ? holder : undefined;
+}
+
+/** "process 4242", or "process 4242 on host-b": for messages. */
+export function describeHolder(holder: LockHolder): string {
+  if (holder.pid === undefined) return 'another process';
+  return `process ${holder.pid}${holder.host && holder.host !== hostname() ? ` on ${holder.host}` : ''}`;
+}
+
+/** undefined: no lock file (any more). */
+function readHolder(path: string): LockHolder | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const [pid, host] = text.trim().split(/\s+/);
+  const number = Number(pid);
+  return { ...(Number.isInteger(number) && number > 0 ? { pid: number } : {}), ...(host ? { host } : {}) };
+}
+
+function isGone(holder: LockHolder, path: string): boolean {
+  if (holder.pid === undefined) {
+    try {
+      return Date.now() - statSync(path).mtimeMs > UNNAMED_STALE_MS;
+    } catch {
+      return true;
+    }
+  }
+  // Another machine's process cannot be asked (a shared drive): it holds the lock.
+  if (holder.host !== undefined && holder.host !== hostname()) return false;
+  try {
+    process.kill(holder.pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * Moves a stale lock out of the way by renaming it (atomic: of two processes taking it over, one
+ * moves it). Should the file moved be a live lock after all (taken over between the look and the
+ * move), it is put back unless another lock took its place.
+ */
+function takeAside(path: string): void {
+  const aside = `${path}.${process.pid}.stale`;
+  try {
+    renameSync(path, aside);
+  } catch {
+    return;
+  }
+  const moved = readHolder(aside);
+  if (moved && !isGone(moved, aside)) {
+    try {
+      linkSync(aside, path);
+    } catch {
+      // Another lock is in place already: the next attempt meets it.
+    }
+  }
+  rmSync(aside, { force: true });
+}
+
+/** Removes the lock only while it is still this process's (a lock taken over is the new holder's). */
+function releaseIfMine(path: string, mine: string): void {
+  try {
+    if (readFileSync(path, 'utf8') === mine) rmSync(path, { force: true });
+  } catch {
+    // Gone already.
+  }
+}
