@@ -107,7 +107,7 @@ __crm_children() {
 
 # A command's flags, the global ones included.
 __crm_flags() {
-    local globals='--json -o --output --fields -q --quiet --profile --base-url --no-input --no-color --debug --dry-run --timeout --wait --insecure'
+    local globals='--json -o --output --fields --escape-formulas -q --quiet --profile --base-url --no-input --no-color --debug --dry-run --timeout --wait --insecure'
     case "$1" in
         '') echo "$globals "'-h --help -V --version' ;;
         'contacts') echo "$globals "'-h --help' ;;

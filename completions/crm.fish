@@ -376,6 +376,7 @@ complete -c crm -f
 complete -c crm -l json -d 'machine output: JSON (same as -o json)'
 complete -c crm -s o -l output -x -a 'table json ndjson csv tsv' -d 'output format'
 complete -c crm -l fields -x -d 'comma-separated fields to keep, in this order'
+complete -c crm -l escape-formulas -d 'csv: prefix \' to cells that begin with = + - @ (or a tab or CR), which a spreadsheet would run as formulas'
 complete -c crm -s q -l quiet -d 'print only ids (list, create); nothing for other commands'
 complete -c crm -l profile -x -a '(__crm_dynamic profiles)' -d 'stored workspace profile to use (env CRM_PROFILE)'
 complete -c crm -l base-url -x -d 'service base URL, overrides the profile (env CRM_BASE_URL)'

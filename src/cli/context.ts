@@ -25,6 +25,7 @@ export interface GlobalOptions {
   json?: boolean;
   output?: string;
   fields?: string;
+  escapeFormulas?: boolean;
   quiet?: boolean;
   profile?: string;
   baseUrl?: string;
@@ -144,7 +145,7 @@ export class Context {
   }
 
   get printer(): Printer {
-    return (this.cachedPrinter ??= new Printer({ io: this.io, ...this.output(), now: this.init.now }));
+    return (this.cachedPrinter ??= new Printer({ io: this.io, ...this.output(), escapeFormulas: Boolean(this.options.escapeFormulas), now: this.init.now }));
   }
 
   get prompter(): Prompter {

@@ -101,6 +101,9 @@ const EXIT_BY_KIND: Record<Exclude<HttpError['kind'], 'status'>, number> = {
   redirect: ExitCode.service,
 };
 
+/** The code of a failure crm did not foresee: a fault of crm's own (--debug shows its stack). */
+export const UNEXPECTED = 'unexpected';
+
 /** Any failure as the CliError a user sees; an unclassified one is exit 1. */
 export function toCliError(error: unknown): CliError {
   if (error instanceof CliError) return error;
@@ -113,5 +116,5 @@ export function toCliError(error: unknown): CliError {
     return new CliError(error.message, error.usage ? ExitCode.usage : ExitCode.service, { code: error.usage ? 'usage' : 'config', hint: error.hint });
   }
   const message = error instanceof Error ? error.message : String(error);
-  return new CliError(message, ExitCode.service, { code: 'unexpected' });
+  return new CliError(message, ExitCode.service, { code: UNEXPECTED });
 }

@@ -1,29 +1,45 @@
 // Turning values into text: the same rules for table, tsv and csv cells, and for anything from the
-// service that reaches a terminal (it never does raw: control characters are replaced).
+// service that reaches a terminal. This is the one place that decides what may: never a control
+// character (escape sequences retitle the window, write the clipboard, clear the screen or forge a
+// `crm:` line), a bidi override (it reorders what follows) or an invisible character (it makes two
+// texts look alike). On a terminal they are replaced (U+FFFD) or, in JSON, escaped; into a pipe the
+// data stays exact.
 
 import { isObject } from '../http/envelope.js';
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
-/** C0 and C1 control characters and DEL: escape sequences that retitle, clear or forge lines. */
+/** C0 and C1 control characters and DEL. */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+/**
+ * What a terminal must not get: controls, bidi marks, embeddings, overrides and isolates (U+061C,
+ * U+200E-F, U+202A-E, U+2066-9), invisible characters (soft hyphen, zero-width space, word joiner
+ * and invisible operators, BOM, Mongolian vowel separator) and tag characters, except a flag's tag
+ * sequence (🏴 + tags). Joiners (ZWJ, ZWNJ) and variation selectors stay: emoji and scripts need them.
+ */
+const UNSAFE = /\u{1F3F4}[\u{E0020}-\u{E007E}]+\u{E007F}|[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u{E0000}-\u{E007F}]/gu;
 
 export function isTimestamp(value: unknown): value is string {
   return typeof value === 'string' && ISO_TIME.test(value);
 }
 
-/** Text from the service made safe for a terminal: every control character becomes U+FFFD. */
+/** Text made safe for a terminal: everything in UNSAFE becomes U+FFFD (a flag's tag sequence stays whole). */
 export function safeText(text: string): string {
-  return text.replace(CONTROL, '\uFFFD');
+  return text.replace(UNSAFE, (match) => (match.length > 2 ? match : '\uFFFD'));
 }
 
-/** Text of several lines (a bare value): tabs and line feeds stay, every other control character goes. */
+/** Text of several lines (a bare value, a CSV cell): tabs and line feeds stay, the rest as safeText. */
 export function safeLines(text: string): string {
-  return text.replace(CONTROL, (char) => (char === '\n' || char === '\t' ? char : '\uFFFD'));
+  return text.replace(UNSAFE, (match) => (match === '\n' || match === '\t' || match.length > 2 ? match : '\uFFFD'));
 }
 
-/** JSON text for a terminal: C1 control characters, which JSON.stringify leaves raw, as \u escapes. */
-export function escapeC1(json: string): string {
-  return json.replace(/[\u007f-\u009f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+/** JSON text for a terminal: what UNSAFE names, which JSON.stringify leaves raw (all but C0), as \u escapes: the same JSON. */
+export function escapeForTerminal(json: string): string {
+  return json.replace(UNSAFE, (match) => (match === '\n' || match.length > 2 ? match : [...match].map(unicodeEscape).join('')));
+}
+
+/** \u escapes of a character (two, a surrogate pair, beyond the BMP). */
+function unicodeEscape(char: string): string {
+  return [...Array(char.length).keys()].map((at) => `\\u${char.charCodeAt(at).toString(16).padStart(4, '0')}`).join('');
 }
 
 const JSON_TOKEN = /("(?:[^"\\]|\\.)*")(\s*:)?|\b(?:true|false)\b|\bnull\b/g;
@@ -65,9 +81,9 @@ export function cellText(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** Tab-separated values stay one line a record: tabs, newlines and backslashes are escaped. */
+/** Tab-separated values stay one line a record: tabs, newlines and backslashes are escaped, other controls replaced. */
 export function tsvCell(value: unknown): string {
-  return safeText(cellText(value).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r/g, '\\r').replace(/\n/g, '\\n'));
+  return cellText(value).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r/g, '\\r').replace(/\n/g, '\\n').replace(CONTROL, '\uFFFD');
 }
 
 /** Nested objects as dotted keys (`contacts.by_status.lead`); arrays stay whole. */
@@ -99,11 +115,6 @@ export function relativeTime(iso: string, now: number): string {
     }
   }
   return iso;
-}
-
-export function truncate(text: string, width: number): string {
-  if (width < 2 || [...text].length <= width) return text;
-  return `${[...text].slice(0, width - 1).join('')}…`;
 }
 
 /** Money and counts for people: 12500 → "12,500"; a rate of 0..1 as a percentage. */

@@ -4,7 +4,8 @@
 import { isObject } from '../http/envelope.js';
 import { OUTPUT_FORMATS } from '../registry/global.js';
 import type { PlannedRequest } from '../transport/recording.js';
-import { cellText, colorJson, escapeC1, flatten, formatNumber, getPath, humanize, isTimestamp, relativeTime, safeLine, safeLines, safeText, truncate, tsvCell } from './format.js';
+import { cellText, colorJson, escapeForTerminal, flatten, formatNumber, getPath, humanize, isTimestamp, relativeTime, safeLine, safeLines, safeText, tsvCell } from './format.js';
+import { displayWidth, pad, truncate } from './width.js';
 import type { IOStreams } from './io.js';
 import type { PageInfo, Result, View } from './result.js';
 
@@ -16,6 +17,8 @@ export interface PrinterOptions {
   format: Format;
   fields?: readonly string[];
   quiet: boolean;
+  /** csv: prefix ' to cells a spreadsheet would run as formulas. */
+  escapeFormulas?: boolean;
   now?: () => number;
 }
 
@@ -31,6 +34,9 @@ export class Printer {
   private readonly io: IOStreams;
   private readonly fields?: readonly string[];
   private readonly quiet: boolean;
+  private readonly escapeFormulas: boolean;
+  /** csv cells a spreadsheet would run as formulas, left as they are (the warning counts them). */
+  private formulaCells = 0;
   private readonly now: () => number;
   /** --fields names seen in at least one record, for the warning about the others. */
   private readonly fieldsFound = new Set<string>();
@@ -45,6 +51,7 @@ export class Printer {
     this.format = options.format;
     this.fields = options.fields;
     this.quiet = options.quiet;
+    this.escapeFormulas = Boolean(options.escapeFormulas);
     this.now = options.now ?? Date.now;
   }
 
@@ -67,6 +74,7 @@ export class Printer {
         break;
     }
     this.warnAboutFields();
+    this.warnAboutFormulas();
   }
 
   /** --dry-run: the requests a command would send, in order. */
@@ -99,10 +107,10 @@ export class Printer {
     this.batchLength = 0;
   }
 
-  /** JSON text; on a terminal coloured (as gh and jq do) and with no raw C1 control character. */
+  /** JSON text; on a terminal coloured (as gh and jq do), with what may not reach it escaped (the same JSON). */
   private writeJson(text: string): void {
     if (!this.io.stdoutIsTTY) return this.write(text);
-    const safe = escapeC1(text);
+    const safe = escapeForTerminal(text);
     this.write(this.io.colorStdout ? colorJson(safe) : safe);
   }
 
@@ -149,17 +157,19 @@ export class Printer {
         // per row made a long export's memory grow with its length.
         const { stringify } = await import('csv-stringify');
         const csv = stringify(CSV_OPTIONS);
+        // On a terminal each cell is made safe (line breaks stay: they are quoted); into a pipe it stays exact.
+        const shown = this.io.stdoutIsTTY ? safeLines : (text: string) => text;
         csv.on('data', (chunk: Buffer | string) => this.write(String(chunk)));
         const ended = new Promise((resolve, reject) => csv.on('end', resolve).on('error', reject));
         let columns: readonly string[] | undefined = this.fields;
-        if (columns) csv.write(columns);
+        if (columns) csv.write(columns.map(shown));
         for await (const item of items) {
           this.note(item);
           if (!columns) {
             columns = isObject(item) ? Object.keys(item) : ['value'];
-            csv.write(columns);
+            csv.write(columns.map(shown));
           }
-          csv.write(columns.map((column) => cellText(isObject(item) ? getPath(item, column) : item)));
+          csv.write(columns.map((column) => shown(this.csvCell(isObject(item) ? getPath(item, column) : item))));
         }
         csv.end();
         await ended;
@@ -169,8 +179,9 @@ export class Printer {
         let columns: readonly string[] | undefined;
         for await (const item of items) {
           this.note(item);
-          columns ??= this.columnsFor([item], view);
-          this.write(`${(isObject(item) ? columns.map((column) => tsvCell(getPath(item, column))) : [tsvCell(item)]).join('\t')}\n`);
+          // The view's columns whatever the first record holds: a report's columns must not depend on which id came first.
+          columns ??= this.fields ?? (view.columns?.length ? view.columns : this.columnsFor([item], view));
+          this.write(`${(isObject(item) ? columns.map((column) => this.tsv(getPath(item, column))) : [this.tsv(item)]).join('\t')}\n`);
         }
         break;
       }
@@ -207,7 +218,7 @@ export class Printer {
         return this.list([value], view);
       case 'tsv': {
         const pairs: Array<[string, unknown]> = this.fields ? this.fields.map((field) => [field, getPath(value, field)]) : flatten(value);
-        return this.write(pairs.map(([key, cell]) => `${safeText(key)}\t${tsvCell(cell)}\n`).join(''));
+        return this.write(pairs.map(([key, cell]) => `${this.tsv(key)}\t${this.tsv(cell)}\n`).join(''));
       }
       case 'table':
         return this.verticalTable(value, view);
@@ -227,8 +238,33 @@ export class Printer {
     if (this.format === 'json' || this.format === 'ndjson' || typeof value === 'object') {
       this.writeJson(`${JSON.stringify(value, null, this.format === 'json' ? 2 : undefined)}\n`);
     } else {
-      this.write(`${safeLines(String(value))}\n`);
+      this.write(`${this.io.stdoutIsTTY ? safeLines(String(value)) : String(value)}\n`);
     }
+  }
+
+  /**
+   * A csv cell. Text that begins with = + - @, a tab or CR is a formula to a spreadsheet (OWASP's
+   * "CSV injection"): kept exact, since exports are imported again, unless --escape-formulas asks for
+   * the usual guard, a leading '. Numbers stay numbers.
+   */
+  private csvCell(value: unknown): string {
+    const text = cellText(value);
+    if (typeof value !== 'string' || !FORMULA_START.test(text)) return text;
+    if (this.escapeFormulas) return `'${text}`;
+    this.formulaCells++;
+    return text;
+  }
+
+  private warnAboutFormulas(): void {
+    if (this.formulaCells === 0) return;
+    const cells = this.formulaCells === 1 ? '1 cell begins' : `${this.formulaCells} cells begin`;
+    this.io.stderr.write(`crm: warning: ${cells} with = + - @ (or a tab or CR): a spreadsheet opening this CSV may run ${this.formulaCells === 1 ? 'it' : 'them'} as formulas; --escape-formulas prefixes such cells with '\n`);
+    this.formulaCells = 0;
+  }
+
+  /** A tsv cell; on a terminal also without bidi and invisible characters. */
+  private tsv(value: unknown): string {
+    return this.io.stdoutIsTTY ? safeText(tsvCell(value)) : tsvCell(value);
   }
 
   /** Remembers which fields the records have, for the --fields warning. */
@@ -308,9 +344,9 @@ export class Printer {
       cells = cells.map((row, index) => [...row, chart[index]!]);
     }
     const numeric = columns.map((column) => column !== 'chart' && items.some((item) => typeof getPath(item, column) === 'number'));
-    const head = columns.map((column) => column.toUpperCase());
+    const head = columns.map((column) => safeText(column.toUpperCase()));
     let keep = columns.map((_, index) => index);
-    let widths = columns.map((_, index) => Math.max(head[index]!.length, ...cells.map((row) => [...row[index]!].length)));
+    let widths = columns.map((_, index) => Math.max(displayWidth(head[index]!), ...cells.map((row) => displayWidth(row[index]!))));
     if (this.io.stdoutIsTTY && !this.fields) {
       const fitted = fitColumns(columns, widths, numeric, this.io.stdout.columns ?? 80);
       keep = fitted.keep;
@@ -335,14 +371,14 @@ export class Printer {
         // Text gets room to spare (ids, numbers and empty cells do not): later records are cut to
         // these widths, never re-flowed.
         const natural = columns.map((column, index) => {
-          const width = [...this.cell(getPath(item, column), column)].length;
+          const width = displayWidth(this.cell(getPath(item, column), column));
           const exact = numeric[index] || width === 0 || column === 'id' || column.endsWith('_id');
-          return Math.max(column.length, width, exact ? 0 : width > CUTTABLE_OVER ? STREAM_TEXT_WIDTH : CUTTABLE_OVER);
+          return Math.max(displayWidth(safeText(column)), width, exact ? 0 : width > CUTTABLE_OVER ? STREAM_TEXT_WIDTH : CUTTABLE_OVER);
         });
         const { keep, widths } = this.io.stdoutIsTTY && !this.fields ? fitColumns(columns, natural, numeric, this.io.stdout.columns ?? 80) : { keep: columns.map((_, index) => index), widths: natural };
         layout = { columns: keep.map((index) => columns[index]!), widths, numeric: keep.map((index) => numeric[index]!) };
         await this.loadStyle();
-        this.write(`${this.style.head(streamLine(layout.columns.map((column) => column.toUpperCase()), layout))}\n`);
+        this.write(`${this.style.head(streamLine(layout.columns.map((column) => safeText(column.toUpperCase())), layout))}\n`);
       }
       this.write(`${streamLine(layout.columns.map((column) => this.cell(getPath(item, column), column)), layout)}\n`);
     }
@@ -355,10 +391,10 @@ export class Printer {
     const scalars = keys.filter((key) => !isObject(getPath(record, key)) && !isObjectList(getPath(record, key)));
     const nested = this.fields ? [] : keys.filter((key) => !scalars.includes(key));
     const pairs = (entries: Array<[string, unknown]>, indent: string) => {
-      const keyWidth = Math.max(0, ...entries.map(([key]) => key.length));
+      const keyWidth = Math.max(0, ...entries.map(([key]) => displayWidth(safeText(key))));
       return entries.map(([key, value]) => {
         const text = Array.isArray(value) && value.every(isScalar) ? value.map(cellText).join(', ') : this.cell(value, key);
-        return `${indent}${this.style.bold(safeText(key).padEnd(keyWidth))}  ${truncate(text, width - indent.length - keyWidth - GAP)}`.trimEnd();
+        return `${indent}${this.style.bold(pad(safeText(key), keyWidth))}  ${truncate(text, width - indent.length - keyWidth - GAP)}`.trimEnd();
       });
     };
     const lines = pairs(scalars.map((key) => [key, getPath(record, key)]), '');
@@ -370,7 +406,7 @@ export class Printer {
       } else if (Array.isArray(value) && value.length > 0) {
         const rows = value.filter(isObject);
         const columns = [...new Set(rows.flatMap((row) => Object.keys(row).filter((name) => isScalar(row[name]))))];
-        const table = await this.newTable(columns.map((column) => column.toUpperCase()), []);
+        const table = await this.newTable(columns.map((column) => safeText(column.toUpperCase())), []);
         for (const row of rows) table.push(columns.map((column) => truncate(this.cell(row[column], column), Math.max(10, Math.floor(width / columns.length)))));
         lines.push(...trimLines(table.toString()).split('\n').map((line) => `  ${line}`));
       } else {
@@ -437,9 +473,7 @@ interface StreamLayout {
 function streamLine(cells: readonly string[], layout: StreamLayout): string {
   return cells
     .map((cell, index) => {
-      const text = truncate(cell, layout.widths[index]!);
-      const pad = ' '.repeat(Math.max(0, layout.widths[index]! - [...text].length));
-      return layout.numeric[index] ? pad + text : text + pad;
+      return pad(truncate(cell, layout.widths[index]!), layout.widths[index]!, layout.numeric[index]);
     })
     .join(' '.repeat(GAP))
     .trimEnd();
@@ -463,24 +497,32 @@ const USEFUL_WIDTH = 30;
 /**
  * Columns that fit the terminal. Columns come in priority order: the last ones are dropped first
  * while even their cut-down widths do not fit; then long text is cut, the widest first. Ids,
- * numbers and short values are never cut (a truncated id cannot be pasted into the next command).
+ * numbers and short values are never cut (a truncated id cannot be pasted into the next command),
+ * and an email address is cut only when every column after it is gone: lower-priority columns
+ * (company, score) give way to it whole.
  */
 export function fitColumns(columns: readonly string[], natural: readonly number[], numeric: readonly boolean[], terminalWidth: number): { keep: number[]; widths: number[] } {
   const cuttable = columns.map((column, index) => !numeric[index] && column !== 'id' && !column.endsWith('_id') && natural[index]! > CUTTABLE_OVER);
-  const floor = (index: number) => (cuttable[index] ? Math.max(CUTTABLE_OVER, columns[index]!.length, Math.min(Math.ceil(natural[index]! / 2), USEFUL_WIDTH)) : natural[index]!);
+  const floor = (index: number) => (cuttable[index] ? Math.max(CUTTABLE_OVER, displayWidth(columns[index]!), Math.min(Math.ceil(natural[index]! / 2), USEFUL_WIDTH)) : natural[index]!);
+  const email = columns.indexOf('email');
+  const whole = (index: number) => (index === email ? natural[index]! : floor(index));
   const keep = columns.map((_, index) => index);
   const span = (widths: number[]) => widths.reduce((sum, width) => sum + width, 0) + GAP * (widths.length - 1);
+  while (keep.length > 1 && keep.at(-1)! > email && email >= 0 && span(keep.map(whole)) > terminalWidth) keep.pop();
   while (keep.length > 1 && span(keep.map(floor)) > terminalWidth) keep.pop();
   const widths = keep.map((index) => natural[index]!);
   let excess = span(widths) - terminalWidth;
-  while (excess > 0) {
-    let widest = -1;
-    keep.forEach((index, at) => {
-      if (cuttable[index] && widths[at]! > floor(index) && (widest < 0 || widths[at]! > widths[widest]!)) widest = at;
-    });
-    if (widest < 0) break;
-    widths[widest]!--;
-    excess--;
+  // The email last: cut only what the other columns cannot give.
+  for (const lastResort of [false, true]) {
+    while (excess > 0) {
+      let widest = -1;
+      keep.forEach((index, at) => {
+        if (cuttable[index] && (index === email) === lastResort && widths[at]! > floor(index) && (widest < 0 || widths[at]! > widths[widest]!)) widest = at;
+      });
+      if (widest < 0) break;
+      widths[widest]!--;
+      excess--;
+    }
   }
   return { keep, widths };
 }
@@ -519,6 +561,9 @@ function showPlaceholders(url: string): string {
 function trimLines(text: string): string {
   return text.replace(/[ ]+$/gm, '');
 }
+
+/** The first characters that make a spreadsheet read a cell as a formula. */
+const FORMULA_START = /^[=+\-@\t\r]/;
 
 /** RFC 4180: CRLF between records; a field holding a line break is quoted too. For every CSV crm writes. */
 export const CSV_OPTIONS = { record_delimiter: 'windows', quoted_match: /[\r\n]/ } as const;

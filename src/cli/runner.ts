@@ -3,8 +3,8 @@
 // the documented exit code. Loaded on the first action, so `crm --version` and `--help` never pay.
 
 import { Context, type ContextInit } from './context.js';
-import { CliError, ExitCode, earlyEndError, toCliError } from './errors.js';
-import { safeLine } from './format.js';
+import { CliError, ExitCode, UNEXPECTED, earlyEndError, toCliError } from './errors.js';
+import { escapeForTerminal, safeLine, safeLines } from './format.js';
 import { drained, type EarlyEnd, type Ending } from './io.js';
 import type { Format } from './printer.js';
 import type { Result } from './result.js';
@@ -71,12 +71,14 @@ function report(error: unknown, ctx: Context): number {
   const stderr = ctx.io.stderr;
   stderr.write(`crm: ${safeLine(failure.message)}\n`);
   if (failure.hint) stderr.write(`hint: ${safeLine(failure.hint)}\n`);
-  if (ctx.options.json) stderr.write(`${JSON.stringify(failure.toJSON())}\n`);
-  if (ctx.debug && error instanceof Error && !(error instanceof CliError)) stderr.write(`${error.stack}\n`);
+  if (ctx.options.json) stderr.write(`${escapeForTerminal(JSON.stringify(failure.toJSON()))}\n`);
+  // A stack says where crm itself went wrong; an answer of the service, a usage error or a bad
+  // configuration has none worth showing (and its message is the service's text).
+  if (ctx.debug && failure.code === UNEXPECTED && error instanceof Error) stderr.write(`${safeLines(error.stack ?? '')}\n`);
   return failure.exitCode;
 }
 
 /** Commander's own usage errors (already printed by commander) as the JSON error object. */
 export function usageErrorJson(message: string, hint?: string): string {
-  return JSON.stringify(new CliError(message, ExitCode.usage, { code: 'usage', hint }).toJSON());
+  return escapeForTerminal(JSON.stringify(new CliError(message, ExitCode.usage, { code: 'usage', hint }).toJSON()));
 }

@@ -18,7 +18,8 @@ export async function forEachId(ids: readonly string[], action: (id: string) => 
       } catch (error) {
         const failure = toCliError(error);
         if (failure.exitCode === ExitCode.usage || failure.exitCode === ExitCode.interrupted) throw failure;
-        return { id, ok: false, result: failure.status === 404 ? 'not_found' : 'failed', error: failure.message, failure };
+        // `record: null`: every row has the same members, whichever id failed.
+        return { id, ok: false, result: failure.status === 404 ? 'not_found' : 'failed', error: failure.message, record: null, failure };
       }
     },
     { concurrency: CONCURRENCY },

@@ -11,6 +11,7 @@ export const GLOBAL_OPTIONS: readonly FieldSpec[] = [
   { name: 'json', type: 'boolean', description: 'machine output: JSON (same as -o json)' },
   { name: 'output', short: 'o', type: 'string', placeholder: 'format', choices: OUTPUT_FORMATS, description: 'output format' },
   { name: 'fields', type: 'list', description: 'comma-separated fields to keep, in this order' },
+  { name: 'escape_formulas', type: 'boolean', description: "csv: prefix ' to cells that begin with = + - @ (or a tab or CR), which a spreadsheet would run as formulas" },
   { name: 'quiet', short: 'q', type: 'boolean', description: 'print only ids (list, create); nothing for other commands' },
   { name: 'profile', type: 'string', placeholder: 'name', known: 'profiles', description: 'stored workspace profile to use (env CRM_PROFILE)' },
   { name: 'base_url', type: 'string', placeholder: 'url', description: 'service base URL, overrides the profile (env CRM_BASE_URL)' },

@@ -213,7 +213,7 @@ describe('tasks complete', () => {
     expect(table.stdout).toMatch(new RegExp(`${one}\\s+completed\\s+One`));
     const some = await run(['tasks', 'complete', one, 'task_missing', '--json'], { ws });
     expect(some.code).toBe(7);
-    expect(json(some)[1]).toEqual({ id: 'task_missing', ok: false, result: 'not_found', error: 'Task not found' });
+    expect(json(some)[1]).toEqual({ id: 'task_missing', ok: false, result: 'not_found', error: 'Task not found', record: null });
   });
 
   it('one unknown task alone exits 4; no ids exits 2', async () => {

@@ -110,12 +110,12 @@ describe('crm watch: polling', () => {
     const state = stateFile();
     await run(['watch', 'contacts', '--once', '--state', state], { ws });
     createContacts(2, 'table');
-    const result = await run(['watch', 'contacts', '--once', '--state', state, '--no-color'], { ws, tty: { stdout: true, columns: 100 }, now: Date.now() });
+    const result = await run(['watch', 'contacts', '--once', '--state', state, '--no-color'], { ws, tty: { stdout: true, columns: 140 }, now: Date.now() });
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(/^ID\s+NAME\s+EMAIL\s+STATUS\s+SCORE\s+COMPANY\s+CREATED_AT$/);
     for (const line of lines.slice(1)) expect(line).toMatch(/^con_\w+\s+Watch Person \d+\s+table-\S+\s+lead\s+just now$/);
-    for (const line of lines) expect(line.length).toBeLessThanOrEqual(100);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(140);
   });
 });
 

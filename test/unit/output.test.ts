@@ -162,9 +162,18 @@ describe('fitColumns', () => {
     expect(fitColumns(columns, [20, 12, 60, 10], numeric, 70)).toEqual({ keep: [0, 1, 2], widths: [20, 12, 34] });
     expect(fitColumns(columns, [20, 12, 60, 10], numeric, 66)).toEqual({ keep: [0, 1, 2], widths: [20, 12, 30] });
     expect(fitColumns(columns, [20, 12, 60, 10], numeric, 50)).toEqual({ keep: [0, 1], widths: [20, 12] });
-    // An email of 33 keeps 17 at least, a name of 16 keeps 12.
-    expect(fitColumns(['id', 'name', 'email'], [20, 16, 33], [false, false, false], 55)).toEqual({ keep: [0, 1, 2], widths: [20, 14, 17] });
+    // An email is cut last, and keeps 17 of 33 at least; a name of 16 keeps 12.
+    expect(fitColumns(['id', 'name', 'email'], [20, 16, 33], [false, false, false], 55)).toEqual({ keep: [0, 1, 2], widths: [20, 12, 19] });
     expect(fitColumns(columns, [20, 12, 60, 10], numeric, 30)).toEqual({ keep: [0], widths: [20] });
+  });
+  it('drops the columns after an email before it cuts the email', () => {
+    const contacts = ['id', 'name', 'email', 'score', 'company'];
+    const flags = [false, false, false, true, false];
+    // 20 + 24 + 34 + 5 + 20 + 4 gaps of 2 = 111: the company goes; the name gives way, the email stays whole.
+    expect(fitColumns(contacts, [20, 24, 34, 5, 20], flags, 80)).toEqual({ keep: [0, 1, 2, 3], widths: [20, 15, 34, 5] });
+    // Only when nothing after it is left is the email cut.
+    expect(fitColumns(contacts, [20, 24, 34, 5, 20], flags, 70)).toEqual({ keep: [0, 1, 2], widths: [20, 12, 34] });
+    expect(fitColumns(contacts, [20, 24, 34, 5, 20], flags, 60)).toEqual({ keep: [0, 1, 2], widths: [20, 12, 24] });
   });
 });
 
