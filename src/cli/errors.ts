@@ -99,6 +99,7 @@ const EXIT_BY_KIND: Record<Exclude<HttpError['kind'], 'status'>, number> = {
   network: ExitCode.network,
   malformed: ExitCode.network,
   redirect: ExitCode.service,
+  lost_track: ExitCode.service,
 };
 
 /** The code of a failure crm did not foresee: a fault of crm's own (--debug shows its stack). */

@@ -1,6 +1,7 @@
 // crm contacts export: every contact, streamed page by page to the printer (csv by default, ndjson
-// or json), in constant memory. The walk (src/http/paginate.ts) drops records it has already
-// written and steps back when records are deleted behind it (docs/api-assumptions.md, "Walking a list").
+// or json), in constant memory. The walk (src/http/paginate.ts) writes only what follows on from the
+// records it has written, so a contact is written once while others are created and deleted
+// (docs/api-assumptions.md, "Walking a list").
 
 import { usageError } from '../cli/errors.js';
 import { list } from '../cli/result.js';

@@ -1,6 +1,6 @@
-// A long walk streamed to the printer (contacts export, --all, crm api --paginate): the walk keeps
-// the next two pages asked for while one is written out, and V8's young generation is kept at its
-// starting size.
+// A long walk streamed to the printer (contacts export, --all, --limit over 50, crm api --paginate):
+// the walk keeps PAGES_IN_FLIGHT pages asked for while one is written out, and V8's young generation
+// is kept at its starting size.
 // A steady stream of allocations makes V8 grow that generation step by step to 32 MB, which was most
 // of what such a command's memory grew by (bench/scale.mjs: 100,000 records against 1,000). With its
 // growth factor at 1 memory stays flat, for more scavenges of a small space (they are cheap). This
@@ -8,11 +8,11 @@
 // time it would grow the space.
 
 import type { ApiClient } from '../http/core.js';
-import { walk, type WalkOptions } from '../http/paginate.js';
+import { PAGES_IN_FLIGHT, walk, type WalkOptions } from '../http/paginate.js';
 import type { Query } from '../http/url.js';
 
-export async function streamedWalk(client: ApiClient, path: string, query: Query, options: Omit<WalkOptions, 'readAhead'> = {}): Promise<AsyncGenerator<unknown>> {
+export async function streamedWalk(client: ApiClient, path: string, query: Query, options: Omit<WalkOptions, 'concurrency'> = {}): Promise<AsyncGenerator<unknown>> {
   const { setFlagsFromString } = await import('node:v8');
   setFlagsFromString('--semi-space-growth-factor=1');
-  return walk(client, path, query, { ...options, readAhead: true });
+  return walk(client, path, query, { ...options, concurrency: PAGES_IN_FLIGHT });
 }

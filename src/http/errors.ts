@@ -13,7 +13,9 @@ export type HttpErrorKind =
   /** An answer crm cannot read: not JSON, a list without a list, cut short. */
   | 'malformed'
   /** A redirect: crm does not follow them with the key attached. */
-  | 'redirect';
+  | 'redirect'
+  /** A walk of a list lost its place: the list changed faster than it could follow (src/http/paginate.ts). */
+  | 'lost_track';
 
 export interface HttpErrorDetails {
   status?: number;

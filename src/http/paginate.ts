@@ -1,180 +1,356 @@
-// Walking a newest-first list page by page, in constant memory, without skipping a record when
-// others are deleted during the walk (docs/api-assumptions.md, "Walking a list"):
+// Walking a newest-first list page by page while other clients change it (docs/api-assumptions.md,
+// "Walking a list"). The rule follows from the one thing such a list guarantees: records are created
+// at its head and deleted anywhere, so the records that remain keep their order. Nothing new can come
+// between two records; what follows a record in any later answer follows it still.
 //
-// - Records created during the walk land at the head and push the rest later: a record may come
-//   again, and is dropped by its id (a window of the most recent ids, so memory stays bounded).
-// - Records deleted behind the walk pull the rest earlier, so the next page would start past a
-//   record never seen. The service's `total` shows how many went: when it falls by d, the next page
-//   starts d records earlier. Without a total, every page re-reads a few records, and a page that
-//   does not start on a record already seen is read again from further back.
+// - The walk continues from the records it has, never from a count. Each page after the first must
+//   hold one of the last records given out, or the next record (read with the page before and held
+//   back, so that it is there to be found even when every record given out has been deleted). What
+//   follows it in the page is given out; a page that holds none of them is not used, and the walk
+//   looks half a page before it (SEARCH_PAGES times at most), then takes it if it follows on.
+// - So a record that exists for the whole walk is given exactly once, and none twice, whatever the
+//   changes: nothing is taken on trust. The rate of change decides only whether the walk keeps up:
+//   up to changesKeptUpWith(concurrency) records a request it always does; beyond, it may fail with
+//   WalkOutpaced (exit 1), never end quietly with a record missing.
+// - Pages start where the record held back is expected, less a margin that grows with the shifts
+//   seen and shrinks while the list is still: a still list costs 1 request for the first 50 records
+//   and 1 for every 49 after, plus one to find the end (a short page, never `total`).
+// - A long walk keeps `concurrency` pages in flight, each planned to start on the last record of the
+//   one before and taken in list order by the same rule, whatever order they are answered in. A
+//   page that failed after the core's retries halves the pages in flight and is asked again.
+// - `total` is a hint: no page is planned past it while another is in flight.
 //
-// Every record that exists for the whole walk is emitted exactly once as long as no more than
-// MAX_STEP_BACK records are deleted between two page requests.
-//
-// A long walk (readAhead, no --limit) keeps the next two pages in flight, so that the service never
-// waits for this end. The service may answer them in any order and the list may move meanwhile, so
-// each of these pages starts one record early and is taken only if it holds the last record of the
-// page before: then nothing lies between the two. One that does not is dropped, and the page is
-// asked for again as above.
+// test/unit/walk.property.test.ts checks all of this against a model of such a list.
 
 import type { ApiClient } from './core.js';
 import { PAGE_MAX } from './core.js';
-import { recordId, type ListPage } from './envelope.js';
+import { HttpError } from './errors.js';
+import { isObject, recordId, type ListPage } from './envelope.js';
 import type { Query } from './url.js';
 
-/** How far back a page may start to catch up with deletions (and how many ids are remembered). */
-export const MAX_STEP_BACK = 150;
-/** Re-read at the start of each page when the service sends no total. */
-const OVERLAP_WITHOUT_TOTAL = 5;
-const ID_WINDOW = MAX_STEP_BACK + 2 * PAGE_MAX;
-/** Pages a long walk keeps in flight beyond the one it is writing out. */
-const PAGES_IN_FLIGHT = 2;
+/** Pages a long walk (export, --all, --paginate) keeps asked for at once. */
+export const PAGES_IN_FLIGHT = 6;
+/** Pages searched back from a page that holds none of the walk's records, before giving up. */
+const SEARCH_PAGES = 8;
+/** How far before such a page the search looks: half a page, so that each look overlaps the one after it by half a page. */
+const SEARCH_STEP = PAGE_MAX / 2;
+/**
+ * Records created or deleted per request sent that a walk always keeps up with. Between the answers
+ * to two pages that follow on, at most `concurrency` requests are answered, so the list moves by at
+ * most concurrency x this: less than a search step (each look back gains on it), and with the
+ * largest margin still within the page (each page brings something).
+ */
+export function changesKeptUpWith(concurrency: number): number {
+  return Math.floor((SEARCH_STEP - 1) / concurrency);
+}
+/** Pages in a row that bring nothing new (the list grows at its head faster than the walk reads, or `offset` is ignored). */
+const FRUITLESS_PAGES = PAGES_IN_FLIGHT + 2;
+/** How far before the expected record a page may start: at most half a page, so that each page brings at least half a page. */
+const MAX_MARGIN = PAGE_MAX / 2;
+/**
+ * Records given out that are remembered. More than a search can reach back, so that a record met
+ * again is always known: a page whose only known record is a newer one with a reused id (at the
+ * head) then brings no record twice.
+ */
+const REMEMBERED = SEARCH_PAGES * SEARCH_STEP + 4 * PAGE_MAX;
+/** Records a WalkPosition names on each side of where the walk stands. */
+const POSITION_KEYS = 3;
+
+/** The list changed faster than the walk could follow (or the service ignores `offset`). */
+export class WalkOutpaced extends HttpError {
+  constructor(detail: string, given: number) {
+    super('lost_track', `the list changed faster than crm could walk it: ${detail}; ${given} records were written, others may be missing`, {
+      code: 'walk_outpaced',
+      hint: 'run it again when the list changes less (or, for a service that ignores offset, read it with --limit 50 or less)',
+    });
+  }
+}
+
+/** Where a walk stands, to continue it later (an MCP cursor): the next record and its neighbours. */
+export interface WalkPosition {
+  /** Where the next record was in the list when it was read. */
+  offset: number;
+  /** Keys (recordKey) of the last records given out, oldest first. */
+  taken: string[];
+  /** Keys of the next records, read but not given out yet, in list order. */
+  ahead: string[];
+}
 
 export interface WalkOptions {
-  /** At most this many records (--limit); every record when undefined (--all). */
+  /** At most this many records (--limit); every record when undefined. */
   limit?: number;
   /** The list member of the response, e.g. "contacts". */
   key?: string;
+  /** Pages asked for at once: PAGES_IN_FLIGHT for long walks; 1 (the default) for walks that usually stop early. */
+  concurrency?: number;
+  /** Continue a walk from where it stood (an MCP cursor) instead of from `query.offset`. */
+  from?: WalkPosition;
+}
+
+/**
+ * What tells records apart: the id with the creation time, so that a new record given a deleted
+ * record's id is another record; the whole record when it has no id.
+ */
+export function recordKey(record: unknown): string {
+  const id = recordId(record);
+  if (id === undefined) return `json:${JSON.stringify(record)}`;
+  const created = isObject(record) && typeof record.created_at === 'string' ? record.created_at : '';
+  return `${id}\u0000${created}`;
+}
+
+/** A page asked for: where it starts, how many records, and the answer to come. */
+interface Page {
+  offset: number;
+  size: number;
+  /** Records it should bring that the walk has not read, if the list stands still. */
+  yields: number;
+  /** Pages the walk kept in flight when it was asked for: a page asked for alone that fails is the walk's failure. */
+  alongside: number;
+  answer: Promise<ListPage>;
+  /** It held none of the walk's records once already: a page searched back from, kept for one more look. */
+  missed: boolean;
+}
+
+/** Keys of the records given out, the most recent REMEMBERED, in the order given. */
+class GivenKeys {
+  private readonly keys = new Set<string>();
+  has(key: string): boolean {
+    return this.keys.has(key);
+  }
+  add(key: string): void {
+    this.keys.delete(key);
+    this.keys.add(key);
+    if (this.keys.size > REMEMBERED) this.keys.delete(this.keys.values().next().value as string);
+  }
+  last(count: number): string[] {
+    return [...this.keys].slice(-count);
+  }
+}
+
+export class Walk implements AsyncIterable<unknown> {
+  /** Requests sent so far (the property test reports them). */
+  requests = 0;
+  private readonly filters: Query;
+  private readonly start: number;
+  private readonly given = new GivenKeys();
+  /** Records read, after the last one given out and in list order, not given out yet (at least the last of a page). */
+  private held: unknown[] = [];
+  /** Keys of the next records when the walk continues a position (their records are not read yet). */
+  private aheadKeys: string[] = [];
+  /** Where the last record held was in the list when its page was answered. */
+  private next = 0;
+  private started = false;
+  private ended = false;
+  private count = 0;
+  private margin = 0;
+  private totalHint?: number;
+  private readonly inFlight: Page[] = [];
+  /** Pages in flight now, and at most (halved by failures, grown back slowly). */
+  private concurrency = 1;
+  private ceiling: number;
+  private searches = 0;
+  private fruitless = 0;
+  private steady = 0;
+
+  constructor(
+    private readonly client: ApiClient,
+    private readonly path: string,
+    query: Query,
+    private readonly options: WalkOptions = {},
+  ) {
+    const { offset, ...filters } = query;
+    this.filters = filters;
+    this.start = Number(offset ?? 0);
+    this.ceiling = options.concurrency ?? 1;
+    const from = options.from;
+    if (from) {
+      this.started = true;
+      this.next = from.offset;
+      for (const key of from.taken) this.given.add(key);
+      this.aheadKeys = [...from.ahead];
+      // Whoever continues a walk later may have acted on what it was given (completed, deleted).
+      this.margin = MAX_MARGIN;
+    }
+  }
+
+  [Symbol.asyncIterator](): AsyncGenerator<unknown> {
+    return this.records();
+  }
+
+  /** Where the walk stands; undefined once the list has been read to its end. */
+  position(): WalkPosition | undefined {
+    if (this.ended && this.held.length === 0) return undefined;
+    const ahead = this.held.length > 0 ? this.held.map(recordKey) : this.aheadKeys;
+    const offset = this.held.length > 0 ? this.next - (this.held.length - 1) : this.started ? this.next : this.start;
+    return { offset, taken: this.given.last(POSITION_KEYS), ahead: ahead.slice(0, POSITION_KEYS) };
+  }
+
+  async *records(): AsyncGenerator<unknown> {
+    const { limit } = this.options;
+    for (;;) {
+      // The last record read is held back until the next page shows what follows it.
+      while (this.held.length > (this.ended ? 0 : 1) && (limit === undefined || this.count < limit)) {
+        const record = this.held.shift();
+        this.given.add(recordKey(record));
+        this.count++;
+        yield record;
+      }
+      if (this.ended || (limit !== undefined && this.count >= limit)) return;
+      this.plan();
+      const page = this.inFlight.shift()!;
+      let answer: ListPage;
+      try {
+        answer = await page.answer;
+      } catch (error) {
+        if (this.slowDown(error, page)) continue;
+        throw error;
+      }
+      this.take(page, answer);
+    }
+  }
+
+  private ask(offset: number, size: number, yields: number): Page {
+    this.requests++;
+    const answer = this.client.list(this.path, { ...this.filters, limit: size, offset }, this.options.key);
+    // A page that is never awaited (the walk ended first) must not be an unhandled rejection.
+    answer.catch(() => {});
+    return { offset, size, yields, alongside: this.concurrency, answer, missed: false };
+  }
+
   /**
-   * Ask for the next pages while this one is written out, so that the service's time and the
-   * writing overlap (a long export). Off for walks that usually stop on the first page.
+   * Asks for pages until `concurrency` are in flight (one until the first page shows the list is
+   * longer), each starting `margin` records before the last record of the one before, and no more
+   * than --limit needs.
    */
-  readAhead?: boolean;
-}
-
-/** A set that remembers only its most recent entries. */
-class RecentIds {
-  private readonly ids = new Set<string>();
-  constructor(private readonly capacity: number) {}
-  has(id: string): boolean {
-    return this.ids.has(id);
-  }
-  add(id: string): void {
-    this.ids.add(id);
-    if (this.ids.size > this.capacity) this.ids.delete(this.ids.values().next().value as string);
-  }
-}
-
-export async function* walk(client: ApiClient, path: string, query: Query, options: WalkOptions = {}): AsyncGenerator<unknown> {
-  const { limit, key } = options;
-  const { offset: from, ...filters } = query;
-  const start = Number(from ?? 0);
-  const seen = new RecentIds(ID_WINDOW);
-  let position = start; // list index of the first record not yet read
-  let back = 0; // how many records before `position` the next page starts
-  /** The total when the last page was taken: what shrank since is how far the list moved back. */
-  let takenTotal: number | undefined;
-  let previousSignature = '';
-  let emitted = 0;
-  let fruitless = 0;
-  /** The next page, asked for while the previous one was written out (readAhead). */
-  let ahead: { offset: number; size: number; page: Promise<ListPage> } | undefined;
-  /** Pages asked for ahead of need, each starting on the expected last record of the one before. */
-  const inFlight: Array<{ offset: number; page: Promise<ListPage> }> = [];
-  /** The id of the last record of the page taken last: the next page in flight must hold it. */
-  let lastId: string | undefined;
-  const ask = (offset: number, size: number) => client.list(path, { ...filters, limit: size, offset }, key);
-  /** Keeps PAGES_IN_FLIGHT pages asked for after `from`, while the total says records remain. */
-  const keepInFlight = (from: number, total: number) => {
-    while (inFlight.length < PAGES_IN_FLIGHT) {
-      const previous = inFlight.at(-1);
-      const offset = previous ? previous.offset + PAGE_MAX - 1 : from - 1;
-      if (offset + 1 >= total) return;
-      const page = ask(offset, PAGE_MAX);
-      // Its failure is reported by the request asked again in its place; an ended walk never awaits it.
-      page.catch(() => {});
-      inFlight.push({ offset, page });
+  private plan(): void {
+    const { limit } = this.options;
+    // What is still to read: the records --limit wants beyond those held, and one to hold back.
+    const wanted = limit === undefined ? Number.POSITIVE_INFINITY : limit - this.count - this.held.length + 1;
+    let coming = this.inFlight.reduce((sum, page) => sum + page.yields, 0);
+    while (this.inFlight.length < this.concurrency) {
+      const previous = this.inFlight.at(-1);
+      if (previous && (coming >= wanted || (this.totalHint !== undefined && previous.offset + previous.size >= this.totalHint))) return;
+      let offset: number;
+      let known: number;
+      if (previous) {
+        offset = Math.max(0, previous.offset + previous.size - 1 - this.margin);
+        known = previous.offset + previous.size - offset;
+      } else if (this.started) {
+        offset = Math.max(0, this.next - this.margin);
+        // The records before the next one, and the one held back when there is one.
+        known = this.next - offset + (this.held.length > 0 ? 1 : 0);
+      } else {
+        offset = this.start;
+        known = 0;
+      }
+      const size = Math.min(PAGE_MAX, known + Math.max(1, wanted - coming));
+      this.inFlight.push(this.ask(offset, size, size - known));
+      coming += size - known;
     }
-  };
-  /** The page in flight that continues from `position`, if it came and holds the last record taken. */
-  const continuation = async (position: number): Promise<{ offset: number; page: ListPage } | undefined> => {
-    const next = inFlight.shift();
-    if (next && next.offset === position - 1 && lastId !== undefined) {
-      const page = await next.page.catch(() => undefined);
-      if (page && page.items.some((item) => recordId(item) === lastId)) return { offset: next.offset, page };
-    }
-    inFlight.length = 0;
-    return undefined;
-  };
-  /** Where the next page starts and how long it is, after `emittedSoFar` records. */
-  const nextRequest = (emittedSoFar: number) => {
-    const offset = Math.max(start, position - back);
-    const remaining = limit === undefined ? PAGE_MAX : limit - emittedSoFar;
-    return { offset, size: Math.min(PAGE_MAX, remaining + (position - offset)), remaining };
-  };
+  }
 
-  for (;;) {
-    const wanted = nextRequest(emitted);
-    if (wanted.remaining <= 0) return;
-    let { offset, size } = wanted;
-    let page: ListPage;
-    const continued = inFlight.length > 0 ? await continuation(position) : undefined;
-    if (continued) {
-      ({ offset, page } = continued);
-      size = PAGE_MAX;
+  /** A page failed after the core's retries: fewer pages in flight, and this one asked again. */
+  private slowDown(error: unknown, page: Page): boolean {
+    if (page.alongside <= 1 || !transient(error)) return false;
+    this.ceiling = Math.max(1, Math.floor(Math.min(this.concurrency, page.alongside) / 2));
+    this.concurrency = this.ceiling;
+    this.steady = 0;
+    this.inFlight.unshift({ ...this.ask(page.offset, page.size, page.yields), missed: page.missed });
+    return true;
+  }
+
+  /** Takes what follows on in this page, or searches back when it holds none of the walk's records. */
+  private take(page: Page, answer: ListPage): void {
+    const items = answer.items;
+    if (answer.total !== undefined) this.totalHint = answer.total;
+    const short = items.length < page.size;
+    const from = this.started ? this.continuation(items) : 0;
+    if (from === undefined) return this.searchBack(page, items, short);
+    if (this.started) {
+      // How far the list moved back since the record held back was read: the margin of the next pages.
+      const shift = this.next - (page.offset + from);
+      this.margin = Math.min(MAX_MARGIN, Math.max(2 * shift, this.margin - 1, 0));
+    }
+    this.started = true;
+    this.aheadKeys = [];
+    const fresh = items.slice(from);
+    if (fresh.length > 0) {
+      this.held = fresh;
+      this.next = page.offset + items.length - 1;
+    } else if (short) {
+      // The list ends on the last record given out: the one held back has been deleted.
+      this.held = [];
     } else {
-      page = await (ahead && ahead.offset === offset && ahead.size === size ? ahead.page : ask(offset, size));
-      ahead = undefined;
-      // Deleted records pulled the list earlier than this page starts: read from further back first.
-      const reread = position - offset;
-      const canStepBack = reread < Math.min(MAX_STEP_BACK, position - start);
-      const shrunk = takenTotal !== undefined && page.total !== undefined ? takenTotal - page.total : 0;
-      const firstId = recordId(page.items[0]);
-      const missedStart = page.total === undefined && reread > 0 && firstId !== undefined && !seen.has(firstId);
-      if (canStepBack && (shrunk > reread || missedStart)) {
-        // Deletions may go on while we step back: the next try compares with the same taken total.
-        back = Math.min(MAX_STEP_BACK, position - start, missedStart ? reread + PAGE_MAX : shrunk);
-        continue;
-      }
+      // The page ends on the last record given out: the one held back is further on.
+      this.next = page.offset + items.length;
     }
-    takenTotal = page.total;
-    const items = page.items;
+    this.ended = short;
+    if (short || fresh.length > 1) {
+      this.fruitless = 0;
+      this.searches = 0;
+      if (this.ceiling < (this.options.concurrency ?? 1) && ++this.steady >= PAGES_IN_FLIGHT) {
+        this.ceiling++;
+        this.steady = 0;
+      }
+      // A total says how many pages there are to ask for; without one, one more each page, so that a
+      // short list is not asked for many pages past its end.
+      this.concurrency = this.totalHint === undefined ? Math.min(this.ceiling, this.concurrency + 1) : this.ceiling;
+    } else if (++this.fruitless >= FRUITLESS_PAGES) {
+      throw new WalkOutpaced(`${this.fruitless} pages in a row brought nothing new (records are created faster than they can be read, or the service ignores offset)`, this.count);
+    }
+  }
 
-    // A server that ignores offset sends the same page again: stop rather than loop forever.
-    const signature = signatureOf(items);
-    if (signature === previousSignature) return;
-    previousSignature = signature;
+  /**
+   * Where the records that follow on begin in this page: after the last record given out that it
+   * holds, or at the first record held back. The latest such record in the page wins: a newer record
+   * that reuses a known id can only be nearer the head. Undefined when the page holds none.
+   */
+  private continuation(items: readonly unknown[]): number | undefined {
+    const ahead = new Set(this.held.length > 0 ? this.held.map(recordKey) : this.aheadKeys);
+    for (let index = items.length - 1; index >= 0; index--) {
+      const key = recordKey(items[index]);
+      if (this.given.has(key)) return index + 1;
+      if (ahead.has(key)) {
+        let first = index;
+        while (first > 0 && ahead.has(recordKey(items[first - 1]))) first--;
+        return first;
+      }
+    }
+    return undefined;
+  }
 
-    const fresh: unknown[] = [];
-    for (const item of items) {
-      const id = recordId(item);
-      if (id !== undefined) {
-        if (seen.has(id)) continue;
-        seen.add(id);
-      }
-      fresh.push(item);
+  /**
+   * A page that holds none of the walk's records: what it follows on from was pulled earlier (or
+   * deleted). A page is asked for half a page before it, so that the two overlap whatever moves
+   * meanwhile; this one is kept, and taken after it if it then follows on.
+   */
+  private searchBack(page: Page, items: readonly unknown[], short: boolean): void {
+    // The whole list, and nothing in it: every record has gone; none can be missing.
+    if (short && items.length === 0 && page.offset === 0) {
+      this.held = [];
+      this.ended = true;
+      return;
     }
-    const taken = limit === undefined ? fresh : fresh.slice(0, limit - emitted);
-    // Full pages of records already seen: offset is ignored (or the list is being flooded).
-    fruitless = fresh.length === 0 ? fruitless + 1 : 0;
-    const last =
-      taken.length < fresh.length ||
-      items.length < size || // a short page: the end of the list
-      (page.total !== undefined && offset + items.length >= page.total) ||
-      fruitless >= 2;
-    if (!last) {
-      position = offset + items.length;
-      back = page.total === undefined ? OVERLAP_WITHOUT_TOTAL : 0;
-      lastId = recordId(items.at(-1));
-      const next = nextRequest(emitted + taken.length);
-      if (options.readAhead && limit === undefined && page.total !== undefined && lastId !== undefined) {
-        keepInFlight(position, page.total);
-      } else if (options.readAhead && next.remaining > 0) {
-        inFlight.length = 0;
-        ahead = { offset: next.offset, size: next.size, page: ask(next.offset, next.size) };
-        // Its failure is reported when it is awaited; a walk ended early never awaits it.
-        ahead.page.catch(() => {});
-      }
+    this.margin = Math.min(MAX_MARGIN, 2 * this.margin + 2);
+    // A page kept while the search went further back, still not following on: dropped (the walk
+    // asks for the pages it needs from where it stands).
+    if (page.missed) return;
+    if (page.offset === 0 || this.searches >= SEARCH_PAGES) {
+      const where = page.offset === 0 ? 'none of the records it had read are left at the head of the list' : `none of the records it had read are within ${this.searches} searches before offset ${page.offset}`;
+      throw new WalkOutpaced(where, this.count);
     }
-    for (const item of taken) {
-      emitted++;
-      yield item;
-    }
-    if (last) return;
+    this.searches++;
+    this.inFlight.unshift(this.ask(Math.max(0, page.offset - SEARCH_STEP), PAGE_MAX, 0), { ...page, missed: true });
   }
 }
 
-/** Tells pages apart, also when their records carry no ids. */
-function signatureOf(items: unknown[]): string {
-  return `${items.length}:${JSON.stringify(items[0])}:${JSON.stringify(items.at(-1))}`;
+/** Failures that asking again later may cure: the network, the service's own errors, its rate limit. */
+function transient(error: unknown): boolean {
+  if (!(error instanceof HttpError)) return false;
+  if (error.kind === 'network' || error.kind === 'retry_later' || error.kind === 'malformed') return true;
+  return error.kind === 'status' && (error.status === 429 || (error.status ?? 0) >= 500);
+}
+
+export function walk(client: ApiClient, path: string, query: Query, options: WalkOptions = {}): AsyncGenerator<unknown> {
+  return new Walk(client, path, query, options).records();
 }

@@ -55,7 +55,7 @@ export interface ExitCodeSpec {
 
 export const EXIT_CODES: readonly ExitCodeSpec[] = [
   { code: 0, meaning: 'success (an empty list is a success)' },
-  { code: 1, meaning: 'the service answered with an error not covered below (a redirect included), or an unexpected failure (stdout cannot be written)' },
+  { code: 1, meaning: 'the service answered with an error not covered below (a redirect included), a walk of a list that changed faster than it could follow (walk_outpaced), or an unexpected failure (stdout cannot be written)' },
   { code: 2, meaning: 'invalid usage or input, caught before anything was sent' },
   { code: 3, meaning: 'authentication or permission (401, 403, no key configured)' },
   { code: 4, meaning: 'not found (404)' },

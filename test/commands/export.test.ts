@@ -103,7 +103,7 @@ describe('contacts export', () => {
 
   it.each([
     ['with the service’s total', true, 6, 11],
-    // More deletions behind the walk than the few records each page re-reads: the walk steps back.
+    // More deletions behind the walk than a page's margin: the walk searches back.
     ['without a total', false, 8, 12],
   ])('writes every record that exists for the whole walk exactly once while others are created and deleted (%s)', async (_, withTotal, behind, seed) => {
     for (let index = 0; index < 400; index++) ws.api('POST', '/contacts', { name: `Export ${seed}-${index}`, email: `export-${seed}-${index}@example.com` });

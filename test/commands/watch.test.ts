@@ -68,8 +68,8 @@ describe('crm watch: polling', () => {
     expect(ids(result.stdout)).toEqual(burst);
     expect(ws.requests().map((request) => request.url)).toEqual([
       '/api/v1/contacts?limit=50&offset=0',
-      '/api/v1/contacts?limit=50&offset=50',
-      '/api/v1/contacts?limit=50&offset=100',
+      '/api/v1/contacts?limit=50&offset=49',
+      '/api/v1/contacts?limit=50&offset=98',
     ]);
   });
 

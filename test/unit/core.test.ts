@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { CliError, toCliError } from '../../src/cli/errors.js';
 import { ApiClient, type ClientOptions } from '../../src/http/core.js';
 import { HttpError } from '../../src/http/errors.js';
-import { walk } from '../../src/http/paginate.js';
+import { PAGES_IN_FLIGHT, WalkOutpaced, walk } from '../../src/http/paginate.js';
 import { createRecordingTransport, type PlannedRequest } from '../../src/transport/recording.js';
 import { TransportError, type TransportRequest, type TransportResponse } from '../../src/transport/types.js';
 
@@ -259,63 +259,20 @@ describe('paging', () => {
     for await (const item of items) ids.push((item as { id: string }).id);
     return ids;
   };
-
-  it('walks pages of 50 until a short page and drops ids already seen; without a total each page re-reads 5', async () => {
-    // The second page repeats c45..c49 (the overlap) and c48, c49 again (two records were added while walking).
-    const { api, requests } = client([page(range(0, 50)), page([43, 44, ...range(45, 93)]), page(range(88, 100))]);
-    expect(await collect(walk(api, '/contacts', { status: 'lead' }, { key: 'contacts' }))).toEqual(range(0, 100).map((id) => `c${id}`));
-    expect(requests.map((request) => new URL(request.url).search)).toEqual([
-      '?status=lead&limit=50&offset=0',
-      '?status=lead&limit=50&offset=45',
-      '?status=lead&limit=50&offset=90',
-    ]);
-  });
-
-  it('with a total, steps back by as many records as were deleted behind the walk', async () => {
-    // 100 records; after the first page, c3 and c7 are deleted: the list shifts two to the left.
-    const after = range(0, 100).filter((id) => id !== 3 && id !== 7);
-    const { api, requests } = client([page(range(0, 50), 100), page(after.slice(50, 100), 98), page(after.slice(48, 98), 98)]);
-    // c50 and c51 moved to positions 48 and 49, before the second page's offset: re-read, not skipped.
-    expect(await collect(walk(api, '/contacts', {}))).toEqual(range(0, 100).map((id) => `c${id}`));
-    expect(requests.map((request) => new URL(request.url).search)).toEqual(['?limit=50&offset=0', '?limit=50&offset=50', '?limit=50&offset=48']);
-  });
-
-  it('without a total, reads again from further back when a page does not start on a record already seen', async () => {
-    // c10..c19 (already read) are deleted: the page at offset 45 now starts at c55, past c50..c54.
-    const live = [...range(0, 10), ...range(20, 105)];
-    const at = (offset: number) => page(live.slice(offset, offset + 50));
-    const { api, requests } = client([page(range(0, 50)), at(45), at(0), at(45), at(90)]);
-    expect(await collect(walk(api, '/contacts', {}))).toEqual(range(0, 105).map((id) => `c${id}`));
-    expect(requests.map((request) => new URL(request.url).search.replace('?limit=50&offset=', ''))).toEqual(['0', '45', '0', '45', '90']);
-  });
-
-  it('stops when the total is reached', async () => {
-    const { api, requests } = client([page(range(0, 50), 50)]);
-    expect(await collect(walk(api, '/contacts', {}))).toHaveLength(50);
-    expect(requests).toHaveLength(1);
-  });
-
-  it('stops a walk that meets the same page again (a server ignoring offset), also when records have no ids', async () => {
-    const same = client([page(range(0, 50)), page(range(0, 50))]);
-    expect(await collect(walk(same.api, '/contacts', {}))).toHaveLength(50);
-    expect(same.requests).toHaveLength(2);
-    const anonymous = () => ok({ contacts: range(0, 50).map((n) => ({ n })) });
-    const noIds = client([anonymous(), anonymous()]);
-    const items = [];
-    for await (const item of walk(noIds.api, '/contacts', {})) items.push(item);
-    expect(items).toHaveLength(50);
-    expect(noIds.requests).toHaveLength(2);
-  });
+  const offsetsOf = (requests: TransportRequest[]) => requests.map((request) => Number(new URL(request.url).searchParams.get('offset')));
 
   /**
    * A list on a server that answers each page when it gets to it: `gate(offset)` holds the page at
-   * that offset until `release(offset)`, so a test can change the list between two answers.
+   * that offset until `release(offset)`, and `before(n, change)` changes the list before the n-th
+   * answer, so a test can change the list between two answers.
    */
-  function liveList(count: number, options: Partial<ClientOptions> = {}) {
+  function liveList(count: number, options: Partial<ClientOptions> & { withTotal?: boolean } = {}) {
     const ids = range(0, count).map((id) => `c${id}`);
     const offsets: number[] = [];
     const gates = new Map<number, { opened: Promise<void>; open: () => void }>();
+    const changes = new Map<number, () => void>();
     const failOnce = new Set<number>();
+    let answered = 0;
     const api = new ApiClient({
       baseUrl: 'https://crm.test/api/v1',
       apiKey: 'key_live_abcdefghijklmnopqrstuvwxyz123456',
@@ -327,8 +284,10 @@ describe('paging', () => {
         const offset = Number(query.get('offset'));
         offsets.push(offset);
         await gates.get(offset)?.opened;
+        changes.get(++answered)?.();
         if (failOnce.delete(offset)) return fail(500, { message: 'busy' });
-        return ok({ contacts: ids.slice(offset, offset + Number(query.get('limit'))).map((id) => ({ id })), total: ids.length });
+        const contacts = ids.slice(offset, offset + Number(query.get('limit'))).map((id) => ({ id }));
+        return ok(options.withTotal === false ? { contacts } : { contacts, total: ids.length });
       },
     });
     return {
@@ -336,6 +295,7 @@ describe('paging', () => {
       ids,
       offsets,
       failOnce,
+      before: (answer: number, change: () => void) => changes.set(answer, change),
       gate(offset: number) {
         let open = () => {};
         const opened = new Promise<void>((resolve) => (open = resolve));
@@ -349,49 +309,101 @@ describe('paging', () => {
     expect(done()).toBe(true);
   };
 
-  it('a long walk keeps two pages in flight, each starting on the last record of the one before', async () => {
+  it('walks pages of 50, each starting on the last record of the one before, until a short page', async () => {
+    const { api, requests } = client([page(range(0, 50)), page(range(49, 99)), page(range(98, 120))]);
+    expect(await collect(walk(api, '/contacts', { status: 'lead' }, { key: 'contacts' }))).toEqual(range(0, 120).map((id) => `c${id}`));
+    expect(requests.map((request) => new URL(request.url).search)).toEqual([
+      '?status=lead&limit=50&offset=0',
+      '?status=lead&limit=50&offset=49',
+      '?status=lead&limit=50&offset=98',
+    ]);
+  });
+
+  it('records created at the head push the rest later: what follows the last record taken is taken, nothing twice', async () => {
+    const list = liveList(150);
+    list.before(2, () => list.ids.unshift('new1', 'new2', 'new3'));
+    expect(await collect(walk(list.api, '/contacts', {}))).toEqual(range(0, 150).map((id) => `c${id}`));
+    expect(list.offsets).toEqual([0, 49, 98, 147]);
+  });
+
+  it.each([
+    ['with a total', true],
+    ['without a total', false],
+  ])('a record deleted before the walk pulls the next page past its first record: the walk looks half a page back, then takes the page it missed (%s)', async (_, withTotal) => {
+    const list = liveList(200, { withTotal });
+    list.before(2, () => list.ids.splice(10, 1)); // c10, already read
+    expect(await collect(walk(list.api, '/contacts', {}))).toEqual(range(0, 200).map((id) => `c${id}`));
+    // The page at 49 starts at c50, past c49 (held back): 24 is asked for (c25..c74), then the page
+    // at 49 follows on from c74; the pages after it start a little earlier (the margin), then less.
+    expect(list.offsets.slice(0, 4)).toEqual([0, 49, 24, 97]);
+    expect(list.offsets.length).toBeLessThanOrEqual(7);
+  });
+
+  it('a page that asks for a list of exactly 50 records once more finds the end (a total is never trusted to end a walk)', async () => {
+    const { api, requests } = client([page(range(0, 50), 50), page([49], 50)]);
+    expect(await collect(walk(api, '/contacts', {}))).toHaveLength(50);
+    expect(offsetsOf(requests)).toEqual([0, 49]);
+  });
+
+  it('fails with WalkOutpaced, after the records it could prove, when the service ignores offset (also for records without ids)', async () => {
+    const same = client(Array.from({ length: 9 }, () => page(range(0, 50))));
+    const given: string[] = [];
+    const failure = await (async () => {
+      for await (const item of walk(same.api, '/contacts', {})) given.push((item as { id: string }).id);
+    })().catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(WalkOutpaced);
+    expect(toCliError(failure)).toMatchObject({ exitCode: 1, code: 'walk_outpaced', message: expect.stringContaining('or the service ignores offset') });
+    expect(given).toEqual(range(0, 49).map((id) => `c${id}`));
+    expect(same.requests).toHaveLength(9);
+    const anonymous = () => ok({ contacts: range(0, 50).map((n) => ({ n })) });
+    const noIds = client(Array.from({ length: 9 }, anonymous));
+    await expect(collect(walk(noIds.api, '/contacts', {}))).rejects.toBeInstanceOf(WalkOutpaced);
+  });
+
+  it('--limit is a total: pages of at most 50, the last one asks only for what is left (and one more, to know whether more exist)', async () => {
+    const { api, requests } = client([page(range(0, 50), 500), page(range(49, 99), 500), page(range(98, 121), 500)]);
+    expect(await collect(walk(api, '/contacts', {}, { limit: 120 }))).toEqual(range(0, 120).map((id) => `c${id}`));
+    expect(requests.map((request) => new URL(request.url).search)).toEqual(['?limit=50&offset=0', '?limit=50&offset=49', '?limit=23&offset=98']);
+  });
+
+  it('a long walk keeps its pages in flight, each starting on the last record of the one before, none past the total', async () => {
     const list = liveList(230);
-    expect(await collect(walk(list.api, '/contacts', {}, { readAhead: true }))).toEqual(list.ids);
+    expect(await collect(walk(list.api, '/contacts', {}, { concurrency: PAGES_IN_FLIGHT }))).toEqual(list.ids);
     expect(list.offsets).toEqual([0, 49, 98, 147, 196]);
   });
 
-  it('a page in flight answered before records were added is dropped, not trusted: nothing skipped', async () => {
+  it('a page in flight answered before records were created is not trusted: nothing skipped, nothing twice', async () => {
     const list = liveList(200);
     list.gate(49);
-    const walked = collect(walk(list.api, '/contacts', {}, { readAhead: true }));
+    const walked = collect(walk(list.api, '/contacts', {}, { concurrency: PAGES_IN_FLIGHT }));
     // The page at 98 is answered at once (c98..c147); then three contacts are created at the head, and
     // the page at 49 is answered after them (c46..c95). Taken on trust, the page at 98 would skip c96, c97.
-    await settle(() => list.offsets.includes(98));
+    await settle(() => list.offsets.includes(147));
     await new Promise((resolve) => setImmediate(resolve));
     list.ids.unshift('new1', 'new2', 'new3');
     list.release(49);
     const ids = await walked;
     expect(ids.filter((id) => id.startsWith('c'))).toEqual(range(0, 200).map((id) => `c${id}`));
     expect(new Set(ids).size).toBe(ids.length);
-    expect(list.offsets).toContain(99); // the page after c95, asked for again
   });
 
-  it('a page in flight answered after records were deleted is asked for again from further back: nothing skipped', async () => {
+  it('a page in flight answered after records were deleted: nothing skipped', async () => {
     const list = liveList(200);
     list.gate(49);
-    const walked = collect(walk(list.api, '/contacts', {}, { readAhead: true }));
-    await settle(() => list.offsets.includes(98));
+    const walked = collect(walk(list.api, '/contacts', {}, { concurrency: PAGES_IN_FLIGHT }));
+    await settle(() => list.offsets.includes(147));
     list.ids.splice(10, 5); // c10..c14, already written, deleted
     list.release(49);
-    const ids = await walked;
-    expect(ids).toEqual(range(0, 200).map((id) => `c${id}`));
+    expect(await walked).toEqual(range(0, 200).map((id) => `c${id}`));
   });
 
-  it('a page in flight that failed is asked for again in the usual way', async () => {
-    const list = liveList(120, { maxRetries: 0 });
+  it('a page in flight that failed is asked for again, with fewer pages in flight; a page asked for alone that fails is the failure', async () => {
+    const list = liveList(300, { maxRetries: 0 });
     list.failOnce.add(49);
-    expect(await collect(walk(list.api, '/contacts', {}, { readAhead: true }))).toEqual(list.ids);
-    expect(list.offsets).toContain(50);
-  });
-
-  it('--limit is a total: pages of at most 50, the last one asks only for what is left', async () => {
-    const { api, requests } = client([page(range(0, 50), 500), page(range(50, 100), 500), page(range(100, 120), 500)]);
-    expect(await collect(walk(api, '/contacts', {}, { limit: 120 }))).toHaveLength(120);
-    expect(requests.map((request) => new URL(request.url).search)).toEqual(['?limit=50&offset=0', '?limit=50&offset=50', '?limit=20&offset=100']);
+    expect(await collect(walk(list.api, '/contacts', {}, { concurrency: PAGES_IN_FLIGHT }))).toEqual(list.ids);
+    expect(list.offsets.filter((offset) => offset === 49)).toHaveLength(2);
+    const alone = liveList(300, { maxRetries: 0 });
+    alone.failOnce.add(49);
+    await expect(collect(walk(alone.api, '/contacts', {}))).rejects.toMatchObject({ kind: 'status', status: 500 });
   });
 });

@@ -1,0 +1,180 @@
+// A model of a newest-first list that other clients change while crm walks it: records are created at
+// the head (some with the id of a deleted record and a later created_at) and deleted anywhere, chosen
+// to hurt (the edges of the pages asked for, the records just read, the head) or at random. It
+// answers the walk's requests through the real HTTP core, in the order it chooses (several pages may
+// be in flight), applying up to `rate` changes before each answer. Seeded: a seed is a run.
+import { expect } from 'vitest';
+import { ApiClient } from '../../src/http/core.js';
+import { Walk, WalkOutpaced, recordKey, type WalkOptions } from '../../src/http/paginate.js';
+import type { TransportRequest, TransportResponse } from '../../src/transport/types.js';
+
+export interface ChurnOptions {
+  seed: number;
+  /** Records at the start. */
+  size: number;
+  /** Records created or deleted before each answer: at most this many, or exactly (`exact`). */
+  rate: number;
+  exact?: boolean;
+  /** Only records created at the head (a list growing faster than it can be read). */
+  growOnly?: boolean;
+  concurrency: number;
+  /** The answer's shape: {contacts, total}, {contacts} or a bare array. */
+  shape: 'total' | 'no-total' | 'bare';
+  /** Answer the requests in flight in any order (else first asked, first answered). */
+  shuffle: boolean;
+  limit?: number;
+  from?: WalkOptions['from'];
+  /** The records at the start (a walk continued from where another stopped); `size` new ones otherwise. */
+  list?: readonly Row[];
+  /** Run before the walk starts, on the list (an agent acting on the records of the last call). */
+  before?: (list: Row[]) => void;
+}
+
+export interface ChurnRun {
+  /** Keys of the records given, in order. */
+  given: string[];
+  /** Keys of the records there at the start and never deleted. */
+  survivors: Set<string>;
+  /** Keys of the records there at the start, in list order. */
+  initial: string[];
+  requests: number;
+  changes: number;
+  error?: unknown;
+  walk: Walk;
+  /** The list as it was when the walk ended. */
+  list: Row[];
+}
+
+/** A small fast generator (mulberry32): the same seed, the same run. */
+export function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+export interface Row {
+  id: string;
+  created_at: string;
+  n: number;
+}
+
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+export async function churn(options: ChurnOptions): Promise<ChurnRun> {
+  const rnd = random(options.seed);
+  const pick = (count: number) => Math.floor(rnd() * count);
+  let clock = Date.UTC(2024, 0, 1);
+  let serial = 0;
+  const row = (id?: string): Row => {
+    clock += 1000;
+    serial++;
+    return { id: id ?? `r${serial}`, created_at: new Date(clock).toISOString(), n: serial };
+  };
+  // Oldest last: the list is newest first.
+  const list: Row[] = options.list ? [...options.list] : [];
+  if (options.list) {
+    serial = Math.max(0, ...list.map((record) => record.n));
+    clock = Math.max(clock, ...list.map((record) => Date.parse(record.created_at)));
+  } else for (let index = 0; index < options.size; index++) list.unshift(row());
+  options.before?.(list);
+  const initial = list.map(recordKey);
+  const deletedIds: string[] = [];
+  const deletedKeys = new Set<string>();
+  // How this seed's changes lean: some runs mostly delete, some mostly create, some go for the edges.
+  const weights = { head: rnd(), anywhere: rnd(), edges: rnd(), justRead: rnd() };
+  const sum = weights.head + weights.anywhere + weights.edges + weights.justRead;
+  const pending: Array<{ offset: number; limit: number; answer: (response: TransportResponse) => void }> = [];
+  const given: string[] = [];
+  let changes = 0;
+
+  const remove = (index: number) => {
+    if (index < 0 || index >= list.length) return;
+    const [gone] = list.splice(index, 1);
+    deletedIds.push(gone!.id);
+    deletedKeys.add(recordKey(gone));
+    changes++;
+  };
+  const change = () => {
+    let draw = rnd() * sum;
+    if (options.growOnly || (draw -= weights.head) < 0) {
+      // A new record at the head; one in five takes the id of a deleted one.
+      const reused = deletedIds.length > 0 && rnd() < 0.2 ? deletedIds[pick(deletedIds.length)] : undefined;
+      list.unshift(row(reused));
+      changes++;
+    } else if ((draw -= weights.anywhere) < 0) {
+      remove(pick(list.length));
+    } else if ((draw -= weights.edges) < 0 && pending.length > 0) {
+      // At the edges of a page asked for: just before it, its first, its last, just after it.
+      const asked = pending[pick(pending.length)]!;
+      remove(asked.offset + [-1, 0, asked.limit - 1, asked.limit][pick(4)]!);
+    } else if (given.length > 0) {
+      // One of the records just read (pulls the rest of the list earlier).
+      const recent = given.slice(-60);
+      const key = recent[pick(recent.length)]!;
+      remove(list.findIndex((record) => recordKey(record) === key));
+    }
+  };
+  const respond = (offset: number, limit: number): TransportResponse => {
+    const rows = list.slice(offset, offset + limit);
+    const data = options.shape === 'bare' ? rows : options.shape === 'total' ? { contacts: rows, total: list.length } : { contacts: rows };
+    return { status: 200, headers: {}, body: JSON.stringify({ data, error: null }) };
+  };
+
+  const client = new ApiClient({
+    baseUrl: 'https://crm.test/api/v1',
+    apiKey: 'key_live_abcdefghijklmnopqrstuvwxyz123456',
+    userAgent: 'crm/test',
+    maxRetries: 0,
+    transport: (request: TransportRequest) =>
+      new Promise<TransportResponse>((answer) => {
+        const query = new URL(request.url).searchParams;
+        pending.push({ offset: Number(query.get('offset')), limit: Number(query.get('limit')), answer });
+      }),
+  });
+  const walk = new Walk(client, '/contacts', {}, { key: 'contacts', concurrency: options.concurrency, limit: options.limit, from: options.from });
+  let finished = false;
+  let error: unknown;
+  const reading = (async () => {
+    for await (const record of walk) given.push(recordKey(record));
+  })().then(
+    () => (finished = true),
+    (caught: unknown) => {
+      error = caught;
+      finished = true;
+    },
+  );
+  for (let serves = 0; !finished; serves++) {
+    await turn();
+    if (finished) break;
+    if (pending.length === 0) throw new Error(`seed ${options.seed}: the walk waits for nothing`);
+    if (serves > 5000) throw new Error(`seed ${options.seed}: the walk does not end`);
+    const [asked] = pending.splice(options.shuffle ? pick(pending.length) : 0, 1);
+    const count = options.exact ? options.rate : pick(options.rate + 1);
+    for (let index = 0; index < count; index++) change();
+    asked!.answer(respond(asked!.offset, asked!.limit));
+  }
+  await reading;
+  const survivors = new Set(initial.filter((key) => !deletedKeys.has(key)));
+  return { given, survivors, initial, requests: walk.requests, changes, error, walk, list };
+}
+
+/** What every run must show, whatever the rate: nothing twice, and an end that is complete or loud. */
+export function checkRun(run: ChurnRun, seed: number): void {
+  const where = `seed ${seed}`;
+  const twice = run.given.filter((key, index) => run.given.indexOf(key) !== index);
+  expect(twice, `${where}: given twice`).toEqual([]);
+  if (run.error !== undefined) {
+    expect(run.error, `${where}: fails only as WalkOutpaced`).toBeInstanceOf(WalkOutpaced);
+    return;
+  }
+  const given = new Set(run.given);
+  // A walk that stopped at its --limit owes only the records before the last one it gave.
+  const reached = run.walk.position() === undefined ? run.initial.length : Math.max(-1, ...run.initial.map((key, index) => (given.has(key) ? index : -1))) + 1;
+  const missing = run.initial.slice(0, reached).filter((key) => run.survivors.has(key) && !given.has(key));
+  expect(missing, `${where}: records there for the whole walk, not given`).toEqual([]);
+}
