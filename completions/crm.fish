@@ -375,7 +375,7 @@ end
 complete -c crm -f
 complete -c crm -l json -d 'machine output: JSON (same as -o json)'
 complete -c crm -s o -l output -x -a 'table json ndjson csv tsv' -d 'output format'
-complete -c crm -l fields -x -d 'comma-separated fields to keep, in this order'
+complete -c crm -l fields -x -d 'comma-separated fields to keep, in this order (an unknown name is exit 2)'
 complete -c crm -l escape-formulas -d 'csv: prefix \' to cells that begin with = + - @ (or a tab or CR), which a spreadsheet would run as formulas'
 complete -c crm -s q -l quiet -d 'print only ids (list, create); nothing for other commands'
 complete -c crm -l profile -x -a '(__crm_dynamic profiles)' -d 'stored workspace profile to use (env CRM_PROFILE)'
@@ -383,7 +383,7 @@ complete -c crm -l base-url -x -d 'service base URL, overrides the profile (env 
 complete -c crm -l no-input -d 'never prompt; fail naming the missing flags (env CRM_NO_INPUT=1)'
 complete -c crm -l no-color -d 'no colour (env NO_COLOR; FORCE_COLOR forces it)'
 complete -c crm -l debug -d 'trace requests and responses on stderr, key redacted (env CRM_DEBUG=1)'
-complete -c crm -l dry-run -d 'print the requests that would be sent, and send nothing'
+complete -c crm -l dry-run -d 'print the requests that would be sent, and send nothing but the reads they depend on'
 complete -c crm -l timeout -x -d 'per-request timeout in seconds (default 30, at most 86400)'
 complete -c crm -l wait -d 'wait out a long Retry-After instead of exiting 5'
 complete -c crm -l insecure -d 'allow sending the API key over plain HTTP to a non-local host'

@@ -20,19 +20,47 @@ export type MainInit = Omit<ContextInit, 'options'>;
 /** `crm --help` shows the first example of these commands. */
 const OVERVIEW_EXAMPLES = ['contacts_list', 'contacts_create', 'deals_stage', 'search', 'api'];
 
-/** Global options that take a value: needed to find the first command word in argv. */
-const VALUE_OPTIONS = new Set(GLOBAL_OPTIONS.filter((field) => field.type !== 'boolean').flatMap(flagSpellings));
+/** Global options that take a value, by every spelling (`-o`, `--output`): needed to read argv before the tree is built. */
+const VALUE_OPTIONS = new Map(GLOBAL_OPTIONS.filter((field) => field.type !== 'boolean').flatMap((field) => flagSpellings(field).map((spelling) => [spelling, field.name] as const)));
 
-/** The words of argv that are not global options or their values: the command path and its operands. */
-export function commandWords(argv: string[]): string[] {
+/**
+ * argv as commander will read it, for what must be known before the tree is built: the words that
+ * are not global options or their values (the command path and its operands), and the values of
+ * global options, in every form commander takes (`-o json`, `-ojson`, `-qo json`, `--output=json`).
+ */
+export function scanArgv(argv: readonly string[]): { words: string[]; values: Map<string, string> } {
   const words: string[] = [];
+  const values = new Map<string, string>();
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index]!;
     if (arg === '--') break;
-    if (!arg.startsWith('-') || arg === '-') words.push(arg);
-    else if (VALUE_OPTIONS.has(arg)) index++;
+    if (!arg.startsWith('-') || arg === '-') {
+      words.push(arg);
+    } else if (arg.startsWith('--')) {
+      const eq = arg.indexOf('=');
+      const name = VALUE_OPTIONS.get(eq > 0 ? arg.slice(0, eq) : arg);
+      if (name) values.set(name, eq > 0 ? arg.slice(eq + 1) : (argv[++index] ?? ''));
+    } else {
+      // Combined short flags: the first that takes a value takes the rest of the word, or the next one.
+      for (let at = 1; at < arg.length; at++) {
+        const name = VALUE_OPTIONS.get(`-${arg[at]}`);
+        if (!name) continue;
+        values.set(name, at + 1 < arg.length ? arg.slice(at + 1) : (argv[++index] ?? ''));
+        break;
+      }
+    }
   }
-  return words;
+  return { words, values };
+}
+
+export function commandWords(argv: readonly string[]): string[] {
+  return scanArgv(argv).words;
+}
+
+/** JSON output asked for by a flag or CRM_OUTPUT: failures print the JSON error object too. */
+function asksForJson(argv: readonly string[], values: Map<string, string>, env: NodeJS.ProcessEnv): boolean {
+  const flags = argv.slice(0, argv.includes('--') ? argv.indexOf('--') : undefined);
+  return flags.includes('--json') || [values.get('output'), env.CRM_OUTPUT].some((value) => value?.trim().toLowerCase() === 'json');
 }
 
 type Run = (body: CommandBody, command: Command, settings?: RunSettings) => Promise<void>;
@@ -202,15 +230,12 @@ export async function main(argv: string[], init: MainInit = {}): Promise<number>
     exitCode = await runAction({ ...init, options: rootOf(command).opts() as GlobalOptions }, body, { ...settings, track: whileRunning });
   };
 
-  const words = commandWords(argv);
+  const { words, values } = scanArgv(argv);
   // `crm help contacts list` shows what `crm contacts list --help` shows.
   const program = buildProgram(run, words.filter((word) => word !== 'help'), { stdout, stderr });
   const usageFailure = async (message: string, hint?: string): Promise<number> => {
-    stderr.write(`crm: ${message}\n${hint ? `hint: ${hint}\n` : ''}`);
-    if (argv.includes('--json')) {
-      const { usageErrorJson } = await import('./app.js');
-      stderr.write(`${usageErrorJson(message, hint)}\n`);
-    }
+    const { printFailure, usageError } = await import('./app.js');
+    printFailure(stderr, usageError(message, hint), asksForJson(argv, values, init.env ?? process.env));
     return 2;
   };
 

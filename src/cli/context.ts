@@ -59,6 +59,8 @@ export interface OutputSettings {
   format: Format;
   fields?: string[];
   quiet: boolean;
+  /** JSON was asked for (--json, -o json, CRM_OUTPUT, the profile): failures print the JSON error object too. */
+  jsonErrors: boolean;
 }
 
 const MAX_TIMEOUT_SECONDS = 86_400;
@@ -78,6 +80,7 @@ export class Context {
   private cachedPrinter?: Printer;
   private cachedPrompter?: Prompter;
   private clientPromise?: Promise<ApiClient>;
+  private lookupPromise?: Promise<ApiClient>;
   private readonly cleanups: Array<() => void> = [];
   private readonly spinners = new Set<Spinner>();
 
@@ -117,31 +120,41 @@ export class Context {
    */
   output(options: { ignoreProfileSetting?: boolean; defaultFormat?: Format; pipeFormat?: Format } = {}): OutputSettings {
     if (this.cachedOutput) return this.cachedOutput;
-    const format = this.resolveFormat(Boolean(options.ignoreProfileSetting), options.defaultFormat, options.pipeFormat);
+    const { format, asked } = this.resolveFormat(Boolean(options.ignoreProfileSetting), options.defaultFormat, options.pipeFormat);
     let fields: string[] | undefined;
     if (this.options.fields !== undefined) {
       fields = this.options.fields.split(',').map((field) => field.trim());
       if (fields.every((field) => field === '')) throw usageError('--fields needs at least one field name', 'for example --fields id,name');
       for (const field of fields) checkName(field, '--fields');
     }
-    return (this.cachedOutput = { format, fields, quiet: Boolean(this.options.quiet) });
+    return (this.cachedOutput = { format, fields, quiet: Boolean(this.options.quiet), jsonErrors: asked && format === 'json' });
   }
 
-  private resolveFormat(ignoreProfileSetting: boolean, defaultFormat?: Format, pipeFormat: Format = 'tsv'): Format {
-    const parse = (value: string, source: string) => parseChoice(value, FORMATS, source) as Format;
+  /** The format, and whether it was asked for (a flag, CRM_OUTPUT, the profile) rather than a default. */
+  private resolveFormat(ignoreProfileSetting: boolean, defaultFormat?: Format, pipeFormat: Format = 'tsv'): { format: Format; asked: boolean } {
+    const parse = (value: string, source: string) => ({ format: parseChoice(value, FORMATS, source) as Format, asked: true });
     if (this.options.output !== undefined) {
-      const format = parse(this.options.output, '--output');
-      if (this.options.json && format !== 'json') throw usageError(`--json and --output ${format} ask for different formats`);
-      return format;
+      const chosen = parse(this.options.output, '--output');
+      if (this.options.json && chosen.format !== 'json') throw usageError(`--json and --output ${chosen.format} ask for different formats`);
+      return chosen;
     }
-    if (this.options.json) return 'json';
-    if (defaultFormat) return defaultFormat;
+    if (this.options.json) return { format: 'json', asked: true };
+    if (defaultFormat) return { format: defaultFormat, asked: false };
     if (this.env.CRM_OUTPUT) return parse(this.env.CRM_OUTPUT, 'CRM_OUTPUT');
     if (!ignoreProfileSetting) {
       const configured = this.safeSettings()?.output;
       if (configured !== undefined) return parse(String(configured), 'output setting of the profile (`crm config unset output`)');
     }
-    return this.io.stdoutIsTTY ? 'table' : pipeFormat;
+    return { format: this.io.stdoutIsTTY ? 'table' : pipeFormat, asked: false };
+  }
+
+  /** Whether a failure prints the JSON error object too; when the output settings were refused, from the flags and CRM_OUTPUT. */
+  get jsonErrors(): boolean {
+    try {
+      return this.output().jsonErrors;
+    } catch {
+      return Boolean(this.options.json) || [this.options.output, this.env.CRM_OUTPUT].some((value) => value?.trim().toLowerCase() === 'json');
+    }
   }
 
   get printer(): Printer {
@@ -173,7 +186,18 @@ export class Context {
 
   /** The API client for the resolved workspace: the network, or the embedded sandbox in-process. */
   client(): Promise<ApiClient> {
-    return (this.clientPromise ??= this.createClient());
+    return (this.clientPromise ??= this.createClient(false));
+  }
+
+  /**
+   * The client for the look-ups a command's requests depend on (the pipeline's stages, to send a
+   * stage's id). A dry run sends these reads as the run would, and lists them in its plan, so that it
+   * refuses what the run refuses and plans the requests the run sends; nothing that writes is sent.
+   * Without a key (a dry run may have none) they are planned with stand-in answers, like the rest.
+   */
+  lookupClient(): Promise<ApiClient> {
+    if (!this.dryRun) return this.client();
+    return (this.lookupPromise ??= this.createClient(true));
   }
 
   /**
@@ -206,39 +230,41 @@ export class Context {
     }
   }
 
-  private async createClient(): Promise<ApiClient> {
+  /** `reads`: a dry run's look-ups, sent for real (see lookupClient). */
+  private async createClient(reads: boolean): Promise<ApiClient> {
     const target = this.target();
     if (target.kind === 'remote') {
       if (!target.apiKey && !this.dryRun) throw noKeyError();
-      return this.clientFor(target.baseUrl, target.apiKey);
+      return this.clientFor(target.baseUrl, target.apiKey, reads && target.apiKey !== undefined);
     }
-    if (this.dryRun || this.init.transport) return this.newClient(SANDBOX_BASE_URL, undefined, this.init.transport);
     const dbPath = sandboxPath(this.env);
-    const embedded = await openEmbeddedSandbox(dbPath);
+    // A dry run creates no sandbox: with none yet, its look-ups get stand-ins too.
+    if ((this.dryRun && !(reads && existsSync(dbPath))) || this.init.transport) return this.newClient(SANDBOX_BASE_URL, undefined, this.init.transport, reads);
+    const embedded = await openEmbeddedSandbox(dbPath, this.dryRun);
     this.onClose(() => embedded.close());
-    await this.noticeOnce(dbPath);
-    return this.newClient(SANDBOX_BASE_URL, embedded.apiKey, embedded.transport);
+    if (!this.dryRun) await this.noticeOnce(dbPath);
+    return this.newClient(SANDBOX_BASE_URL, embedded.apiKey, embedded.transport, reads);
   }
 
   /** A client for an explicit workspace over the network (auth login verifies a key with it). */
-  async clientFor(baseUrl: string, apiKey: string | undefined): Promise<ApiClient> {
+  async clientFor(baseUrl: string, apiKey: string | undefined, reads = false): Promise<ApiClient> {
     assertSafeTransport(baseUrl, Boolean(this.options.insecure));
     let transport = this.init.transport;
-    if (!transport && !this.dryRun) {
+    if (!transport && (!this.dryRun || reads)) {
       const network = await createNetworkTransport();
       this.onClose(() => network.close());
       transport = network;
     }
-    return this.newClient(baseUrl, apiKey, transport);
+    return this.newClient(baseUrl, apiKey, transport, reads);
   }
 
-  private newClient(baseUrl: string, apiKey: string | undefined, transport: Transport | undefined): ApiClient {
+  private newClient(baseUrl: string, apiKey: string | undefined, transport: Transport | undefined, reads = false): ApiClient {
     const mask = (request: TransportRequest): TransportRequest => {
       const headers = { ...request.headers };
       if (headers[API_KEY_HEADER]) headers[API_KEY_HEADER] = maskKey(headers[API_KEY_HEADER]);
       return { ...request, headers, body: request.body === undefined ? undefined : redact(request.body, apiKey) };
     };
-    const send = this.dryRun || !transport ? createRecordingTransport(this.plan, mask) : transport;
+    const send = this.dryRun || !transport ? createRecordingTransport(this.plan, mask, reads ? transport : undefined) : transport;
     const spinning: Transport = (request) => {
       // Commands that show their own progress (an import's bar) send without this wrapper's await.
       if (!this.spinnerAllowed || this.dryRun || this.debug) return send(request);

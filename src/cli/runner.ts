@@ -5,7 +5,8 @@
 import { Context, type ContextInit } from './context.js';
 import { CliError, ExitCode, UNEXPECTED, earlyEndError, toCliError } from './errors.js';
 import { escapeForTerminal, safeLine, safeLines } from './format.js';
-import { drained, type EarlyEnd, type Ending } from './io.js';
+import { maskCredentials } from '../http/url.js';
+import { drained, type EarlyEnd, type Ending, type OutStream } from './io.js';
 import type { Format } from './printer.js';
 import type { Result } from './result.js';
 
@@ -65,20 +66,24 @@ function endEarly(end: EarlyEnd, ctx: Context): number {
   return report(failure, ctx);
 }
 
-/** One line `crm: message` (and a hint) on stderr; the JSON error object too with --json. */
+/** One line `crm: message` (and a hint) on stderr; the JSON error object too when JSON was asked for. */
 function report(error: unknown, ctx: Context): number {
   const failure = toCliError(error);
-  const stderr = ctx.io.stderr;
-  stderr.write(`crm: ${safeLine(failure.message)}\n`);
-  if (failure.hint) stderr.write(`hint: ${safeLine(failure.hint)}\n`);
-  if (ctx.options.json) stderr.write(`${escapeForTerminal(JSON.stringify(failure.toJSON()))}\n`);
+  printFailure(ctx.io.stderr, failure, ctx.jsonErrors);
   // A stack says where crm itself went wrong; an answer of the service, a usage error or a bad
   // configuration has none worth showing (and its message is the service's text).
-  if (ctx.debug && failure.code === UNEXPECTED && error instanceof Error) stderr.write(`${safeLines(error.stack ?? '')}\n`);
+  if (ctx.debug && failure.code === UNEXPECTED && error instanceof Error) ctx.io.stderr.write(`${safeLines(maskCredentials(error.stack ?? ''))}\n`);
   return failure.exitCode;
 }
 
-/** Commander's own usage errors (already printed by commander) as the JSON error object. */
-export function usageErrorJson(message: string, hint?: string): string {
-  return escapeForTerminal(JSON.stringify(new CliError(message, ExitCode.usage, { code: 'usage', hint }).toJSON()));
+/**
+ * How every failure is printed, commander's usage errors included: `crm: message`, `hint: ...`, and
+ * with JSON output the error object, whichever way JSON was asked for (--json, -o json, CRM_OUTPUT).
+ * Nothing of it can drive a terminal, and a password in a URL is masked.
+ */
+export function printFailure(stderr: OutStream, failure: CliError, json: boolean): void {
+  const shown = new CliError(maskCredentials(failure.message), failure.exitCode, { status: failure.status, code: failure.code, hint: failure.hint && maskCredentials(failure.hint) });
+  stderr.write(`crm: ${safeLine(shown.message)}\n`);
+  if (shown.hint) stderr.write(`hint: ${safeLine(shown.hint)}\n`);
+  if (json) stderr.write(`${escapeForTerminal(JSON.stringify(shown.toJSON()))}\n`);
 }

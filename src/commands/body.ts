@@ -97,7 +97,7 @@ export async function fetchChoices(ctx: Context, source: Extract<DynamicValues, 
 
 /** A workspace's stages or active sequences: each one's id, and its name made safe for a terminal. */
 export async function fetchValues(ctx: Context, source: Extract<DynamicValues, 'stages' | 'sequences'>): Promise<Array<{ value: string; label: string }>> {
-  const client = await ctx.client();
+  const client = await ctx.lookupClient();
   const page = await client.list(SOURCES[source].path, SOURCES[source].query, source);
   return page.items.filter(isObject).map((item) => {
     const value = String(item.id ?? item.name);

@@ -2,8 +2,10 @@
 // runner; a local command's handler by its name. Each returns a Result for the printer.
 
 import type { Context } from '../cli/context.js';
+import { usageError } from '../cli/errors.js';
 import type { Result } from '../cli/result.js';
 import type { LocalCommand, LocalHandlerName } from '../registry/local.js';
+import { printedFields } from '../registry/printed.js';
 import { optionKey, type HandlerName, type Operation } from '../registry/types.js';
 import { run as aiAccept } from './handlers/ai-accept.js';
 import { run as aiTrigger } from './handlers/ai-trigger.js';
@@ -71,11 +73,24 @@ export const COMMANDER_KEYS: KeyOf = optionKey;
 
 export async function runOperation(ctx: Context, op: Operation, input: RawInput, keyOf: KeyOf = COMMANDER_KEYS): Promise<Result> {
   const invocation = parseInvocation(op, input.args, input.options, keyOf);
+  checkFields(ctx, printedFields(op), op.plural ?? op.noun);
   return (op.handler ? HANDLERS[op.handler] : runGeneric)(ctx, invocation);
 }
 
 export async function runLocal(ctx: Context, local: LocalCommand, input: RawInput): Promise<Result> {
   const invocation = parseInvocation(local, input.args, input.options, COMMANDER_KEYS);
+  const argument = invocation.args.string('resource');
+  checkFields(ctx, printedFields(local, argument), argument ?? `crm ${local.command.join(' ')}`);
   const handler = await LOCAL_HANDLERS[local.handler]();
   return handler(ctx, invocation);
+}
+
+/** --fields names the registry does not know for what this command prints: exit 2, before anything is sent. */
+function checkFields(ctx: Context, known: readonly string[] | undefined, what: string): void {
+  const fields = ctx.output().fields;
+  if (!fields || !known) return;
+  const unknown = fields.filter((field) => !known.includes(field) && !known.includes(field.split('.')[0]!));
+  if (unknown.length === 0) return;
+  const names = unknown.map((field) => `"${field}"`).join(', ');
+  throw usageError(`unknown field${unknown.length > 1 ? 's' : ''} ${names} for ${what} (fields: ${known.join(', ')})`, '--json prints every field a record has');
 }

@@ -96,14 +96,17 @@ export async function requestRecord(ctx: Context, invocation: Invocation<Operati
   }
 }
 
-/** "Contact not found" → "contact con_x not found": the id the user gave, for one-id commands. */
+/**
+ * A 404 of a one-id command names the id the user gave: "Contact not found" becomes "contact con_x
+ * not found"; a message that says more ("Contact con_x was merged into con_y") is the service's,
+ * with the id added when it does not name it.
+ */
 export function namingTheId(error: unknown, invocation: Invocation<Operation>): unknown {
   const { noun, id } = subjectOf(invocation);
   if (!(error instanceof HttpError) || error.status !== 404 || id === undefined) return error;
   const said = toCliError(error).message;
-  // The service's own words are kept as a hint when they say more than "not found".
-  const hint = /^\w+ not found$/i.test(said) ? undefined : `the service said: ${said}`;
-  return new CliError(`${noun} ${id} not found`, ExitCode.notFound, { status: 404, code: error.code, hint });
+  const message = /^(\w+ )?not found$|^HTTP 404\b/i.test(said) ? `${noun} ${id} not found` : said.includes(id) ? said : `${said} (${noun} ${id})`;
+  return new CliError(message, ExitCode.notFound, { status: 404, code: error.code });
 }
 
 /** Which record a one-id command is about: the noun of the path's first collection, and its id. */

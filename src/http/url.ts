@@ -6,22 +6,34 @@ export const SANDBOX_BASE_URL = `sandbox://local${API_PREFIX}`;
 export type Query = Record<string, string | number | boolean | undefined | null>;
 
 /**
+ * The credentials of every URL in a text masked: `scheme://user:password@` as `scheme://user:****@`,
+ * and `scheme://token@` as `scheme://****@`. A password (or token) in a base URL is never shown.
+ */
+export function maskCredentials(text: string): string {
+  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)([^\s/?#]*)@/gi, (_, scheme: string, userinfo: string) => {
+    const colon = userinfo.indexOf(':');
+    return `${scheme}${colon >= 0 ? `${userinfo.slice(0, colon)}:****` : '****'}@`;
+  });
+}
+
+/**
  * Normalises a user-given base URL: scheme required (http, https), no trailing slash,
  * and a URL with no path gets the spec's /api/v1 appended.
  */
 export function normalizeBaseUrl(input: string): string {
+  const shown = maskCredentials(input);
   let url: URL;
   try {
     url = new URL(input.trim());
   } catch {
-    throw invalidRequest(`invalid base URL: ${input}`, 'give a full URL such as https://crm.example.com');
+    throw invalidRequest(`invalid base URL: ${shown}`, 'give a full URL with its scheme, such as https://crm.example.com');
   }
   if (url.protocol === 'sandbox:') return SANDBOX_BASE_URL;
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw invalidRequest(`invalid base URL: ${input} (scheme must be http or https)`);
+    throw invalidRequest(`invalid base URL: ${shown} (scheme must be http or https)`);
   }
-  if (url.search || url.hash) throw invalidRequest(`invalid base URL: ${input} (no query or fragment allowed)`);
-  if (url.username || url.password) throw invalidRequest(`invalid base URL: ${input} (no user or password in the URL)`);
+  if (url.search || url.hash) throw invalidRequest(`invalid base URL: ${shown} (no query or fragment allowed)`);
+  if (url.username || url.password) throw invalidRequest(`invalid base URL: ${shown} (no user or password in the URL)`);
   const path = url.pathname.replace(/\/+$/, '');
   return `${url.protocol}//${url.host}${path === '' ? API_PREFIX : path}`;
 }

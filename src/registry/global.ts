@@ -10,7 +10,7 @@ export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const
 export const GLOBAL_OPTIONS: readonly FieldSpec[] = [
   { name: 'json', type: 'boolean', description: 'machine output: JSON (same as -o json)' },
   { name: 'output', short: 'o', type: 'string', placeholder: 'format', choices: OUTPUT_FORMATS, description: 'output format' },
-  { name: 'fields', type: 'list', description: 'comma-separated fields to keep, in this order' },
+  { name: 'fields', type: 'list', description: 'comma-separated fields to keep, in this order (an unknown name is exit 2)' },
   { name: 'escape_formulas', type: 'boolean', description: "csv: prefix ' to cells that begin with = + - @ (or a tab or CR), which a spreadsheet would run as formulas" },
   { name: 'quiet', short: 'q', type: 'boolean', description: 'print only ids (list, create); nothing for other commands' },
   { name: 'profile', type: 'string', placeholder: 'name', known: 'profiles', description: 'stored workspace profile to use (env CRM_PROFILE)' },
@@ -18,7 +18,7 @@ export const GLOBAL_OPTIONS: readonly FieldSpec[] = [
   { name: 'no_input', type: 'boolean', description: 'never prompt; fail naming the missing flags (env CRM_NO_INPUT=1)' },
   { name: 'no_color', type: 'boolean', description: 'no colour (env NO_COLOR; FORCE_COLOR forces it)' },
   { name: 'debug', type: 'boolean', description: 'trace requests and responses on stderr, key redacted (env CRM_DEBUG=1)' },
-  { name: 'dry_run', type: 'boolean', description: 'print the requests that would be sent, and send nothing' },
+  { name: 'dry_run', type: 'boolean', description: 'print the requests that would be sent, and send nothing but the reads they depend on' },
   { name: 'timeout', type: 'number', placeholder: 'seconds', description: 'per-request timeout in seconds (default 30, at most 86400)' },
   { name: 'wait', type: 'boolean', description: 'wait out a long Retry-After instead of exiting 5' },
   { name: 'insecure', type: 'boolean', description: 'allow sending the API key over plain HTTP to a non-local host' },

@@ -4,7 +4,7 @@
 import type { OUTPUT_FORMATS } from './global.js';
 import { RESOURCES } from './resources.js';
 import { DELETE_OPTIONS } from './options.js';
-import { GROUP_NAMES, example as ex, type Example, type FieldSpec } from './types.js';
+import { GROUP_NAMES, example as ex, type Example, type FieldSpec, type ResourceName } from './types.js';
 
 export type LocalHandlerName =
   | 'auth.login' | 'auth.status' | 'auth.logout'
@@ -33,6 +33,10 @@ export interface LocalCommand {
   formatOption?: string;
   /** The profile's output setting does not apply: `crm config` must work while that setting is bad. */
   ignoresOutputSetting?: boolean;
+  /** Top-level fields it prints, for checking --fields (with `printsResource`, besides that resource's). */
+  printed?: readonly string[];
+  /** It prints records of this resource (watch: of the one its argument names). */
+  printsResource?: ResourceName | 'argument';
 }
 
 export const LOCAL_GROUPS: ReadonlyArray<[string, string]> = [
@@ -93,6 +97,7 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
     args: [],
     options: [],
     handler: 'profiles.list',
+    printed: ['name', 'active', 'base_url', 'key'],
     examples: [ex('crm profiles list', 'the built-in sandbox and every stored workspace')],
   },
   {
@@ -260,6 +265,7 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
       { name: 'score', type: 'boolean', description: 'contacts: score each new contact (POST /ai/trigger, within its rate limit)' },
     ],
     handler: 'watch.run',
+    printsResource: 'argument',
     pipeFormat: 'ndjson',
     examples: [
       ex('crm watch contacts --interval 30s', 'a line for each new contact, as it arrives', 'Ctrl-C to stop it'),
@@ -286,6 +292,9 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
       { name: 'resume', type: 'boolean', description: 'continue from the checkpoint: retry what did not succeed, never create a row twice' },
     ],
     handler: 'contacts.import',
+    // The report; a dry run's rows also carry the contact's fields.
+    printed: ['line', 'ok', 'result', 'id', 'email', 'error'],
+    printsResource: 'contact',
     examples: [
       ex('crm contacts import contacts.csv --errors errors.csv', 'import a spreadsheet; rows that fail go to errors.csv', 'a contacts.csv file'),
       ex('crm contacts import contacts.csv --resume', 'finish an interrupted or partly failed import', 'a contacts.csv file'),
@@ -300,6 +309,7 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
     args: [],
     options: [{ name: 'format', type: 'string', description: 'output format (default csv; the same as -o)', choices: EXPORT_FORMATS }, ...RESOURCES.contact.filters],
     handler: 'contacts.export',
+    printsResource: 'contact',
     defaultFormat: 'csv',
     formatOption: 'format',
     examples: [

@@ -221,6 +221,7 @@ const DEFINED: readonly Operation[] = [
     listKey: 'contacts',
     paged: true,
     columns: ['id', 'name', 'email', 'enrollment_status', 'enrolled_at'],
+    printed: ['enrollment_status', 'enrolled_at'],
     examples: [ex(`crm sequences contacts ${DEMO.sequence}`, 'who is enrolled')],
   },
 
@@ -289,6 +290,7 @@ const DEFINED: readonly Operation[] = [
     listKey: 'stages',
     handler: 'pipeline-deals',
     columns: ['name', 'count', 'total_value', 'id'],
+    printed: ['id', 'name', 'position', 'probability', 'is_closed', 'is_won', 'count', 'total_value'],
     examples: [ex('crm pipeline deals', 'a bar chart of value per stage on a terminal')],
   },
 
@@ -309,6 +311,8 @@ const DEFINED: readonly Operation[] = [
     paged: true,
     handler: 'search',
     columns: ['type', 'id', 'title', 'subtitle'],
+    // Flat results; grouped ones are the records themselves (see printedFields).
+    printed: ['type', 'id', 'title', 'subtitle', 'created_at'],
     examples: [ex('crm search globex', 'everything that mentions Globex'), ex('crm search globex --types contacts,deals', 'only contacts and deals')],
   },
   {
@@ -379,6 +383,7 @@ const DEFINED: readonly Operation[] = [
     body: [],
     options: [],
     handler: 'ai-trigger',
+    printed: ['contact_id', 'score', 'factors', 'next_best_action', 'suggestion_id', 'scored_at'],
     examples: [ex(`crm ai trigger ${DEMO.contact}`, 'score a contact and show why')],
   },
 ];

@@ -92,6 +92,8 @@ const DEAL: ResourceSpec = {
     { name: 'contact_id', type: 'id', description: 'only deals of this contact' },
   ],
   columns: ['id', 'name', 'amount', 'stage', 'status', 'close_date', 'currency', 'created_at'],
+  // GET /deals/{id} adds its stage history; a stage move, the activity it logged.
+  members: ['activities', 'activity'],
 };
 
 const SEQUENCE: ResourceSpec = {

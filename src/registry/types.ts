@@ -83,6 +83,8 @@ export interface ResourceSpec {
   filters: readonly FieldSpec[];
   /** Table columns in priority order: the last ones are dropped first on a narrow terminal. */
   columns: readonly string[];
+  /** Members some answers add to the record, which are not fields of it (a deal's `activities`). */
+  members?: readonly string[];
 }
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -151,6 +153,8 @@ export interface Operation {
   columns?: readonly string[];
   /** Custom behaviour; the generic runner does everything else. */
   handler?: HandlerName;
+  /** Top-level fields it prints besides its resource's (or instead: it has none), for checking --fields. */
+  printed?: readonly string[];
   examples: readonly Example[];
 }
 

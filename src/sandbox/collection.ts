@@ -10,7 +10,7 @@ import { created, notFound, ok, type Reply, type RequestContext, type Route } fr
 import { declareFilters, listReply, operationAt, type Filter, type ListSpec } from './lists.js';
 import { checkReference, softDelete, updateRow, type ResourceKind } from './records.js';
 import type { Store } from './store.js';
-import { bodySchema, parseCreate, parseUpdate, type BodySchema, type Rule } from './validation.js';
+import { EXTRA_FIELDS, bodySchema, parseCreate, parseUpdate, type BodySchema, type Rule } from './validation.js';
 
 export type Fields = Record<string, unknown>;
 export type Row = Record<string, unknown>;
@@ -50,13 +50,26 @@ export function collection(spec: CollectionSpec): Collection {
   const { resource, table, alias } = spec;
   const { plural, fields: registryFields } = RESOURCES[resource];
   const label = resource.charAt(0).toUpperCase() + resource.slice(1);
-  const schema = bodySchema(registryFields, spec.overrides);
+  // A permissive workspace: fields the spec does not show are kept, and answered after the known ones.
+  const schema = bodySchema(registryFields, spec.overrides, true);
   const references = registryFields.filter((field) => field.references && !field.readOnly);
   const prepare = spec.prepare ?? ((_: Store, fields: Fields) => fields);
-  const toRecord = spec.toRecord ?? ((row: Row) => row);
+  const columns = `${spec.columns}, ${alias}.${EXTRA_FIELDS}`;
+  const toRecord = (row: Row): Row => {
+    const { [EXTRA_FIELDS]: extra, ...known } = row;
+    const record = spec.toRecord ? spec.toRecord(known) : known;
+    return typeof extra === 'string' ? { ...record, ...(JSON.parse(extra) as Row) } : record;
+  };
+  /** The kept fields as stored: those of this body over those stored already (an update replaces each one given). */
+  const storedExtra = (store: Store, fields: Fields, id?: string): Fields => {
+    if (fields[EXTRA_FIELDS] === undefined) return fields;
+    const stored = id === undefined ? undefined : store.get<Row>(`SELECT ${EXTRA_FIELDS} FROM ${table} WHERE id = ?`, id)?.[EXTRA_FIELDS];
+    const merged = { ...(typeof stored === 'string' ? (JSON.parse(stored) as Row) : {}), ...(fields[EXTRA_FIELDS] as Row) };
+    return { ...fields, [EXTRA_FIELDS]: JSON.stringify(merged) };
+  };
 
   const read = (store: Store, id: string): Row => {
-    const row = store.get<Row>(`SELECT ${spec.columns} FROM ${spec.from} WHERE ${alias}.id = ? AND ${alias}.deleted_at IS NULL`, id);
+    const row = store.get<Row>(`SELECT ${columns} FROM ${spec.from} WHERE ${alias}.id = ? AND ${alias}.deleted_at IS NULL`, id);
     if (!row) throw notFound(label);
     return toRecord(row);
   };
@@ -64,20 +77,20 @@ export function collection(spec: CollectionSpec): Collection {
     for (const field of references) checkReference(store, field.references as ResourceKind, field.name, fields[field.name] as string | null | undefined);
   };
   const insert = (store: Store, fields: Fields): Row => {
-    const columns = prepare(store, fields);
+    const values = storedExtra(store, prepare(store, fields));
     checkReferences(store, fields);
     const id = newId(spec.prefix);
     const now = store.nowIso();
-    const names = ['id', ...Object.keys(columns), 'created_at', 'updated_at'];
-    store.run(`INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`, id, ...Object.values(columns), now, now);
-    spec.afterWrite?.(store, id, { fields, columns });
+    const names = ['id', ...Object.keys(values), 'created_at', 'updated_at'];
+    store.run(`INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`, id, ...Object.values(values), now, now);
+    spec.afterWrite?.(store, id, { fields, columns: values });
     return read(store, id);
   };
 
   const listOp = operationAt('GET', `/${plural}`);
   const list: ListSpec = {
     op: listOp,
-    base: { from: spec.from, columns: spec.columns, where: [`${alias}.deleted_at IS NULL`], orderBy: spec.orderBy },
+    base: { from: spec.from, columns, where: [`${alias}.deleted_at IS NULL`], orderBy: spec.orderBy },
     filters: declareFilters(listOp, spec.filters),
     key: plural,
     toRecord,
@@ -93,10 +106,10 @@ export function collection(spec: CollectionSpec): Collection {
       handler: ({ store, params, body }: RequestContext): Reply => {
         const current = read(store, params.id!);
         const fields = parseUpdate(body, schema);
-        const columns = prepare(store, fields, current);
+        const values = storedExtra(store, prepare(store, fields, current), params.id!);
         checkReferences(store, fields);
-        updateRow(store, resource, params.id!, columns);
-        spec.afterWrite?.(store, params.id!, { fields, columns }, current);
+        updateRow(store, resource, params.id!, values);
+        spec.afterWrite?.(store, params.id!, { fields, columns: values }, current);
         return ok(read(store, params.id!));
       },
     },

@@ -174,6 +174,14 @@ const MIGRATIONS: readonly string[] = [
   CREATE TABLE rate_limit_hits (bucket TEXT NOT NULL, at_ms INTEGER NOT NULL);
   CREATE INDEX rate_limit_hits_bucket ON rate_limit_hits (bucket, at_ms);
   `,
+  // Fields the spec does not show, kept whole as a JSON object (src/sandbox/validation.ts).
+  `
+  ALTER TABLE accounts ADD COLUMN extra_fields TEXT;
+  ALTER TABLE contacts ADD COLUMN extra_fields TEXT;
+  ALTER TABLE deals ADD COLUMN extra_fields TEXT;
+  ALTER TABLE sequences ADD COLUMN extra_fields TEXT;
+  ALTER TABLE tasks ADD COLUMN extra_fields TEXT;
+  `,
 ];
 
 const SCHEMA_VERSION = MIGRATIONS.length;

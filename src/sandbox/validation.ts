@@ -18,7 +18,18 @@ export interface BodyField {
 export interface BodySchema {
   fields: Record<string, BodyField>;
   readOnly: readonly string[];
+  /**
+   * Fields the spec does not show are kept (a permissive workspace's records): whole, as any JSON
+   * value, under EXTRA_FIELDS of the parsed body. Otherwise they are a 400.
+   */
+  keepsUnknown?: boolean;
 }
+
+/** Where parseCreate and parseUpdate put the fields the schema does not know (keepsUnknown). */
+export const EXTRA_FIELDS = 'extra_fields';
+
+/** Names an object has already (__proto__, constructor, toString...) or would pass to its prototype: never kept. */
+const isObjectName = (name: string) => name === '__proto__' || name === 'prototype' || name in Object.prototype;
 
 /** Fields every resource carries and no body may set. */
 const SERVICE_FIELDS = ['id', 'created_at', 'updated_at', 'deleted_at'];
@@ -53,7 +64,7 @@ function ruleFor(field: FieldSpec): Rule {
 }
 
 /** A body schema from the registry's fields of a resource; `overrides` replace the rule of a field. */
-export function bodySchema(fields: readonly FieldSpec[], overrides: Record<string, Rule> = {}): BodySchema {
+export function bodySchema(fields: readonly FieldSpec[], overrides: Record<string, Rule> = {}, keepsUnknown = false): BodySchema {
   const writable = fields.filter((field) => !field.readOnly);
   return {
     fields: Object.fromEntries(
@@ -67,21 +78,27 @@ export function bodySchema(fields: readonly FieldSpec[], overrides: Record<strin
       ]),
     ),
     readOnly: fields.filter((field) => field.readOnly).map((field) => field.name),
+    keepsUnknown,
   };
 }
 
-function rejectUnexpectedFields(body: Record<string, unknown>, schema: BodySchema): void {
+/** The fields the schema does not know, kept (keepsUnknown) or refused; read-only ones are refused either way. */
+function unknownFields(body: Record<string, unknown>, schema: BodySchema): Record<string, unknown> | undefined {
+  const extra: Record<string, unknown> = {};
   for (const name of Object.keys(body)) {
     if (Object.hasOwn(schema.fields, name)) continue;
-    if (SERVICE_FIELDS.includes(name) || schema.readOnly.includes(name)) throw badRequest(`${name} is read-only`);
-    throw badRequest(`Unknown field: ${name}`);
+    if (SERVICE_FIELDS.includes(name) || schema.readOnly.includes(name) || name === EXTRA_FIELDS) throw badRequest(`${name} is read-only`);
+    if (!schema.keepsUnknown) throw badRequest(`Unknown field: ${name}`);
+    if (isObjectName(name) || name.trim() === '') throw badRequest(`${JSON.stringify(name)} is not allowed as a field name`);
+    extra[name] = body[name];
   }
+  return Object.keys(extra).length > 0 ? extra : undefined;
 }
 
 /** Validates a create body: required fields present, the others defaulted. */
 export function parseCreate(body: Record<string, unknown>, schema: BodySchema): Record<string, unknown> {
-  rejectUnexpectedFields(body, schema);
-  const fields: Record<string, unknown> = {};
+  const extra = unknownFields(body, schema);
+  const fields: Record<string, unknown> = extra ? { [EXTRA_FIELDS]: extra } : {};
   for (const [name, spec] of Object.entries(schema.fields)) {
     const value = body[name];
     if (value !== undefined) fields[name] = spec.rule(value, name);
@@ -93,9 +110,9 @@ export function parseCreate(body: Record<string, unknown>, schema: BodySchema): 
 
 /** Validates an update body: only the fields given, at least one. */
 export function parseUpdate(body: Record<string, unknown>, schema: BodySchema): Record<string, unknown> {
-  rejectUnexpectedFields(body, schema);
-  const fields: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(body)) fields[name] = schema.fields[name]!.rule(value, name);
+  const extra = unknownFields(body, schema);
+  const fields: Record<string, unknown> = extra ? { [EXTRA_FIELDS]: extra } : {};
+  for (const [name, value] of Object.entries(body)) if (Object.hasOwn(schema.fields, name)) fields[name] = schema.fields[name]!.rule(value, name);
   if (Object.keys(fields).length === 0) throw badRequest('The body has no fields to update');
   return fields;
 }

@@ -17,11 +17,16 @@ const COLLECTIONS = new Set(['contacts', 'accounts', 'deals', 'sequences', 'task
 /** Paths whose GET answers a list (the others answer one record). */
 const LISTS = new Set([...COLLECTIONS, 'stages', 'search', 'suggestions']);
 
-export function createRecordingTransport(plan: PlannedRequest[], mask: (request: TransportRequest) => TransportRequest): Transport {
+/**
+ * Records each request into PLAN. With `reads`, a GET is also sent through it (the look-ups a dry run
+ * makes: src/cli/context.ts lookupClient) and answered for real; anything else gets a stand-in.
+ */
+export function createRecordingTransport(plan: PlannedRequest[], mask: (request: TransportRequest) => TransportRequest, reads?: Transport): Transport {
   return async (request) => {
     const shown = mask(request);
     const body = shown.body === undefined ? null : JSON.parse(shown.body);
     plan.push({ method: shown.method, url: shown.url, headers: shown.headers, body });
+    if (reads && request.method === 'GET') return reads(request);
     return { status: request.method === 'POST' ? 201 : 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ data: standIn(request), error: null }) };
   };
 }

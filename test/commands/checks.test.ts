@@ -35,11 +35,22 @@ describe('every check before the first request', () => {
     expect(ws.requests()).toHaveLength(0);
   });
 
-  it('a --fields name no record has is a warning naming the fields that exist, not an error', async () => {
-    const result = await run(['contacts', 'list', '--limit', '1', '--fields', 'id,nmae', '--json'], { ws });
+  it.each([
+    [['contacts', 'list', '--limit', '1', '--fields', 'id,nmae'], 'crm: unknown field "nmae" for contacts (fields: id, name, email, company, phone, title, status, account_id, list_ids, score, next_best_action, scored_at, created_at, updated_at)'],
+    [['deals', 'get', 'deal_1', '--fields', 'name,activites.0.to_stage'], 'crm: unknown field "activites.0.to_stage" for deals (fields: id, name, amount, currency, stage, status, account_id, contact_id, close_date, created_at, updated_at, activities, activity)'],
+    [['tasks', 'complete', 'task_1', '--fields', 'id,record.title,eror'], 'crm: unknown field "eror" for tasks (fields: id, ok, result, error, record)'],
+    [['contacts', 'export', '--fields', 'emial'], 'crm: unknown field "emial" for crm contacts export (fields: id, name, email, company, phone, title, status, account_id, list_ids, score, next_best_action, scored_at, created_at, updated_at)'],
+  ])('a misspelt --fields name %j exits 2 naming the fields of what the command prints, and sends nothing', async (argv, message) => {
+    const result = await run(argv, { ws });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`${message}\nhint: --json prints every field a record has\n`);
+    expect(ws.requests()).toHaveLength(0);
+  });
+
+  it('--fields takes nested paths of known fields', async () => {
+    const result = await run(['deals', 'get', 'deal_m279ns143s296hm4', '--fields', 'name,activities', '--json'], { ws });
     expect(result.code).toBe(0);
-    expect(json(result)).toEqual([{ id: expect.stringMatching(/^con_/), nmae: null }]);
-    expect(result.stderr).toMatch(/^crm: warning: no record has the field "nmae"; fields: id, name, email, /);
+    expect(Object.keys(json(result))).toEqual(['name', 'activities']);
   });
 });
 
@@ -99,13 +110,17 @@ describe('--dry-run is the plan of every request', () => {
     search: ['globex'], ai_accept: ['sug_x'], ai_trigger: [DEMO.contact],
   };
 
-  it.each(OPERATIONS.map((op) => [op.name, op] as const))('%s --dry-run plans its requests and sends none', async (name, op) => {
+  /** Reads a plan depends on, sent in a dry run too (and planned first): a stage move needs the stage's id. */
+  const LOOKUPS: Record<string, string[]> = { deals_stage: ['GET /api/v1/pipeline/stages'] };
+
+  it.each(OPERATIONS.map((op) => [op.name, op] as const))('%s --dry-run plans its requests and sends none but its look-ups', async (name, op) => {
     const result = await run([...op.command, ...(ARGS[name] ?? []), '--dry-run', '--json'], { ws });
     expect(result.code, result.stderr).toBe(0);
     const plan = json(result);
-    expect(plan.length).toBeGreaterThan(0);
-    expect(plan[0]).toMatchObject({ method: op.method, url: expect.stringContaining(BASE_URL) });
-    expect(ws.requests()).toHaveLength(0);
+    const lookups = LOOKUPS[name] ?? [];
+    expect(plan.length).toBeGreaterThan(lookups.length);
+    expect(plan[lookups.length]).toMatchObject({ method: op.method, url: expect.stringContaining(BASE_URL) });
+    expect(ws.requests().map((request) => `${request.method} ${request.url}`)).toEqual(lookups);
   });
 });
 

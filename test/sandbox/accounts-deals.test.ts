@@ -41,7 +41,7 @@ describe('accounts', () => {
     const patched = await sb.api('PATCH', `/accounts/${account.id}`, { industry: 'Textiles', domain: null });
     expect(patched.status).toBe(200);
     expect(patched.body.data).toMatchObject({ id: account.id, name: 'Fabrikam', industry: 'Textiles', domain: null });
-    expect((await sb.api('PATCH', `/accounts/${account.id}`, { bogus: true })).body.error).toBe('Unknown field: bogus');
+    expect((await sb.api('PATCH', `/accounts/${account.id}`, { id: 'acc_other' })).body.error).toBe('id is read-only');
 
     const deleted = await sb.api('DELETE', `/accounts/${account.id}`);
     expect(deleted.body).toEqual({ data: { id: account.id, deleted: true }, error: null });

@@ -1,56 +1,80 @@
 // crm deals stage ID [STAGE]: STAGE is matched against the pipeline's stages (by id or name) before
-// anything moves; with no STAGE a person picks one. The result is the moved deal (with the activity
-// the move logged) and, under a table, a line about that activity.
+// anything moves, and the move sends the stage's id; with no STAGE a person picks one. The stages
+// (and the deal a person picks for) are look-ups: a dry run reads them too, so it refuses what the
+// run refuses and plans the same requests. The result is the moved deal (with the activity the move
+// logged) and, under a table, a line about that activity. A move to the stage the deal is already
+// in is no move: said on stderr, exit 0.
 
+import type { Context } from '../../cli/context.js';
 import { usageError } from '../../cli/errors.js';
 import { cellText, safeLine } from '../../cli/format.js';
 import type { Choice } from '../../cli/prompt.js';
 import { record } from '../../cli/result.js';
 import { isObject } from '../../http/envelope.js';
+import { HttpError } from '../../http/errors.js';
 import { fillPath } from '../../http/url.js';
+import type { Operation } from '../../registry/types.js';
 import { buildBody, fetchChoices } from '../body.js';
+import type { Invocation } from '../invocation.js';
 import { namingTheId, pathOf, type Handler } from '../run.js';
+
+/** Answers a workspace may give a move to the stage the deal is in (the sandbox: 409). */
+const REFUSALS = new Set([400, 409, 422]);
 
 export const run: Handler = async (ctx, invocation) => {
   const path = pathOf(invocation); // the deal id is checked first
-  const id = invocation.args.string('id')!;
   const requested = invocation.args.string('stage')?.trim();
-  let stage: string;
-  if (ctx.dryRun) {
-    if (!requested) throw usageError('missing STAGE (required with --dry-run)');
-    stage = requested;
-  } else if (requested) {
-    stage = matchStage(requested, await fetchChoices(ctx, 'stages'));
-  } else {
-    // Bad usage is refused before anything is sent.
-    if (!ctx.io.canPrompt) throw usageError('missing STAGE', 'list the stages with `crm pipeline stages`');
-    const stages = await fetchChoices(ctx, 'stages');
-    const deal = await (await ctx.client()).request('GET', fillPath('/deals/{id}', { id })).catch((error) => {
-      throw namingTheId(error, invocation);
-    });
-    const name = isObject(deal) && deal.name !== undefined ? safeLine(cellText(deal.name)) : id;
-    stage = await ctx.prompter.select(`Move ${name} to which stage?`, stages, isObject(deal) ? cellText(deal.stage) : undefined);
-  }
-  const body = await buildBody(ctx, invocation, { stage });
+  // Bad usage is refused before anything is sent.
+  if (!requested && !ctx.io.canPrompt) throw usageError('missing STAGE', 'list the stages with `crm pipeline stages`');
+  const stages = await fetchChoices(ctx, 'stages');
+  const stage = requested ? matchStage(requested, stages) : await pickStage(ctx, invocation, stages);
+  const body = await buildBody(ctx, invocation, { stage: stage.value });
   let data: unknown;
   try {
     data = await (await ctx.client()).request('POST', path, { body });
   } catch (error) {
-    throw namingTheId(error, invocation);
+    const unmoved = error instanceof HttpError && error.status !== undefined && REFUSALS.has(error.status) ? await dealIn(ctx, invocation, stage) : undefined;
+    if (!unmoved) throw namingTheId(error, invocation);
+    ctx.info(`Deal ${invocation.args.string('id')} is already in ${stageLabel(stage)}: nothing moved.`);
+    return record(unmoved, { keys: invocation.spec.columns });
   }
   // The service may answer the deal with an `activity` member, or {deal, activity}: one shape out.
   const moved = isObject(data) && isObject(data.deal) ? { ...data.deal, activity: data.activity } : data;
   return record(moved, { keys: invocation.spec.columns, notes: isObject(moved) ? activityNote(moved.activity) : [] });
 };
 
+/** No STAGE at a terminal: the person picks one, the deal's own stage preselected. */
+async function pickStage(ctx: Context, invocation: Invocation<Operation>, stages: Choice[]): Promise<Choice> {
+  const id = invocation.args.string('id')!;
+  const deal = await (await ctx.lookupClient()).request('GET', fillPath('/deals/{id}', { id })).catch((error) => {
+    throw namingTheId(error, invocation);
+  });
+  const name = isObject(deal) && deal.name !== undefined ? safeLine(cellText(deal.name)) : id;
+  const value = await ctx.prompter.select(`Move ${name} to which stage?`, stages, isObject(deal) ? cellText(deal.stage) : undefined);
+  return stages.find((choice) => choice.value === value) ?? { value };
+}
+
+/**
+ * After a refused move: the deal, if it is in STAGE already (the refusal said so, in whatever words);
+ * undefined otherwise, and the refusal stands.
+ */
+async function dealIn(ctx: Context, invocation: Invocation<Operation>, stage: Choice): Promise<Record<string, unknown> | undefined> {
+  const deal = await (await ctx.client()).request('GET', fillPath('/deals/{id}', { id: invocation.args.string('id')! })).catch(() => undefined);
+  return isObject(deal) && typeof deal.stage === 'string' && sameStage(deal.stage, stage) ? deal : undefined;
+}
+
+const normal = (text: string) => text.toLowerCase().replace(/[\s_-]+/g, ' ').trim();
+/** A stage's id, its name, and its name without the "(id)" a choice adds. */
+const labels = (choice: Choice) => [choice.value, choice.name ?? '', (choice.name ?? '').replace(/\s*\([^)]*\)$/, '')];
+const sameStage = (text: string, choice: Choice) => labels(choice).some((label) => label !== '' && normal(label) === normal(text));
+const stageLabel = (choice: Choice) => labels(choice)[2] || choice.value;
+
 /** "Closed Won (closed_won)" matches closed_won, "closed won" and "Closed Won". */
-function matchStage(requested: string, stages: Choice[]): string {
-  const normal = (text: string) => text.toLowerCase().replace(/[\s_-]+/g, ' ').trim();
-  const labels = (choice: Choice) => [choice.value, choice.name ?? '', (choice.name ?? '').replace(/\s*\([^)]*\)$/, '')];
-  const match = stages.find((choice) => labels(choice).some((label) => normal(label) === normal(requested)));
+function matchStage(requested: string, stages: Choice[]): Choice {
+  const match = stages.find((choice) => sameStage(requested, choice));
   // A workspace that lists no stages leaves the check to the service.
   if (!match && stages.length > 0) throw usageError(`unknown stage "${requested}" (valid stages: ${stages.map((choice) => choice.value).join(', ')})`);
-  return match?.value ?? requested;
+  return match ?? { value: requested };
 }
 
 function activityNote(activity: unknown): string[] {
