@@ -4,6 +4,7 @@
 
 import { ConfigError } from '../config/store.js';
 import { HttpError } from '../http/errors.js';
+import { SqliteUnavailableError } from '../sqlite/errors.js';
 import { describeOutputFailure, type EarlyEnd } from './io.js';
 
 export const ExitCode = {
@@ -115,6 +116,9 @@ export function toCliError(error: unknown): CliError {
   }
   if (error instanceof ConfigError) {
     return new CliError(error.message, error.usage ? ExitCode.usage : ExitCode.service, { code: error.usage ? 'usage' : 'config', hint: error.hint });
+  }
+  if (error instanceof SqliteUnavailableError) {
+    return new CliError(error.message, error.badSetting ? ExitCode.usage : ExitCode.service, { code: error.badSetting ? 'usage' : 'sqlite_unavailable' });
   }
   const message = error instanceof Error ? error.message : String(error);
   return new CliError(message, ExitCode.service, { code: UNEXPECTED });

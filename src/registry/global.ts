@@ -42,6 +42,7 @@ export const ENVIRONMENT: readonly Described[] = [
   { name: 'CRM_DEBUG', description: '1: trace requests on stderr, key redacted (as --debug)' },
   { name: 'CRM_CONFIG_DIR', description: 'where config.json lives (default $XDG_CONFIG_HOME/crm, else ~/.config/crm)' },
   { name: 'CRM_DATA_DIR', description: 'where the sandbox database lives (default $XDG_DATA_HOME/crm, else ~/.local/share/crm)' },
+  { name: 'CRM_SQLITE', description: "the sandbox's SQLite: node:sqlite or better-sqlite3 (default: node:sqlite where Node has it, else better-sqlite3)" },
   { name: 'XDG_CACHE_HOME', description: 'shell completion caches live in its crm folder (default ~/.cache/crm)' },
   { name: 'CRM_WATCH_SECRET', description: 'crm watch --forward-to: sign each delivery with this secret (as --secret)' },
   { name: 'NO_COLOR', description: 'set: no colour' },

@@ -9,7 +9,8 @@ import { pipelineRoutes } from './routes/pipeline.js';
 import { searchRoutes } from './routes/search.js';
 import { sequenceRoutes } from './routes/sequences.js';
 import { taskRoutes } from './routes/tasks.js';
-import { isBusyError, type Store } from './store.js';
+import { isBusyError } from '../sqlite/database.js';
+import type { Store } from './store.js';
 import { isPlainObject } from './validation.js';
 
 const BASE_PATH = '/api/v1';

@@ -1,6 +1,4 @@
-import Database from 'better-sqlite3';
-import { closeSync, existsSync, mkdirSync, openSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, rmSync } from 'node:fs';
 import { handleRequest } from './handler.js';
 import type { SandboxRequest, SandboxResponse } from './http.js';
 
@@ -8,12 +6,15 @@ export type { SandboxResponse };
 import { SUGGESTION_VISIBLE } from './routes/ai.js';
 import { migrate, reseed } from './schema.js';
 import { catchUpScoringAgent, runScoringAgent } from './scoring.js';
-import { Store, isBusyError } from './store.js';
+import { isBusyError, openDatabase, type Database, type Driver } from '../sqlite/database.js';
+import { Store } from './store.js';
 
 export interface Sandbox {
   /** The local key this sandbox issued and enforces. */
   readonly apiKey: string;
   readonly dbPath: string;
+  /** The SQLite binding it runs on. */
+  readonly driver: Driver;
   handle(req: SandboxRequest): SandboxResponse;
   /** One run of the hourly agent, now. */
   runScoringAgent(): { scored: number; suggestions: number };
@@ -31,20 +32,12 @@ export interface OpenOptions {
   now?: () => Date;
   /** Seed demo data when the database is new; default true. */
   seed?: boolean;
+  /** The SQLite binding (tests of each); by default the one src/sqlite picks. */
+  driver?: Driver;
 }
 
 const BUSY_TIMEOUT_MS = 10_000;
 
-
-/** Creates the file owner-only before SQLite sees it; SQLite gives -wal and -shm the same mode. */
-function createPrivateFile(path: string): void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  try {
-    closeSync(openSync(path, 'wx', 0o600));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
-}
 
 function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
@@ -55,11 +48,11 @@ function sleepSync(ms: number): void {
  * instead of using the busy timeout when another process is opening it too; so retry until the
  * timeout. Once the file is in WAL mode (it stays so) this returns at the first try.
  */
-function enableWal(db: Database.Database): void {
+function enableWal(db: Database): void {
   const deadline = Date.now() + BUSY_TIMEOUT_MS;
   for (;;) {
     try {
-      db.pragma('journal_mode = WAL');
+      db.exec('PRAGMA journal_mode = WAL');
       return;
     } catch (error) {
       if (!isBusyError(error) || Date.now() > deadline) throw error;
@@ -68,13 +61,11 @@ function enableWal(db: Database.Database): void {
   }
 }
 
-function openDatabase(path: string): Database.Database {
-  createPrivateFile(path);
-  const db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
+function openSandboxDatabase(path: string, driver: Driver | undefined): Database {
+  const db = openDatabase(path, { busyTimeoutMs: BUSY_TIMEOUT_MS, driver, label: 'the sandbox', ownerOnly: true });
   try {
     enableWal(db);
-    db.pragma('synchronous = NORMAL');
-    db.pragma('foreign_keys = ON');
+    db.exec('PRAGMA synchronous = NORMAL');
     return db;
   } catch (error) {
     db.close();
@@ -93,7 +84,7 @@ const COUNT_SQL = `SELECT
 
 export function openSandbox(options: OpenOptions): Sandbox {
   const dbPath = options.dbPath;
-  const db = openDatabase(dbPath);
+  const db = openSandboxDatabase(dbPath, options.driver);
   const store = new Store(db, options.now ?? (() => new Date()));
   let apiKey: string;
   try {
@@ -107,6 +98,7 @@ export function openSandbox(options: OpenOptions): Sandbox {
   return {
     apiKey,
     dbPath,
+    driver: db.driver,
     handle: (request) => handleRequest(store, apiKey, request),
     runScoringAgent: () => runScoringAgent(store),
     catchUpScoringAgent: () => catchUpScoringAgent(store),

@@ -187,7 +187,7 @@ const MIGRATIONS: readonly string[] = [
 const SCHEMA_VERSION = MIGRATIONS.length;
 
 function userVersion(store: Store): number {
-  return store.db.pragma('user_version', { simple: true }) as number;
+  return store.get<{ user_version: number }>('PRAGMA user_version')!.user_version;
 }
 
 /**
@@ -210,7 +210,7 @@ export function migrate(store: Store, seed: boolean): void {
       if (seed) seedDemoData(store);
     }
     store.setMeta('schema_version', String(SCHEMA_VERSION));
-    store.db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    store.db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
   });
 }
 
@@ -223,7 +223,7 @@ export function migrate(store: Store, seed: boolean): void {
 export function reseed(store: Store): void {
   store.write(() => {
     // Rows are deleted table by table; the references between them are checked at commit.
-    store.db.pragma('defer_foreign_keys = ON');
+    store.db.exec('PRAGMA defer_foreign_keys = ON');
     const tables = store.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('meta', 'stages') AND name NOT LIKE 'sqlite_%'");
     for (const { name } of tables) store.db.exec(`DELETE FROM "${name}"`);
     store.run("DELETE FROM meta WHERE key NOT IN ('api_key', 'schema_version')");

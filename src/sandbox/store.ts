@@ -1,9 +1,7 @@
-import type Database from 'better-sqlite3';
+import type { Database, RunResult, SqlParam, Statement } from '../sqlite/database.js';
 
-/** SQLITE_BUSY: another process held the lock for longer than the busy timeout. */
-export function isBusyError(error: unknown): boolean {
-  return error instanceof Error && 'code' in error && error.code === 'SQLITE_BUSY';
-}
+/** The values are validated input (strings, numbers, null), typed `unknown` as parsed JSON is. */
+const bindable = (params: unknown[]): SqlParam[] => params as SqlParam[];
 
 /**
  * The sandbox's view of its database: cached prepared statements, the injected clock and the two
@@ -11,10 +9,10 @@ export function isBusyError(error: unknown): boolean {
  * processes queue on busy_timeout instead of failing to upgrade a read lock.
  */
 export class Store {
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly statements = new Map<string, Statement>();
 
   constructor(
-    readonly db: Database.Database,
+    readonly db: Database,
     private readonly clock: () => Date,
   ) {}
 
@@ -27,24 +25,24 @@ export class Store {
   }
 
   get<T>(sql: string, ...params: unknown[]): T | undefined {
-    return this.statement(sql).get(...params) as T | undefined;
+    return this.statement(sql).get(...bindable(params)) as T | undefined;
   }
 
   all<T>(sql: string, ...params: unknown[]): T[] {
-    return this.statement(sql).all(...params) as T[];
+    return this.statement(sql).all(...bindable(params)) as T[];
   }
 
-  run(sql: string, ...params: unknown[]): Database.RunResult {
-    return this.statement(sql).run(...params);
+  run(sql: string, ...params: unknown[]): RunResult {
+    return this.statement(sql).run(...bindable(params));
   }
 
   write<T>(work: () => T): T {
-    return this.db.transaction(work).immediate();
+    return this.db.transaction(work, 'immediate');
   }
 
   /** A read transaction, so that a list's page and its total come from one snapshot. */
   read<T>(work: () => T): T {
-    return this.db.transaction(work).deferred();
+    return this.db.transaction(work, 'deferred');
   }
 
   meta(key: string): string | undefined {
@@ -55,7 +53,7 @@ export class Store {
     this.run('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', key, value);
   }
 
-  private statement(sql: string): Database.Statement {
+  private statement(sql: string): Statement {
     let statement = this.statements.get(sql);
     if (!statement) {
       statement = this.db.prepare(sql);

@@ -99,6 +99,6 @@ describe('paging footers and one record in a pipe', () => {
     await run(['contacts', 'list', '-L', '1'], { env: home });
     const counts = Object.fromEntries((await run(['sandbox', 'status'], { env: home })).stdout.trimEnd().split('\n').map((line) => line.split('\t')));
     expect(sandbox.code).toBe(0);
-    expect(Object.keys(counts)).toEqual(['path', 'exists', 'api_key', 'contacts', 'accounts', 'deals', 'sequences', 'tasks', 'notes', 'suggestions']);
+    expect(Object.keys(counts)).toEqual(['path', 'exists', 'sqlite', 'api_key', 'contacts', 'accounts', 'deals', 'sequences', 'tasks', 'notes', 'suggestions']);
   });
 });

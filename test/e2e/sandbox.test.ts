@@ -62,7 +62,7 @@ describe('crm sandbox init, status, reset', () => {
     const init = await crm(['sandbox', 'init', '--json'], { env: home });
     expect(init.code).toBe(0);
     const status = json(init);
-    expect(status).toMatchObject({ path: dbPath(home), exists: true, api_key: expect.stringMatching(/^sbx_test_\w{32}$/) });
+    expect(status).toMatchObject({ path: dbPath(home), exists: true, sqlite: expect.stringMatching(/^(node:sqlite|better-sqlite3)$/), api_key: expect.stringMatching(/^sbx_test_\w{32}$/) });
     expect(status.contacts).toBeGreaterThanOrEqual(45);
     for (const key of ['accounts', 'deals', 'sequences', 'tasks', 'notes', 'suggestions']) expect(status[key]).toBeGreaterThan(0);
 

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { openDatabase, type SqlParam } from '../../src/sqlite/database.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Json, type TestSandbox } from './helpers.js';
 
@@ -13,8 +13,8 @@ afterAll(async () => {
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
-function inDatabase<T>(dbPath: string, sql: string, ...params: unknown[]): T[] {
-  const db = new Database(dbPath, { readonly: true });
+function inDatabase<T>(dbPath: string, sql: string, ...params: SqlParam[]): T[] {
+  const db = openDatabase(dbPath, { readOnly: true });
   try {
     return db.prepare(sql).all(...params) as T[];
   } finally {

@@ -1,10 +1,10 @@
-import Database from 'better-sqlite3';
 import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/sqlite/database.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const WORKERS = 8;
@@ -30,7 +30,7 @@ sandbox.close();
 process.stdout.write(JSON.stringify({ apiKey: sandbox.apiKey, failures }));
 `;
 
-// Inside the repository, so that the bundle's import of better-sqlite3 resolves from node_modules.
+// Inside the repository, so that the bundle finds better-sqlite3 (where it is the binding) in node_modules.
 let workDir: string;
 beforeAll(async () => {
   workDir = mkdtempSync(join(ROOT, 'test', '.tmp-sandbox-'));
@@ -39,7 +39,6 @@ beforeAll(async () => {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    external: ['better-sqlite3'],
     outfile: join(workDir, 'sandbox.mjs'),
     logLevel: 'warning',
   });
@@ -76,7 +75,7 @@ describe('several processes on one database', () => {
     expect(reports.flatMap((report) => report.failures)).toEqual([]);
     expect(new Set(reports.map((report) => report.apiKey)).size).toBe(1);
 
-    const db = new Database(dbPath, { readonly: true });
+    const db = openDatabase(dbPath, { readOnly: true });
     try {
       const counts = db
         .prepare(

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { openDatabase } from '../../src/sqlite/database.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Json, type TestSandbox } from './helpers.js';
 
@@ -171,7 +171,7 @@ describe('DELETE /contacts/{id}', () => {
     expect(sb.sandbox.counts().contacts).toBe(countBefore - 1);
     expect((await sb.api('DELETE', `/contacts/${contact.id}`)).status).toBe(404);
 
-    const db = new Database(sb.dbPath, { readonly: true });
+    const db = openDatabase(sb.dbPath, { readOnly: true });
     try {
       const row = db.prepare('SELECT name, deleted_at FROM contacts WHERE id = ?').get(contact.id) as Json;
       expect(row.name).toBe('Ephemeral Person');

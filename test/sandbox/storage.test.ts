@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { openDatabase } from '../../src/sqlite/database.js';
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +15,7 @@ afterEach(() => {
 });
 
 function readOnly<T>(path: string, sql: string): T {
-  const db = new Database(path, { readonly: true });
+  const db = openDatabase(path, { readOnly: true });
   try {
     return db.prepare(sql).get() as T;
   } finally {

@@ -13,13 +13,13 @@ async function sandboxModule() {
   return import('../../sandbox/index.js');
 }
 
-/** Path, key and counts; opening creates and seeds the database unless `seed` is false. */
+/** Path, SQLite binding, key and counts; opening creates and seeds the database unless `seed` is false. */
 async function describe(dbPath: string, seed = false): Promise<Record<string, unknown>> {
   if (!seed && !existsSync(dbPath)) return { path: dbPath, exists: false };
   const { openSandbox } = await sandboxModule();
   const sandbox = openSandbox({ dbPath, seed });
   try {
-    return { path: dbPath, exists: true, api_key: sandbox.apiKey, ...sandbox.counts() };
+    return { path: dbPath, exists: true, sqlite: sandbox.driver, api_key: sandbox.apiKey, ...sandbox.counts() };
   } finally {
     sandbox.close();
   }

@@ -16,11 +16,7 @@ function analytics({ store, query }: RequestContext): Reply {
   if (!(PERIODS as readonly string[]).includes(periodText)) throw badRequest(`period must be one of: ${PERIODS.join(', ')}`);
   const period = periodText as Period;
   const now = store.now();
-  const window = {
-    from: new Date(now.getTime() - PERIOD_DAYS[period] * DAY_MS).toISOString(),
-    to: now.toISOString(),
-    today: utcDate(now),
-  };
+  const window = { from: new Date(now.getTime() - PERIOD_DAYS[period] * DAY_MS).toISOString(), to: now.toISOString() };
 
   const contacts = store.get<{ total: number; new: number }>(
     `SELECT COUNT(*) AS total, COUNT(*) FILTER (WHERE created_at BETWEEN @from AND @to) AS new
@@ -65,7 +61,7 @@ function analytics({ store, query }: RequestContext): Reply {
        COUNT(*) FILTER (WHERE status = 'open') AS open,
        COUNT(*) FILTER (WHERE status = 'open' AND due_date < @today) AS overdue
      FROM tasks WHERE deleted_at IS NULL`,
-    window,
+    { ...window, today: utcDate(now) },
   );
 
   if (!contacts || !deals || !emails || !tasks) throw new Error('An aggregate query returned no row');

@@ -1,0 +1,15 @@
+// Apart from the bindings' loader, so that the CLI's error mapping (loaded at every start) does not load it.
+
+/**
+ * No SQLite binding can be loaded in this Node (the message says why and what fixes it, in one
+ * line), or CRM_SQLITE names none (`badSetting`).
+ */
+export class SqliteUnavailableError extends Error {
+  constructor(
+    message: string,
+    readonly badSetting = false,
+  ) {
+    super(message);
+    this.name = 'SqliteUnavailableError';
+  }
+}
