@@ -33,8 +33,8 @@ const common = {
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  // A native addon cannot be bundled; it is loaded from node_modules.
-  external: ['better-sqlite3'],
+  // Everything is bundled: the package has no runtime dependencies. The one native addon
+  // (better-sqlite3, optional) is loaded by src/sqlite/ through createRequire, which esbuild leaves alone.
   define: { __CRM_VERSION__: JSON.stringify(version) },
   // Bundled CommonJS dependencies call require(); ESM output needs one.
   banner: { js: "import { createRequire as __crmCreateRequire } from 'node:module'; const require = __crmCreateRequire(import.meta.url);" },

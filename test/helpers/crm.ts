@@ -21,6 +21,8 @@ export interface RunOptions {
   env?: NodeJS.ProcessEnv;
   input?: string;
   timeoutMs?: number;
+  /** Another crm than this checkout's (an installed copy). */
+  bin?: string;
 }
 
 /** A fresh, empty home for one test: nothing configured, nothing in the data dir. */
@@ -33,6 +35,8 @@ export function freshHome(): NodeJS.ProcessEnv {
     XDG_CACHE_HOME: join(home, '.cache'),
     PATH: process.env.PATH,
     LANG: 'C.UTF-8',
+    // The SQLite binding CI chose for the whole run (.ci/run), for every crm the tests start too.
+    ...(process.env.CRM_SQLITE ? { CRM_SQLITE: process.env.CRM_SQLITE } : {}),
   };
 }
 
@@ -44,7 +48,7 @@ export function serverEnv(server: TestServer, extra: NodeJS.ProcessEnv = {}): No
 export function crm(args: string[], options: RunOptions = {}): Promise<Result> {
   return new Promise((resolvePromise, reject) => {
     const env = options.env ?? freshHome();
-    const child = spawn(process.execPath, [CRM_BIN, ...args], {
+    const child = spawn(process.execPath, [options.bin ?? CRM_BIN, ...args], {
       env,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
