@@ -3,6 +3,7 @@
 // faults; what only a real socket or process shows is in test/e2e/http.test.ts.
 import { describe, expect, it } from 'vitest';
 import { BASE_URL, homeEnv, json, run, useWorkspace } from '../helpers/inprocess.js';
+import { VERSION } from '../../src/cli/version.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -157,7 +158,7 @@ describe('debug, dry run, headers, plain HTTP', () => {
   it('sends the User-Agent, Accept and key headers', async () => {
     await run(['contacts', 'list', '--limit', '1'], { ws });
     const headers = ws.requests()[0]!.headers;
-    expect(headers['user-agent']).toMatch(/^crm\/\S+ node\/20\.\d+\.\d+ linux$/);
+    expect(headers['user-agent']).toBe(`crm/${VERSION} node/${process.versions.node} ${process.platform}`);
     expect(headers.accept).toBe('application/json');
     expect(headers['x-service-api-key']).toBe(ws.apiKey);
   });
