@@ -42,11 +42,13 @@ describe('README', () => {
     for (const id of ids) expect(Object.values(DEMO), id).toContain(id);
   });
 
-  it('puts crm on the PATH before using it, and names the build tools of the SQLite binding', () => {
+  it('installs crm globally before using it, on the Node versions package.json allows, and names the build tools of the SQLite binding', () => {
     const install = section('Install');
-    expect(install).toContain('npm link');
+    expect(install).toContain('npm install -g --omit=optional');
+    const { engines } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { engines: { node: string } };
+    expect(install).toContain(`Node.js ${engines.node.replace(/^>=\s*/, '')} or newer`);
     for (const tool of ['python3', 'make', 'g++']) expect(install).toContain(tool);
-    expect(readme.indexOf('npm link')).toBeLessThan(readme.indexOf('\n## Quick start'));
+    expect(readme.indexOf('npm install -g')).toBeLessThan(readme.indexOf('\n## Quick start'));
   });
 
   it('documents every global flag, environment variable and exit code the registry has', () => {
