@@ -18,6 +18,9 @@ interface ScorerOptions {
   windowMs?: number;
   /** Told when the scorer waits for the rate limit: how long, and why. */
   onWait?: (ms: number, reason: string) => void;
+  /** The clock of the window and its waits (tests: a virtual one). */
+  now?: () => number;
+  pause?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
 export class Scorer {
@@ -27,6 +30,8 @@ export class Scorer {
   private turn: Promise<unknown> = Promise.resolve();
   private readonly calls: number;
   private readonly windowMs: number;
+  private readonly now: () => number;
+  private readonly pause: (ms: number, signal: AbortSignal) => Promise<void>;
 
   constructor(
     private readonly client: ApiClient,
@@ -34,6 +39,8 @@ export class Scorer {
   ) {
     this.calls = options.calls ?? SCORE_CALLS_PER_WINDOW;
     this.windowMs = options.windowMs ?? SCORE_WINDOW_MS;
+    this.now = options.now ?? Date.now;
+    this.pause = options.pause ?? pause;
   }
 
   /** Scores one contact: `score` and `next_best_action` from the answer (empty when it had none). */
@@ -46,7 +53,7 @@ export class Scorer {
   private async scoreNow(contactId: string): Promise<JsonObject> {
     for (;;) {
       await this.waitForRoom();
-      this.sent.push(Date.now());
+      this.sent.push(this.now());
       try {
         const data = await this.client.request('POST', '/ai/trigger', { body: { contact_id: contactId } });
         return isObject(data) ? data : {};
@@ -55,19 +62,19 @@ export class Scorer {
         if (!(error instanceof HttpError) || error.status !== 429) throw error;
         const ms = error.retryAfterMs ?? this.windowMs;
         this.options.onWait?.(ms, error.message);
-        await pause(ms, this.options.signal);
+        await this.pause(ms, this.options.signal);
       }
     }
   }
 
   private async waitForRoom(): Promise<void> {
     for (;;) {
-      const now = Date.now();
+      const now = this.now();
       while (this.sent.length > 0 && this.sent[0]! <= now - this.windowMs) this.sent.shift();
       if (this.sent.length < this.calls) return;
       const ms = this.sent[0]! + this.windowMs - now;
       this.options.onWait?.(ms, `scoring is limited to ${this.calls} contacts a minute`);
-      await pause(ms, this.options.signal);
+      await this.pause(ms, this.options.signal);
     }
   }
 }
