@@ -6,7 +6,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { readConfig, type ConfigData } from '../config/store.js';
 import { noticeMarker, sandboxPath } from '../config/paths.js';
 import { resolveTarget, type Target } from '../config/resolve.js';
-import { API_KEY_HEADER, ApiClient } from '../http/core.js';
+import { API_KEY_HEADER, ApiClient, defaultSleep } from '../http/core.js';
 import { maskKey, redact } from '../http/redact.js';
 import { SANDBOX_BASE_URL, assertSafeTransport } from '../http/url.js';
 import { createNetworkTransport } from '../transport/network.js';
@@ -50,6 +50,8 @@ export interface ContextInit {
   prompter?: Prompter;
   /** The clock of relative times in tables (tests). */
   now?: () => number;
+  /** Every wait between attempts: backoff, Retry-After, the countdown (tests: none that takes real time). */
+  sleep?: (ms: number) => Promise<void>;
   /** Retries of a failed request (default: the HTTP core's); shell completion asks once. */
   maxRetries?: number;
 }
@@ -281,6 +283,7 @@ export class Context {
       transport: spinning,
       timeoutMs: this.timeoutMs,
       maxRetries: this.init.maxRetries,
+      sleep: this.init.sleep,
       userAgent: `crm/${VERSION} node/${process.versions.node} ${process.platform}`,
       trace: this.debug ? (line) => this.io.stderr.write(`${safeLine(line)}\n`) : undefined,
       waitLong: (ms, reason) => this.waitLong(ms, reason),
@@ -303,33 +306,28 @@ export class Context {
     }
   }
 
-  /** A long Retry-After: wait with --wait, count down on a terminal, otherwise give up (exit 5). */
+  /**
+   * A long Retry-After: wait with --wait, count down on a terminal, otherwise give up (exit 5). The
+   * countdown shows each whole second left; the waits add up to at least `ms`.
+   */
   private async waitLong(ms: number, refusal: string): Promise<boolean> {
     const reason = safeLine(refusal);
     const interactive = this.io.stderrIsTTY && this.io.stdinIsTTY;
     if (!this.options.wait && !interactive) return false;
-    const until = Date.now() + ms;
-    const render = () => {
-      const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
-      return `${reason} Retrying in ${left}s${interactive ? ' (Ctrl-C to stop)' : ''}`;
-    };
+    const sleep = this.init.sleep ?? defaultSleep;
+    const line = (seconds: number) => `${reason} Retrying in ${seconds}s${interactive ? ' (Ctrl-C to stop)' : ''}`;
+    const seconds = Math.ceil(ms / 1000);
     if (!this.io.stderrIsTTY) {
-      this.info(render());
-      await new Promise((resolve) => setTimeout(resolve, ms));
+      this.info(line(seconds));
+      await sleep(ms);
       return true;
     }
-    await new Promise<void>((resolve) => {
-      const tick = () => {
-        this.io.stderr.write(`\r\x1b[2K${render()}`);
-        if (Date.now() >= until) {
-          clearInterval(timer);
-          this.io.stderr.write('\r\x1b[2K');
-          resolve();
-        }
-      };
-      const timer = setInterval(tick, 1000);
-      tick();
-    });
+    // The first second shown may be a part of one: the rest are whole.
+    for (let left = seconds; left > 0; left--) {
+      this.io.stderr.write(`\r\x1b[2K${line(left)}`);
+      await sleep(left === seconds ? ms - (seconds - 1) * 1000 : 1000);
+    }
+    this.io.stderr.write('\r\x1b[2K');
     return true;
   }
 }

@@ -47,7 +47,7 @@ export interface Exchange {
 /** What an HTTP header value may hold (Node refuses anything else). */
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+export const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export class ApiClient {
   readonly baseUrl: string;

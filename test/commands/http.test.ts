@@ -2,7 +2,7 @@
 // other workspaces' shapes, debug trace, dry run and the headers sent. The transport injects the
 // faults; what only a real socket or process shows is in test/e2e/http.test.ts.
 import { describe, expect, it } from 'vitest';
-import { BASE_URL, homeEnv, json, run, useWorkspace } from '../helpers/inprocess.js';
+import { BASE_URL, homeEnv, json, recordedSleep, run, useWorkspace } from '../helpers/inprocess.js';
 import { VERSION } from '../../src/cli/version.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,20 +45,47 @@ describe('exit codes', () => {
 
   it('5: a long Retry-After is not waited out in a script', async () => {
     ws.fault({ match: /POST \/api\/v1\/ai\/trigger/, status: 429, body: JSON.stringify({ data: null, error: 'Too many requests. Try again in a minute.' }), headers: { 'retry-after': '60' } });
-    const started = Date.now();
-    const result = await run(['ai', 'trigger', 'con_any'], { ws });
+    const { sleep, waits } = recordedSleep();
+    const result = await run(['ai', 'trigger', 'con_any'], { ws, sleep });
     expect(result.code).toBe(5);
-    expect(Date.now() - started).toBeLessThan(5000);
+    expect(waits).toEqual([]);
     expect(result.stderr).toMatch(/^crm: Too many requests\. Try again in a minute\. \(retry after 60s, at \d{4}-\d{2}-\d{2}T[\d:.]+Z\)\nhint: pass --wait to wait it out\n$/);
     expect(ws.requests()).toHaveLength(1);
   });
 
   it('a short Retry-After is waited out, even for a POST', async () => {
     ws.fault({ match: /POST/, status: 429, body: JSON.stringify({ data: null, error: 'slow down' }), headers: { 'retry-after': '1' } });
-    const result = await run(['contacts', 'create', '--name', 'Retry After', '--email', 'retry-after@example.com', '-q'], { ws });
+    const { sleep, waits } = recordedSleep();
+    const result = await run(['contacts', 'create', '--name', 'Retry After', '--email', 'retry-after@example.com', '-q'], { ws, sleep });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^con_/);
     expect(ws.requests()).toHaveLength(2);
+    expect(waits).toEqual([1000]);
+  });
+
+  it('--wait waits out a long Retry-After in a script, saying so on stderr once', async () => {
+    ws.fault({ match: /GET/, status: 429, body: JSON.stringify({ data: null, error: 'Too many requests.' }), headers: { 'retry-after': '11' } });
+    const { sleep, waits } = recordedSleep();
+    const result = await run(['contacts', 'list', '--limit', '1', '-q', '--wait'], { ws, sleep });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^con_\w+\n$/);
+    expect(result.stderr).toBe('Too many requests. Retrying in 11s\n');
+    expect(waits).toEqual([11_000]);
+    expect(ws.requests()).toHaveLength(2);
+  });
+
+  it('a long Retry-After counts down on a terminal, every second, then retries', async () => {
+    const contact = ws.api('GET', '/contacts?limit=1').data.contacts[0];
+    ws.fault({ match: /POST \/api\/v1\/ai\/trigger/, status: 429, body: JSON.stringify({ data: null, error: 'Too many requests. Try again in a minute.' }), headers: { 'retry-after': '11' } });
+    const { sleep, waits } = recordedSleep();
+    const result = await run(['ai', 'trigger', contact.id], { ws, sleep, tty: { stdin: true, stdout: true, stderr: true } });
+    expect(result.code, result.stderr).toBe(0);
+    const frames = result.stderr.split('\r\x1b[2K');
+    const countdown = Array.from({ length: 11 }, (_, index) => `Too many requests. Try again in a minute. Retrying in ${11 - index}s (Ctrl-C to stop)`);
+    expect(frames.filter((frame) => frame.includes('Retrying'))).toEqual(countdown);
+    expect(waits).toEqual(countdown.map(() => 1000));
+    expect(result.stdout).toMatch(/scored \d+\/100/);
+    expect(ws.requests(/POST/)).toHaveLength(2);
   });
 
   it('6: a malformed response', async () => {

@@ -1,6 +1,7 @@
 // What only the network transport and a real process show: connection refused, timeouts, dropped
-// connections, the base URL over a socket, --wait's real wait, and `| head -1` (EPIPE). The rest of
-// the HTTP behaviour is tested in-process in test/commands/http.test.ts.
+// connections, the base URL over a socket, and `| head -1` (EPIPE). The rest of the HTTP behaviour
+// (--wait and the Retry-After countdown included, on an injected sleep) is tested in-process in
+// test/commands/http.test.ts.
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { CRM_BIN, crm } from '../helpers/crm.js';
@@ -52,15 +53,4 @@ describe('the network transport', () => {
     expect(stderr).toBe('');
     expect(code).toBe(0);
   });
-});
-
-describe('--wait', () => {
-  it('waits out a long Retry-After in a script, saying so on stderr', async () => {
-    live.server.fault({ match: /GET/, status: 429, body: JSON.stringify({ data: null, error: 'Too many requests.' }), headers: { 'retry-after': '11' } });
-    const result = await crm(['contacts', 'list', '--limit', '1', '-q', '--wait'], { env: live.env, timeoutMs: 25_000 });
-    expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^con_/);
-    expect(result.stderr).toBe('Too many requests. Retrying in 11s\n');
-    expect(live.server.requests()).toHaveLength(2);
-  }, 30_000);
 });

@@ -1,6 +1,7 @@
 // A person at a real terminal (a pseudo-terminal): prompts rendered on stderr and validated as they
-// type, confirmations, Ctrl-C, the masked key prompt, the countdown, spinner and colour. Pickers and
-// terminal views are tested in-process in test/commands/interactive.test.ts.
+// type, confirmations, Ctrl-C, the masked key prompt, spinner and colour. Pickers and terminal views
+// are tested in-process in test/commands/interactive.test.ts, the Retry-After countdown in
+// test/commands/http.test.ts.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -91,18 +92,6 @@ describe('auth login at a terminal', () => {
     const config = JSON.parse(readFileSync(join(home.XDG_CONFIG_HOME!, 'crm', 'config.json'), 'utf8'));
     expect(config.profiles.default.api_key).toBe(live.server.apiKey);
   });
-});
-
-describe('pickers and terminal views', () => {
-  it('ai trigger counts down a long Retry-After on a terminal, then retries', async () => {
-    const contact = (await api(live.server, 'GET', '/contacts?limit=1')).data.contacts[0];
-    live.server.fault({ match: /POST \/api\/v1\/ai\/trigger/, status: 429, body: JSON.stringify({ data: null, error: 'Too many requests. Try again in a minute.' }), headers: { 'retry-after': '11' } });
-    const term = crmPty(['ai', 'trigger', contact.id], live.env);
-    await term.waitFor(/Too many requests\. Try again in a minute\. Retrying in 1[01]s \(Ctrl-C to stop\)/, 5000);
-    expect(await term.exit(20_000)).toBe(0);
-    expect(term.screen()).toMatch(/scored \d+\/100/);
-    expect(live.server.requests(/POST/)).toHaveLength(2);
-  }, 30_000);
 });
 
 describe('terminal niceties', () => {

@@ -182,6 +182,8 @@ export interface RunOptions {
   prompter?: Prompter;
   /** The clock of relative times in tables. */
   now?: number;
+  /** Every wait between attempts (backoff, Retry-After, the countdown); real time when absent. */
+  sleep?: (ms: number) => Promise<void>;
   /** Kept up to date while the command runs (long-running commands: watch). */
   live?: { stdout: string; stderr: string };
 }
@@ -212,6 +214,7 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<Run
     transport: options.ws?.transport,
     prompter: options.prompter,
     now: options.now === undefined ? undefined : () => options.now!,
+    sleep: options.sleep,
   });
   capture(stdout + stderr, env, [argv.includes('--with-key') ? stdinText(options.stdin) : undefined]);
   return { code, stdout, stderr };
@@ -220,6 +223,12 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<Run
 function stdinText(stdin: RunOptions['stdin']): string | undefined {
   if (stdin === undefined) return undefined;
   return (Array.isArray(stdin) ? Buffer.concat(stdin) : Buffer.from(stdin)).toString('utf8');
+}
+
+/** A sleep that takes no time and records each wait it was asked for. */
+export function recordedSleep(): { sleep: (ms: number) => Promise<void>; waits: number[] } {
+  const waits: number[] = [];
+  return { waits, sleep: async (ms) => void waits.push(ms) };
 }
 
 /** Parses stdout as JSON, with the output in the failure message when it is not. */
