@@ -10,19 +10,16 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { openSandbox, type Sandbox, type SandboxResponse } from '../../src/sandbox/index.js';
 import { freshHome } from './crm.js';
+import { FaultScript, type ScriptedFault } from './faults.js';
 import type { LoggedRequest as ProxiedRequest, ScriptedServer } from './server.js';
 
 /** What goes wrong with the connection. The service acts on the request first: the worst case for a retry. */
 export type ConnectionFault = 'reset-before' | 'reset-during' | 'reset-after' | 'close-mid-body' | 'stall';
 
-export interface Fault {
-  /** Only requests whose "METHOD /path?query" matches; every request when absent. */
-  match?: RegExp;
-  /** How many requests it spoils (default 1). */
-  times?: number;
+export interface Fault extends ScriptedFault {
   /** Answer this instead of the service (which then does not act on the request). */
   status?: number;
   body?: string;
@@ -75,7 +72,7 @@ function misbehave(socket: Socket, fault: ConnectionFault, answer: () => Sandbox
 
 export async function startFaultServer(sandbox: Sandbox): Promise<FaultServer> {
   const log: LoggedRequest[] = [];
-  const faults: Fault[] = [];
+  const faults = new FaultScript<Fault>();
 
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -88,11 +85,8 @@ export async function startFaultServer(sandbox: Sandbox): Promise<FaultServer> {
         res.writeHead(response.status, response.headers);
         res.end(response.body);
       };
-      const index = faults.findIndex((fault) => !fault.match || fault.match.test(`${entry.method} ${entry.url}`));
-      if (index < 0) return respond(answer());
-      const fault = faults[index]!;
-      fault.times = (fault.times ?? 1) - 1;
-      if (fault.times <= 0) faults.splice(index, 1);
+      const fault = faults.take(`${entry.method} ${entry.url}`);
+      if (!fault) return respond(answer());
       entry.fault = fault.connection ?? `HTTP ${fault.status}`;
       if (fault.connection) return misbehave(req.socket, fault.connection, answer, respond);
       respond({
@@ -111,7 +105,8 @@ export async function startFaultServer(sandbox: Sandbox): Promise<FaultServer> {
     apiKey: sandbox.apiKey,
     log,
     requests: (filter) => log.filter((entry) => !filter || filter.test(`${entry.method} ${entry.url}`)),
-    fault: (fault) => faults.push(fault),
+    fault: (fault) => faults.add(fault),
+    verifyFaults: () => faults.verify(),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -131,7 +126,8 @@ export interface ServedSandbox {
 
 /**
  * A sandbox of its own behind a fault server, for one test file, with `contacts` more contacts than
- * the demo data (walks of many pages); the request log is cleared before each test.
+ * the demo data (walks of many pages); the request log is cleared before each test, the faults
+ * verified after.
  */
 export function useServedSandbox(contacts = 0): ServedSandbox {
   const live = {} as ServedSandbox;
@@ -155,5 +151,6 @@ export function useServedSandbox(contacts = 0): ServedSandbox {
   beforeEach(() => {
     live.server.log.length = 0;
   });
+  afterEach(() => live.server.verifyFaults());
   return live;
 }

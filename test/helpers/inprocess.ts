@@ -7,13 +7,14 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { interruptedError } from '../../src/cli/errors.js';
 import type { Choice, Prompter } from '../../src/cli/prompt.js';
 import { main } from '../../src/main.js';
 import { openSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { TransportError, type Transport, type TransportResponse } from '../../src/transport/types.js';
 import { capture } from './evidence.js';
+import { FaultScript, type ScriptedFault } from './faults.js';
 
 /** What the service was asked. */
 export interface LoggedRequest {
@@ -24,16 +25,12 @@ export interface LoggedRequest {
   body: string;
 }
 
-export interface Fault {
-  /** Only requests whose "METHOD /path?query" matches. */
-  match?: RegExp;
+export interface Fault extends ScriptedFault {
   status?: number;
   body?: string;
   headers?: Record<string, string>;
   /** Fail in the transport instead of answering (code as Node gives it: ECONNRESET, ECONNREFUSED...). */
   network?: { code: string; delivered: boolean };
-  /** How many requests it applies to (default 1). */
-  times?: number;
 }
 
 /** A sandbox workspace for one test file, reached through a logging, fault-injecting transport. */
@@ -43,8 +40,8 @@ export interface Workspace {
   log: LoggedRequest[];
   requests(filter?: RegExp): LoggedRequest[];
   fault(fault: Fault): void;
-  /** Drops the faults not used up (each test starts without any). */
-  clearFaults(): void;
+  /** Fails when a scripted fault was not used up; each test starts without any. */
+  verifyFaults(): void;
   transport: Transport;
   /** The service directly (a test's setup and checks), outside the log. */
   api(method: string, path: string, body?: unknown): { status: number; data: any; error: any };
@@ -72,7 +69,7 @@ export function openWorkspace(): Workspace & { close(): void } {
   const home = mkdtempSync(join(tmpdir(), 'crm-ws-'));
   const sandbox = openSandbox({ dbPath: freshDatabase(home) });
   const log: LoggedRequest[] = [];
-  const faults: Fault[] = [];
+  const faults = new FaultScript<Fault>();
   const handle = (method: string, url: string, headers: Record<string, string>, body: string) =>
     sandbox.handle({ method, url, headers: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value])), body });
   const transport: Transport = async (request) => {
@@ -81,11 +78,8 @@ export function openWorkspace(): Workspace & { close(): void } {
     const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name.toLowerCase(), value]));
     const entry = { method: request.method, url, headers, body: request.body ?? '' };
     log.push(entry);
-    const index = faults.findIndex((fault) => !fault.match || fault.match.test(`${entry.method} ${entry.url}`));
-    if (index >= 0) {
-      const fault = faults[index]!;
-      fault.times = (fault.times ?? 1) - 1;
-      if (fault.times <= 0) faults.splice(index, 1);
+    const fault = faults.take(`${entry.method} ${entry.url}`);
+    if (fault) {
       if (fault.network) throw new TransportError(`injected ${fault.network.code}`, fault.network.code, fault.network.delivered);
       if (fault.status !== undefined) {
         return { status: fault.status, headers: { 'content-type': 'application/json', ...fault.headers }, body: fault.body ?? JSON.stringify({ data: null, error: `injected ${fault.status}` }) };
@@ -98,10 +92,8 @@ export function openWorkspace(): Workspace & { close(): void } {
     apiKey: sandbox.apiKey,
     log,
     requests: (filter) => log.filter((entry) => !filter || filter.test(`${entry.method} ${entry.url}`)),
-    fault: (fault) => faults.push(fault),
-    clearFaults: () => {
-      faults.length = 0;
-    },
+    fault: (fault) => faults.add(fault),
+    verifyFaults: () => faults.verify(),
     transport,
     api(method, path, body) {
       const response = handle(method, `/api/v1${path}`, { 'x-service-api-key': sandbox.apiKey, 'content-type': 'application/json' }, body === undefined ? '' : JSON.stringify(body));
@@ -116,7 +108,7 @@ export function openWorkspace(): Workspace & { close(): void } {
   };
 }
 
-/** One workspace for a test file, its request log and faults cleared before each test. */
+/** One workspace for a test file, its request log cleared before each test, its faults verified after. */
 export function useWorkspace(): Workspace {
   const live = {} as Workspace & { close(): void };
   beforeAll(() => {
@@ -125,8 +117,8 @@ export function useWorkspace(): Workspace {
   afterAll(() => live.close());
   beforeEach(() => {
     live.log.length = 0;
-    live.clearFaults();
   });
+  afterEach(() => live.verifyFaults());
   return live;
 }
 

@@ -5,8 +5,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { CRM_BIN, freshHome, serverEnv } from './crm.js';
+import { FaultScript, type ScriptedFault } from './faults.js';
 
 export interface LoggedRequest {
   method: string;
@@ -15,9 +16,7 @@ export interface LoggedRequest {
   body: string;
 }
 
-export interface Fault {
-  /** Only requests whose "METHOD /path" matches. */
-  match?: RegExp;
+export interface Fault extends ScriptedFault {
   status?: number;
   body?: string;
   headers?: Record<string, string>;
@@ -25,8 +24,6 @@ export interface Fault {
   delayMs?: number;
   /** Drop the connection without answering. */
   destroy?: boolean;
-  /** How many requests it applies to (default 1). */
-  times?: number;
 }
 
 /** A server tests point crm at: it logs every request and misbehaves on request (FAULT). */
@@ -37,6 +34,8 @@ export interface ScriptedServer<FAULT, REQUEST extends LoggedRequest = LoggedReq
   log: REQUEST[];
   requests(filter?: RegExp): REQUEST[];
   fault(fault: FAULT): void;
+  /** Fails when a scripted fault was not used up (see faults.ts), and forgets the rest. */
+  verifyFaults(): void;
   close(): Promise<void>;
 }
 
@@ -62,7 +61,7 @@ export async function startServer(): Promise<TestServer> {
   const home = freshHome();
   const serve = await startSandboxServe(home);
   const log: LoggedRequest[] = [];
-  const faults: Fault[] = [];
+  const faults = new FaultScript<Fault>();
 
   const forward = (entry: LoggedRequest, res: import('node:http').ServerResponse) => {
     const upstream = httpRequest({ host: '127.0.0.1', port: serve.port, method: entry.method, path: entry.url, headers: entry.headers }, (answer) => {
@@ -81,11 +80,8 @@ export async function startServer(): Promise<TestServer> {
       // The test's own setup and checks (api() below) are neither logged nor faulted.
       if (req.headers[SETUP_HEADER]) return forward(entry, res);
       log.push(entry);
-      const index = faults.findIndex((fault) => !fault.match || fault.match.test(`${entry.method} ${entry.url}`));
-      if (index < 0) return forward(entry, res);
-      const fault = faults[index]!;
-      fault.times = (fault.times ?? 1) - 1;
-      if (fault.times <= 0) faults.splice(index, 1);
+      const fault = faults.take(`${entry.method} ${entry.url}`);
+      if (!fault) return forward(entry, res);
       setTimeout(() => {
         if (fault.destroy) return req.socket.destroy();
         if (fault.status === undefined) return forward(entry, res);
@@ -103,7 +99,8 @@ export async function startServer(): Promise<TestServer> {
     apiKey: serve.apiKey,
     log,
     requests: (filter) => log.filter((entry) => !filter || filter.test(`${entry.method} ${entry.url}`)),
-    fault: (fault) => faults.push(fault),
+    fault: (fault) => faults.add(fault),
+    verifyFaults: () => faults.verify(),
     close: async () => {
       proxy.closeAllConnections();
       await new Promise<void>((resolve) => proxy.close(() => resolve()));
@@ -129,8 +126,8 @@ export async function api(server: TestServer, method: string, path: string, body
 }
 
 /**
- * One test server for a test file: started before its tests, request log cleared before each test,
- * closed after. The returned object is filled in when the server is up.
+ * One test server for a test file: started before its tests, request log cleared before each test
+ * and its faults verified after, closed after all. The returned object is filled in when the server is up.
  */
 export function useTestServer(): { server: TestServer; env: NodeJS.ProcessEnv } {
   const live = {} as { server: TestServer; env: NodeJS.ProcessEnv };
@@ -142,5 +139,6 @@ export function useTestServer(): { server: TestServer; env: NodeJS.ProcessEnv } 
   beforeEach(() => {
     live.server.log.length = 0;
   });
+  afterEach(() => live.server.verifyFaults());
   return live;
 }

@@ -186,6 +186,7 @@ async function tryCase(runner: Runner, faultCase: FaultCase, method: Method): Pr
       expect(total, 'records made by the POST').toBe(acted ? 1 : 0);
     }
     faultCase.check?.(result, served.sandbox.apiKey);
+    server.verifyFaults();
     return undefined;
   } catch (error) {
     return `${faultCase.name} / ${method}: ${(error as Error).message.split('\n').slice(0, 6).join(' | ')}`;
