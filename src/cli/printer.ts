@@ -196,6 +196,8 @@ export class Printer {
           all.push(item);
         }
         await this.table(all, view);
+        // Under the table: what is held back for stdout goes first.
+        this.flush();
         this.footer(all.length, view, page);
         break;
       }

@@ -2,11 +2,13 @@
 // every fresh sandbox, and its tables of flags, variables and exit codes say what the registry says.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ENVIRONMENT, EXIT_CODES, GLOBAL_OPTIONS } from '../../src/registry/global.js';
-import { DEMO } from '../../src/registry/operations.js';
-import { flagName } from '../../src/registry/types.js';
+import { main } from '../../src/main.js';
+import { ENVIRONMENT, EXIT_CODES, GLOBAL_OPTIONS, HELP_TOPICS, OUTPUT_FORMATS } from '../../src/registry/global.js';
+import { LOCAL_COMMANDS } from '../../src/registry/local.js';
+import { DEMO, OPERATIONS } from '../../src/registry/operations.js';
+import { GROUP_NAMES, flagName } from '../../src/registry/types.js';
 import { parseCommandLine, runPipeline } from '../helpers/examples.js';
-import { openWorkspace } from '../helpers/inprocess.js';
+import { BASE_URL, homeEnv, openWorkspace } from '../helpers/inprocess.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
@@ -16,6 +18,30 @@ function section(heading: string): string {
   expect(start, heading).toBeGreaterThan(0);
   const end = readme.indexOf('\n## ', start + 1);
   return readme.slice(start, end < 0 ? undefined : end);
+}
+
+/**
+ * The rows of the first table with this header in TEXT, as cells (a `\\|` inside a cell is not a
+ * separator); every row must have as many cells as the header.
+ */
+function table(text: string, header: string[]): string[][] {
+  const cells = (line: string) => line.slice(1, line.endsWith('|') ? -1 : undefined).split(/(?<!\\)\|/).map((cell) => cell.trim());
+  const lines = text.split('\n');
+  const start = lines.findIndex((line) => line.startsWith('|') && JSON.stringify(cells(line)) === JSON.stringify(header));
+  expect(start, `a table | ${header.join(' | ')} |`).toBeGreaterThanOrEqual(0);
+  const rows: string[][] = [];
+  for (const line of lines.slice(start + 2)) {
+    if (!line.startsWith('|')) break;
+    const row = cells(line);
+    expect(row, `${line}: ${header.length} cells`).toHaveLength(header.length);
+    rows.push(row);
+  }
+  return rows;
+}
+
+/** The `code spans` of a cell. */
+function codeSpans(cell: string): string[] {
+  return [...cell.matchAll(/`([^`]+)`/g)].map((match) => match[1]!);
 }
 
 /** Lines of ```sh blocks that run crm, without their comments. */
@@ -51,13 +77,51 @@ describe('README', () => {
     expect(readme.indexOf('npm install -g')).toBeLessThan(readme.indexOf('\n## Quick start'));
   });
 
-  it('documents every global flag, environment variable and exit code the registry has', () => {
-    const flags = section('Global flags');
-    for (const field of GLOBAL_OPTIONS) expect(flags, flagName(field)).toContain(`--${flagName(field)}`);
-    const environment = section('Environment variables');
-    for (const variable of ENVIRONMENT) expect(environment).toContain(`\`${variable.name}\``);
-    const exits = section('Exit codes');
-    for (const exit of EXIT_CODES) expect(exits).toContain(`| ${exit.code} |`);
+  it('has a global flags table of three cells a row: every flag of the registry once (with its short form), every variable one crm reads', () => {
+    const rows = table(section('Global flags'), ['flag', 'env', 'meaning']);
+    const flags = rows.map(([flag]) => flag!).filter((flag) => flag !== '');
+    expect(flags.map((flag) => /--([a-z-]+)/.exec(flag)?.[1]).sort()).toEqual(GLOBAL_OPTIONS.map((field) => flagName(field)).sort());
+    for (const field of GLOBAL_OPTIONS.filter((option) => option.short)) expect(flags).toContainEqual(expect.stringContaining(`-${field.short}, --${flagName(field)}`));
+    const variables = rows.flatMap(([, env]) => codeSpans(env!).map((name) => name.replace(/=.*$/, '')));
+    for (const name of variables) expect(ENVIRONMENT.map((variable) => variable.name)).toContain(name);
+    for (const [flag, env] of rows) if (flag === '') expect(codeSpans(env!), 'a row without a flag names a variable').toHaveLength(1);
+  });
+
+  it('has an environment table naming each variable of the registry once, and an exit code table with each code once', () => {
+    const variables = table(section('Environment variables'), ['variable', 'meaning']).flatMap(([names]) => codeSpans(names!));
+    expect(variables.sort()).toEqual(ENVIRONMENT.map((variable) => variable.name).sort());
+    const codes = table(section('Exit codes'), ['code', 'meaning']).map(([code]) => Number(code));
+    expect(codes).toEqual(EXIT_CODES.map((exit) => exit.code));
+  });
+
+  it('has tables of help topics, output formats, watch flags, mcp flags and tool groups as the registry has them', () => {
+    expect(table(section('Help'), ['topic', 'what it says']).map(([topic]) => topic)).toEqual(HELP_TOPICS.map((topic) => `\`crm help ${topic}\``));
+    expect(table(section('Output'), ['format', 'when', 'shape']).map(([format]) => format).sort()).toEqual(OUTPUT_FORMATS.map((format) => `\`${format}\``).sort());
+    const watch = LOCAL_COMMANDS.find((command) => command.name === 'watch')!;
+    expect(table(section('Scripting at scale').split('\n### ')[1]!, ['flag', 'meaning']).map(([flag]) => /--([a-z-]+)/.exec(flag!)?.[1])).toEqual(watch.options.map((option) => flagName(option)));
+    const agents = section('AI agents: `crm mcp`');
+    const mcp = LOCAL_COMMANDS.find((command) => command.name === 'mcp')!;
+    expect(table(agents, ['flag', 'effect']).map(([flag]) => /--([a-z-]+)/.exec(flag!)?.[1])).toEqual(mcp.options.map((option) => flagName(option)));
+    // Each tool once, in a row that names its group; every group in a row.
+    const groups = table(agents, ['group', 'tools']).map(([names, tools]) => ({ names: names!.split(', '), tools: codeSpans(tools!) }));
+    expect(groups.flatMap((row) => row.names)).toEqual([...GROUP_NAMES]);
+    expect(groups.flatMap((row) => row.tools).sort()).toEqual(OPERATIONS.map((op) => op.name).sort());
+    for (const row of groups) for (const tool of row.tools) expect(row.names, tool).toContain(OPERATIONS.find((op) => op.name === tool)!.group);
+  });
+
+  it('shows the paging footer under a table, as it says: stderr comes after the rows on a terminal', async () => {
+    expect(readme).toContain('Under a table, stderr\nsays which records these are');
+    const ws = openWorkspace();
+    try {
+      const order: string[] = [];
+      const stream = (name: string) => ({ write: (text: string) => order.push(`${name}:${text}`), isTTY: true, columns: 200 });
+      const code = await main(['contacts', 'list', '--limit', '2', '--no-color'], { env: { ...homeEnv(ws.home), CRM_BASE_URL: BASE_URL, CRM_API_KEY: ws.apiKey }, stdout: stream('out'), stderr: stream('err'), transport: ws.transport });
+      expect(code).toBe(0);
+      expect(order.at(-1)).toMatch(/^err:Showing 1-2 of \d+ contacts; more with --offset 2, or --all\.\n$/);
+      expect(order.slice(0, -1).every((line) => line.startsWith('out:'))).toBe(true);
+    } finally {
+      ws.close();
+    }
   });
 
   it('says --limit is a total', () => {
