@@ -4,6 +4,7 @@
 
 import { ConfigError } from '../config/store.js';
 import { HttpError } from '../http/errors.js';
+import { MirrorError } from '../mirror/errors.js';
 import { SqliteUnavailableError } from '../sqlite/errors.js';
 import { describeOutputFailure, type EarlyEnd } from './io.js';
 
@@ -117,6 +118,7 @@ export function toCliError(error: unknown): CliError {
   if (error instanceof ConfigError) {
     return new CliError(error.message, error.usage ? ExitCode.usage : ExitCode.service, { code: error.usage ? 'usage' : 'config', hint: error.hint });
   }
+  if (error instanceof MirrorError) return new CliError(error.message, error.usage ? ExitCode.usage : ExitCode.service, { code: error.code, hint: error.hint });
   if (error instanceof SqliteUnavailableError) {
     return new CliError(error.message, error.badSetting ? ExitCode.usage : ExitCode.service, { code: error.badSetting ? 'usage' : 'sqlite_unavailable' });
   }

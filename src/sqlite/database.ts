@@ -29,6 +29,8 @@ export interface Statement {
   all(...params: SqlParam[]): unknown[];
   /** Rows one at a time, for results too large to hold. */
   iterate(...params: SqlParam[]): IterableIterator<unknown>;
+  /** The result's columns, named as rows name them (both bindings; node:sqlite since Node 22.16). */
+  columns?(): Array<{ name: string }>;
 }
 
 export type TransactionMode = 'deferred' | 'immediate';

@@ -1,6 +1,7 @@
-// The layers of src/ point one way: entry -> commands -> cli -> config -> http -> transport ->
-// sandbox -> sqlite (the local database interface: the sandbox and a local replica share it, so it
-// belongs to neither) -> registry (pure data). A module imports only from its own layer or those
+// The layers of src/ point one way: entry -> commands -> cli -> config -> mirror (the local replica's
+// engine: it walks lists through the HTTP core into SQLite, and the CLI maps its errors) -> http ->
+// transport -> sandbox -> sqlite (the local database interface: the sandbox and the replica share
+// it, so it belongs to neither) -> registry (pure data). A module imports only from its own layer or those
 // below it, and no import cycle exists between modules, type-only imports and dynamic ones included.
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -8,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const SRC = fileURLToPath(new URL('../../src', import.meta.url));
-const LAYERS = ['entry', 'commands', 'cli', 'config', 'http', 'transport', 'sandbox', 'sqlite', 'registry'] as const;
+const LAYERS = ['entry', 'commands', 'cli', 'config', 'mirror', 'http', 'transport', 'sandbox', 'sqlite', 'registry'] as const;
 
 function layerOf(file: string): number {
   const top = relative(SRC, file).split('/')[0]!;

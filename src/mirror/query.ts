@@ -1,0 +1,162 @@
+// `crm query`: one SQL statement on the replica, read-only three times over: the statement must be
+// one that reads (SELECT, WITH, VALUES, EXPLAIN, PRAGMA), the connection is opened read-only, and
+// query_only is on. A statement refused or failing is a MirrorError of one line, with where in the
+// SQL it went wrong (SQLite's bindings give no offset: a syntax error is located by parsing ever
+// shorter prefixes, a name it does not know by finding the name).
+
+import type { Statement } from '../sqlite/database.js';
+import { MirrorError } from './errors.js';
+import type { Replica } from './replica.js';
+
+/** The statements that read. WITH may lead to a write: the read-only connection refuses that one. */
+const READING = new Set(['SELECT', 'WITH', 'VALUES', 'EXPLAIN', 'PRAGMA']);
+
+export interface QueryRows {
+  /** The result's columns in order (also when no row comes back). */
+  columns: string[];
+  rows: Iterable<Record<string, unknown>>;
+}
+
+/** Prepares the one statement of `sql` and returns its rows as they are read (errors while reading are MirrorErrors too). */
+export function runQuery(replica: Replica, sql: string): QueryRows {
+  const statement = onlyStatement(sql);
+  const keyword = /^[A-Za-z]+/.exec(statement.slice(skipSpace(statement, 0)))?.[0]?.toUpperCase();
+  if (!keyword || !READING.has(keyword)) {
+    throw new MirrorError(`crm query only reads: ${keyword ? `${keyword} statements are refused` : 'this is not a statement'} (the replica changes only by \`crm sync\`)`, { usage: true, code: 'read_only' });
+  }
+  let prepared: Statement;
+  try {
+    prepared = replica.db.prepare(statement);
+  } catch (error) {
+    throw sqlError(error, statement, replica);
+  }
+  let columns: string[] | undefined;
+  try {
+    columns = prepared.columns?.().map((column) => column.name);
+  } catch (error) {
+    // better-sqlite3 has no columns for a statement that returns no rows: one that writes.
+    throw sqlError(error, statement, replica);
+  }
+  const duplicate = columns?.find((name, index) => columns.indexOf(name) !== index);
+  if (duplicate !== undefined) {
+    throw new MirrorError(`two result columns are named "${duplicate}"`, { usage: true, code: 'sql_error', hint: `name them apart with AS, e.g. SELECT d.id AS deal_id, c.id AS contact_id` });
+  }
+  return { columns: columns ?? [], rows: rowsOf(prepared, statement, replica) };
+}
+
+function* rowsOf(prepared: Statement, sql: string, replica: Replica): Generator<Record<string, unknown>> {
+  try {
+    for (const row of prepared.iterate()) yield row as Record<string, unknown>;
+  } catch (error) {
+    throw sqlError(error, sql, replica);
+  }
+}
+
+/** The statement without trailing semicolons and comments; more than one statement is refused. */
+function onlyStatement(sql: string): string {
+  const end = statementEnd(sql);
+  const statement = sql.slice(0, end).trim();
+  if (statement === '' || skipSpace(statement, 0) === statement.length) throw new MirrorError('the query is empty', { usage: true, code: 'sql_error' });
+  let rest = end;
+  while (rest < sql.length) {
+    if (sql[rest] === ';') rest++;
+    else if (skipSpace(sql, rest) > rest) rest = skipSpace(sql, rest);
+    else {
+      const { line, column } = lineAndColumn(sql, rest);
+      throw new MirrorError(`crm query runs one statement; another begins at line ${line}, column ${column}`, { usage: true, code: 'sql_error' });
+    }
+  }
+  return statement;
+}
+
+/** Where the first statement ends: its first semicolon outside quotes, brackets and comments, or the end. */
+function statementEnd(sql: string): number {
+  let index = 0;
+  while (index < sql.length) {
+    const char = sql[index]!;
+    if (char === ';') return index;
+    const closing = char === "'" ? "'" : char === '"' ? '"' : char === '`' ? '`' : char === '[' ? ']' : undefined;
+    if (closing) {
+      // A doubled quote inside a quoted text is the quote itself.
+      index = sql.indexOf(closing, index + 1);
+      while (index >= 0 && closing !== ']' && sql[index + 1] === closing) index = sql.indexOf(closing, index + 2);
+      if (index < 0) return sql.length;
+      index++;
+      continue;
+    }
+    const after = skipSpace(sql, index);
+    index = after > index ? after : index + 1;
+  }
+  return sql.length;
+}
+
+/** The index after any whitespace and comments at `from`. */
+function skipSpace(sql: string, from: number): number {
+  let index = from;
+  for (;;) {
+    if (index < sql.length && /\s/.test(sql[index]!)) index++;
+    else if (sql.startsWith('--', index)) {
+      const end = sql.indexOf('\n', index);
+      index = end < 0 ? sql.length : end + 1;
+    } else if (sql.startsWith('/*', index)) {
+      const end = sql.indexOf('*/', index + 2);
+      index = end < 0 ? sql.length : end + 2;
+    } else return index;
+  }
+}
+
+function lineAndColumn(sql: string, index: number): { line: number; column: number } {
+  const before = sql.slice(0, index);
+  const line = before.split('\n').length;
+  return { line, column: index - before.lastIndexOf('\n') };
+}
+
+const SYNTAX = /^(?:near "([\s\S]*)": syntax error|unrecognized token: "([\s\S]*)")$/;
+const NAMED = /^(?:no such (?:table|column|function)|ambiguous column name): (.+)$/;
+
+/** SQLite's failure as one line with its place in the statement; a write refused is said so. */
+function sqlError(error: unknown, sql: string, replica: Replica): MirrorError {
+  const message = error instanceof Error ? error.message : String(error);
+  const { code, errcode } = (error ?? {}) as { code?: unknown; errcode?: unknown };
+  const readOnly = code === 'SQLITE_READONLY' || (typeof errcode === 'number' && (errcode & 0xff) === 8) || /readonly database|does not return data|only for statements that return data/.test(message);
+  if (readOnly) return new MirrorError('crm query only reads: this statement would write (the replica changes only by `crm sync`)', { usage: true, code: 'read_only' });
+  const at = locate(message, sql, replica);
+  const where = at === undefined ? '' : (({ line, column }) => ` (line ${line}, column ${column})`)(lineAndColumn(sql, at));
+  const hint = /^no such (table|column)/.test(message) ? '`crm query --schema` lists the tables, views and columns' : undefined;
+  return new MirrorError(`SQL: ${message.replace(/\s+/g, ' ')}${where}`, { usage: true, code: 'sql_error', hint });
+}
+
+/** Where in `sql` SQLite's message points, when it can be told. */
+function locate(message: string, sql: string, replica: Replica): number | undefined {
+  if (message === 'incomplete input') return sql.length;
+  if (SYNTAX.test(message)) return locateSyntaxError(sql, replica);
+  const name = NAMED.exec(message)?.[1];
+  if (name === undefined) return undefined;
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const found = new RegExp(`(?<![\\w$])${escaped}(?![\\w$])`, 'i').exec(sql);
+  return found?.index;
+}
+
+/**
+ * The parser stops at the first token it cannot take, whatever follows it: of the places where that
+ * token's text occurs, the first where the statement cut just after it fails at it is the place
+ * (each try a prepare, which runs nothing).
+ */
+function locateSyntaxError(sql: string, replica: Replica): number | undefined {
+  const failingToken = (text: string): string | undefined => {
+    try {
+      replica.db.prepare(text);
+      return undefined;
+    } catch (error) {
+      const match = SYNTAX.exec(error instanceof Error ? error.message : '');
+      return match ? (match[1] ?? match[2]) : undefined;
+    }
+  };
+  const token = failingToken(sql);
+  if (!token) return undefined;
+  for (let at = sql.indexOf(token); at >= 0; at = sql.indexOf(token, at + 1)) {
+    if (failingToken(`${sql.slice(0, at + token.length)} `) === token) return at;
+  }
+  // A token that runs to the end (an unclosed quote) changes when cut: it is where it ends.
+  return sql.endsWith(token) ? sql.length - token.length : undefined;
+}

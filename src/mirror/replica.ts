@@ -1,0 +1,157 @@
+// The replica's file: one SQLite database per profile, owner-only (0600 in a 0700 directory; SQLite
+// gives its -wal and -shm files the database's mode), in WAL mode so that `crm query` reads the last
+// committed sync while another sync writes. It remembers the workspace it holds: a sync of another
+// workspace into it is refused rather than mixing two workspaces' records.
+
+import { randomBytes } from 'node:crypto';
+import { existsSync, rmSync, statSync } from 'node:fs';
+import { openDatabase, type Database } from '../sqlite/database.js';
+import { MirrorError } from './errors.js';
+import { RECORD_COLUMN, SYNCED_COLUMN, TABLES, quoteName, replicaSchema, storedColumns, type TableSpec } from './schema.js';
+
+/** A sync's apply step holds the write lock for a second or two: another sync waits that long. */
+const BUSY_TIMEOUT_MS = 60_000;
+const LABEL = 'the local replica';
+
+/** The files SQLite keeps for a database in WAL mode. */
+export const replicaFiles = (path: string): string[] => [path, `${path}-wal`, `${path}-shm`];
+
+export interface ReplicaInfo {
+  /** Random, made when the replica is created: change events of another replica are another sequence. */
+  id: string;
+  baseUrl: string;
+}
+
+export interface ResourceStatus {
+  resource: string;
+  records: number;
+  /** Last full walk: updates and deletions are known as of then. */
+  fullAt: string | null;
+  /** Last walk of new records only (`--new`). */
+  newAt: string | null;
+  requests: number;
+}
+
+export class Replica {
+  private constructor(
+    readonly db: Database,
+    readonly path: string,
+  ) {}
+
+  /**
+   * Opens the replica to write (a sync), creating it for `baseUrl`, and brings its tables to this
+   * crm's schema (rebuilt from `_record` when the registry's fields changed). A replica of another
+   * workspace is refused.
+   */
+  static openForSync(path: string, baseUrl: string): Replica {
+    const db = openDatabase(path, { ownerOnly: true, busyTimeoutMs: BUSY_TIMEOUT_MS, label: LABEL });
+    const replica = new Replica(db, path);
+    try {
+      db.exec('PRAGMA journal_mode = WAL');
+      // A sync's staging tables are this connection's own, in a file of their own.
+      db.exec('PRAGMA temp_store = FILE');
+      replica.migrate(baseUrl);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    return replica;
+  }
+
+  /** Opens an existing replica read-only (crm query, --status): any write fails. Undefined when there is none. */
+  static openForReading(path: string): Replica | undefined {
+    if (!existsSync(path)) return undefined;
+    const db = openDatabase(path, { readOnly: true, busyTimeoutMs: BUSY_TIMEOUT_MS, label: LABEL });
+    try {
+      db.exec('PRAGMA query_only = ON');
+      if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_meta'").get()) {
+        throw new MirrorError(`${path} is not a replica of crm`, { usage: true, hint: 'remove it, or run `crm sync --forget`' });
+      }
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    return new Replica(db, path);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  info(): ReplicaInfo {
+    const read = (key: string) => (this.db.prepare('SELECT value FROM _meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
+    return { id: read('replica_id') ?? '', baseUrl: read('base_url') ?? '' };
+  }
+
+  /** What each resource holds, and when it was last synced. */
+  status(): ResourceStatus[] {
+    const rows = this.db.prepare('SELECT resource, records, full_at, new_at, requests FROM _syncs').all() as Array<{ resource: string; records: number; full_at: string | null; new_at: string | null; requests: number }>;
+    const byName = new Map(rows.map((row) => [row.resource, row]));
+    return TABLES.flatMap((table) => {
+      const row = byName.get(table.name);
+      return row ? [{ resource: table.name, records: row.records, fullAt: row.full_at, newAt: row.new_at, requests: row.requests }] : [];
+    });
+  }
+
+  /** The file's size in bytes, with its write-ahead log. */
+  size(): number {
+    return replicaFiles(this.path).reduce((sum, file) => sum + (existsSync(file) ? statSync(file).size : 0), 0);
+  }
+
+  private migrate(baseUrl: string): void {
+    const schema = replicaSchema();
+    this.db.transaction(() => {
+      this.db.exec(schema.bookkeeping);
+      const meta = this.db.prepare('SELECT key, value FROM _meta').all() as Array<{ key: string; value: string }>;
+      const stored = new Map(meta.map((row) => [row.key, row.value]));
+      const held = stored.get('base_url');
+      if (held !== undefined && held !== baseUrl) {
+        throw new MirrorError(`the replica at ${this.path} holds ${held}, not ${baseUrl}`, {
+          usage: true,
+          hint: 'one replica per profile: use a profile for each workspace, or `crm sync --forget` this one first',
+        });
+      }
+      const set = this.db.prepare('INSERT OR REPLACE INTO _meta (key, value) VALUES (?, ?)');
+      if (held === undefined) {
+        set.run('base_url', baseUrl);
+        set.run('replica_id', randomBytes(6).toString('hex'));
+      }
+      if (stored.get('schema') === schema.fingerprint) return;
+      for (const view of this.db.prepare("SELECT name FROM sqlite_master WHERE type = 'view'").all() as Array<{ name: string }>) {
+        this.db.exec(`DROP VIEW ${quoteName(view.name)}`);
+      }
+      for (const { table, create, indexes } of schema.tables) rebuild(this.db, table, create, indexes);
+      for (const view of schema.views) this.db.exec(view);
+      set.run('schema', schema.fingerprint);
+    }, 'immediate');
+  }
+}
+
+/** Creates the table, or defines it anew keeping its rows: what crm stores itself is copied, the rest is generated again. */
+function rebuild(db: Database, table: TableSpec, create: string, indexes: string[]): void {
+  const name = quoteName(table.name);
+  const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table.name) !== undefined;
+  if (!exists) {
+    db.exec(create);
+  } else {
+    const previous = quoteName(`_previous_${table.name}`);
+    const copied = [...storedColumns(table).map((col) => quoteName(col.name)), RECORD_COLUMN, SYNCED_COLUMN].join(', ');
+    db.exec(`ALTER TABLE ${name} RENAME TO ${previous}`);
+    db.exec(create);
+    try {
+      db.transaction(() => db.exec(`INSERT INTO ${name} (${copied}) SELECT ${copied} FROM ${previous}`));
+    } catch {
+      // Held by a crm whose keys were other columns: the next sync of the table is a first one.
+      db.prepare('DELETE FROM _syncs WHERE resource = ?').run(table.name);
+    }
+    db.exec(`DROP TABLE ${previous}`);
+  }
+  for (const index of indexes) db.exec(index);
+}
+
+/** Deletes the replica's files; false when there were none. */
+export function forgetReplica(path: string): boolean {
+  const existed = replicaFiles(path).some((file) => existsSync(file));
+  for (const file of replicaFiles(path)) rmSync(file, { force: true });
+  return existed;
+}

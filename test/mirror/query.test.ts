@@ -1,0 +1,99 @@
+// crm query's engine: one statement that reads, on a read-only connection; a write refused before or
+// by SQLite, the replica unchanged; SQL errors of one line saying where.
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MirrorError } from '../../src/mirror/errors.js';
+import { runQuery } from '../../src/mirror/query.js';
+import { Replica } from '../../src/mirror/replica.js';
+import { openDatabase } from '../../src/sqlite/database.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'crm-query-'));
+const path = join(dir, 'default.db');
+let replica: Replica;
+
+beforeAll(() => {
+  Replica.openForSync(path, 'https://crm.example.com/api/v1').close();
+  const db = openDatabase(path);
+  db.exec(`INSERT INTO contacts (id, _record, _synced_at) VALUES ('con_1', '{"id":"con_1","name":"Ada","email":"ada@example.com"}', '2026-01-01T00:00:00Z')`);
+  db.close();
+  replica = Replica.openForReading(path)!;
+});
+afterAll(() => {
+  replica.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const rows = (sql: string) => [...runQuery(replica, sql).rows];
+function failure(sql: string): MirrorError {
+  try {
+    rows(sql);
+  } catch (error) {
+    expect(error).toBeInstanceOf(MirrorError);
+    return error as MirrorError;
+  }
+  throw new Error(`no failure for ${sql}`);
+}
+
+describe('crm query', () => {
+  it('reads, with the columns named even when no row comes back', () => {
+    expect(rows('SELECT id, name, email FROM contacts')).toEqual([{ id: 'con_1', name: 'Ada', email: 'ada@example.com' }]);
+    const empty = runQuery(replica, "SELECT id, name AS who FROM contacts WHERE id = 'none';");
+    expect([...empty.rows]).toEqual([]);
+    // node:sqlite before Node 22.16 cannot name them; every other binding can.
+    if (empty.columns.length > 0) expect(empty.columns).toEqual(['id', 'who']);
+  });
+
+  it.each([
+    ['INSERT INTO contacts (id, _record, _synced_at) VALUES (1, 2, 3)'],
+    ["UPDATE contacts SET _record = '{}'"],
+    ['DELETE FROM contacts'],
+    ['DROP TABLE contacts'],
+    ["WITH gone AS (SELECT id FROM contacts) DELETE FROM contacts WHERE id IN gone"],
+    ["ATTACH 'elsewhere.db' AS x"],
+    ['PRAGMA user_version = 7'],
+    ['CREATE TEMP TABLE scratch (a)'],
+  ])('refuses a write, exit 2, the replica unchanged: %s', (sql) => {
+    const before = statSync(path).mtimeMs;
+    const error = failure(sql);
+    expect(error.usage).toBe(true);
+    expect(error.message).toMatch(/^crm query only reads/);
+    expect(rows('SELECT count(*) AS n FROM contacts')).toEqual([{ n: 1 }]);
+    expect(rows('PRAGMA user_version')).toEqual([{ user_version: 0 }]);
+    expect(statSync(path).mtimeMs).toBe(before);
+  });
+
+  it('creates no file for VACUUM INTO', () => {
+    const target = join(dir, 'copy.db');
+    expect(failure(`VACUUM INTO '${target}'`).usage).toBe(true);
+    expect(existsSync(target)).toBe(false);
+  });
+
+  it('says where a syntax error is, in one line', () => {
+    expect(failure('SELECT * FORM contacts').message).toBe('SQL: near "FORM": syntax error (line 1, column 10)');
+    expect(failure('SELECT id,\n  name\nFROM contacts WHERE id = = 1').message).toBe('SQL: near "=": syntax error (line 3, column 26)');
+    expect(failure("SELECT 'unclosed FROM contacts").message).toBe('SQL: unrecognized token: "\'unclosed FROM contacts" (line 1, column 8)');
+    expect(failure('SELECT id FROM contacts WHERE').message).toBe('SQL: incomplete input (line 1, column 30)');
+  });
+
+  it('says where a name it does not know is, with a hint', () => {
+    const column = failure('SELECT id, nmae FROM contacts');
+    expect(column.message).toBe('SQL: no such column: nmae (line 1, column 12)');
+    expect(column.hint).toMatch(/crm query --schema/);
+    expect(failure('SELECT * FROM contact').message).toBe('SQL: no such table: contact (line 1, column 15)');
+  });
+
+  it('runs one statement at a time; trailing semicolons and comments are fine', () => {
+    expect(rows('SELECT 1 AS one; -- done\n;')).toEqual([{ one: 1 }]);
+    expect(rows("SELECT ';' AS semi")).toEqual([{ semi: ';' }]);
+    expect(failure('SELECT 1; DELETE FROM contacts').message).toBe('crm query runs one statement; another begins at line 1, column 11');
+    expect(failure('  -- nothing\n').message).toBe('the query is empty');
+  });
+
+  it('refuses two result columns of one name, which rows would merge', () => {
+    const { columns } = runQuery(replica, 'SELECT 1');
+    if (columns.length === 0) return;
+    expect(failure('SELECT id, id FROM contacts').message).toBe('two result columns are named "id"');
+  });
+});

@@ -1,0 +1,301 @@
+// The replica's engine (src/mirror/) against the sandbox in-process: a first sync holds exactly what
+// the service lists, typed and whole; changes in the service (create, update, soft delete, stage move)
+// are found by the next sync, exactly those, each once, in the change log; `--new` takes only new
+// records for a few requests; an interrupted sync leaves the replica as it was and the next one loses
+// nothing; the file is the owner's only.
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../src/http/core.js';
+import { changesAfter, latestSeq } from '../../src/mirror/changes.js';
+import { MirrorError } from '../../src/mirror/errors.js';
+import { Replica, replicaFiles } from '../../src/mirror/replica.js';
+import { TABLES } from '../../src/mirror/schema.js';
+import { sync, type SyncOptions, type TableReport } from '../../src/mirror/sync.js';
+import { BASE_URL, openWorkspace, type Workspace } from '../helpers/inprocess.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'crm-mirror-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const DEFAULT_TABLES = TABLES.filter((table) => table.byDefault).map((table) => table.name);
+
+let ws: Workspace & { close(): void };
+let path: string;
+let serial = 0;
+
+beforeEach(() => {
+  ws?.close();
+  ws = openWorkspace();
+  path = join(dir, `replica-${++serial}`, 'default.db');
+});
+afterAll(() => ws?.close());
+
+function client(): ApiClient {
+  return new ApiClient({ baseUrl: BASE_URL, apiKey: ws.apiKey, transport: ws.transport, userAgent: 'crm-test', sleep: async () => {} });
+}
+
+async function syncOnce(options: Partial<SyncOptions> = {}): Promise<{ reports: TableReport[]; failure?: unknown; replica: Replica }> {
+  const replica = Replica.openForSync(path, BASE_URL);
+  try {
+    const outcome = await sync({ client: client(), replica, tables: DEFAULT_TABLES, mode: 'full', ...options });
+    return { ...outcome, replica };
+  } finally {
+    replica.close();
+  }
+}
+
+function read<T = Record<string, unknown>>(sql: string, ...params: Array<string | number>): T[] {
+  const replica = Replica.openForReading(path)!;
+  try {
+    return replica.db.prepare(sql).all(...params) as T[];
+  } finally {
+    replica.close();
+  }
+}
+
+function listAll(resource: string): Array<Record<string, any>> {
+  const records: Array<Record<string, any>> = [];
+  for (let offset = 0; ; offset += 50) {
+    const page = ws.api('GET', `/${resource}?limit=50&offset=${offset}`).data[resource.split('/').pop()!.replace(/^stages$/, 'stages')] as Array<Record<string, any>>;
+    records.push(...page);
+    if (page.length < 50) return records;
+  }
+}
+
+const byResource = (reports: TableReport[]) => Object.fromEntries(reports.map(({ resource, added, changed, removed }) => [resource, { added, changed, removed }]));
+
+function withEvents(): { replica: Replica; events: (resource: string) => ReturnType<typeof changesAfter> } {
+  const replica = Replica.openForReading(path)!;
+  return { replica, events: (resource) => changesAfter(replica, resource, 0) };
+}
+
+describe('a first sync', () => {
+  it('holds every record the service lists, in typed columns and whole, and logs no event (it is the baseline)', async () => {
+    const { reports, failure } = await syncOnce();
+    expect(failure).toBeUndefined();
+    const contacts = listAll('contacts');
+    expect(reports.find((report) => report.resource === 'contacts')).toMatchObject({ mode: 'first', added: contacts.length, changed: 0, removed: 0, records: contacts.length });
+    expect(read('SELECT id FROM contacts ORDER BY id').map((row) => row.id)).toEqual(contacts.map((contact) => contact.id).sort());
+    const [deal] = listAll('deals');
+    const [row] = read('SELECT amount, typeof(amount) AS type, stage, _record FROM deals WHERE id = ?', deal!.id);
+    expect(row).toMatchObject({ amount: deal!.amount, stage: deal!.stage });
+    expect(JSON.parse(String(row!._record))).toEqual(deal);
+    expect(read("SELECT is_closed FROM stages WHERE id = 'closed_won'")).toEqual([{ is_closed: 1 }]);
+    const [sequence] = read<{ steps: string }>('SELECT steps FROM sequences LIMIT 1');
+    expect(Array.isArray(JSON.parse(sequence!.steps))).toBe(true);
+    expect(read('SELECT count(*) AS n FROM changes')).toEqual([{ n: 0 }]);
+    // Every default table was synced, enrolments under each sequence; notes only when asked for.
+    expect(reports.map((report) => report.resource)).toEqual(DEFAULT_TABLES);
+    expect(reports.find((report) => report.resource === 'enrollments')!.records).toBeGreaterThan(0);
+    expect(ws.requests(/notes/)).toEqual([]);
+  });
+
+  it('keeps fields the spec does not show, whole, in _record', async () => {
+    const created = ws.api('POST', '/contacts', { name: 'Kept Whole', email: 'kept@example.com', tier: 'gold', custom: { source: 'partner', score: 7 } }).data;
+    expect(created.tier).toBe('gold');
+    await syncOnce();
+    expect(read("SELECT json_extract(_record, '$.tier') AS tier, json_extract(_record, '$.custom.source') AS source FROM contacts WHERE id = ?", created.id)).toEqual([{ tier: 'gold', source: 'partner' }]);
+  });
+
+  it('writes a file only its owner can read, in a directory only its owner can enter', async () => {
+    await syncOnce();
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(statSync(join(path, '..')).mode & 0o777).toBe(0o700);
+    const replica = Replica.openForSync(path, BASE_URL);
+    try {
+      // While it is open in WAL mode SQLite keeps -wal and -shm beside it, with the database's mode.
+      for (const file of replicaFiles(path).slice(1)) expect(statSync(file).mode & 0o777).toBe(0o600);
+    } finally {
+      replica.close();
+    }
+  });
+
+  it('refuses to mix another workspace into it', async () => {
+    await syncOnce();
+    expect(() => Replica.openForSync(path, 'https://other.example.com/api/v1')).toThrow(MirrorError);
+    expect(() => Replica.openForSync(path, 'https://other.example.com/api/v1')).toThrow(/holds http:\/\/127\.0\.0\.1:9\/api\/v1, not https:\/\/other/);
+  });
+});
+
+/** Changes of every kind in the service, and what a sync should then report. */
+function changeTheService() {
+  const [deal, other] = listAll('deals').filter((candidate) => candidate.status === 'open');
+  const [first, gone] = listAll('contacts');
+  const created = ws.api('POST', '/contacts', { name: 'New Person', email: 'new.person@example.com' }).data;
+  expect(ws.api('PATCH', `/contacts/${first!.id}`, { title: 'Chief Replica Officer' }).status).toBe(200);
+  expect(ws.api('DELETE', `/contacts/${gone!.id}`).status).toBe(200);
+  expect(ws.api('POST', `/deals/${deal!.id}/stage`, { stage: 'closed_won' }).status).toBe(200);
+  expect(ws.api('PATCH', `/deals/${other!.id}`, { amount: 123456 }).status).toBe(200);
+  return { created, updated: first!, gone: gone!, moved: deal!, repriced: other! };
+}
+
+describe('a second sync', () => {
+  it('reports exactly the changes made since, and logs each once with the fields that changed', async () => {
+    await syncOnce();
+    const change = changeTheService();
+    const { reports } = await syncOnce();
+    const counts = byResource(reports);
+    expect(counts.contacts).toEqual({ added: 1, changed: 1, removed: 1 });
+    expect(counts.deals).toEqual({ added: 0, changed: 2, removed: 0 });
+    for (const resource of ['accounts', 'sequences', 'tasks', 'stages']) expect(counts[resource]).toEqual({ added: 0, changed: 0, removed: 0 });
+    // The contact deleted was enrolled or not; either way its enrolments went with it.
+    const { replica, events } = withEvents();
+    try {
+      const contactEvents = events('contacts');
+      expect(contactEvents.map((event) => [event.event, event.id])).toEqual([
+        ['created', change.created.id],
+        ['updated', change.updated.id],
+        ['deleted', change.gone.id],
+      ]);
+      expect(contactEvents[1]!.changes!.title).toEqual({ before: change.updated.title ?? null, after: 'Chief Replica Officer' });
+      expect(contactEvents[2]!.record).toMatchObject({ id: change.gone.id, email: change.gone.email });
+      const dealEvents = events('deals');
+      const moved = dealEvents.find((event) => event.id === change.moved.id)!;
+      expect(moved.changes!.stage).toEqual({ before: change.moved.stage, after: 'closed_won' });
+      expect(moved.changes!.status).toEqual({ before: 'open', after: 'won' });
+      expect(dealEvents.find((event) => event.id === change.repriced.id)!.changes!.amount).toEqual({ before: change.repriced.amount, after: 123456 });
+      expect(dealEvents).toHaveLength(2);
+      expect(new Set([...contactEvents, ...dealEvents].map((event) => event.event_id)).size).toBe(5);
+    } finally {
+      replica.close();
+    }
+    expect(read('SELECT count(*) AS n FROM contacts WHERE id = ?', change.gone.id)).toEqual([{ n: 0 }]);
+    expect(read('SELECT stage, status FROM deals WHERE id = ?', change.moved.id)).toEqual([{ stage: 'closed_won', status: 'won' }]);
+    expect(read('SELECT title FROM contacts WHERE id = ?', change.updated.id)).toEqual([{ title: 'Chief Replica Officer' }]);
+  });
+
+  it('with nothing changed, reports nothing and logs nothing; a record whose keys came in another order is no change', async () => {
+    await syncOnce();
+    const replica = Replica.openForSync(path, BASE_URL);
+    // As if the service had sent this record's members in another order.
+    const [row] = replica.db.prepare('SELECT id, _record FROM accounts LIMIT 1').all() as Array<{ id: string; _record: string }>;
+    const reordered = Object.fromEntries(Object.entries(JSON.parse(row!._record)).reverse());
+    replica.db.prepare('UPDATE accounts SET _record = ? WHERE id = ?').run(JSON.stringify(reordered), row!.id);
+    replica.close();
+    const { reports } = await syncOnce();
+    expect(reports.every((report) => report.added + report.changed + report.removed === 0)).toBe(true);
+    expect(read('SELECT count(*) AS n FROM changes')).toEqual([{ n: 0 }]);
+  });
+});
+
+describe('crm sync --new', () => {
+  it('takes only the records created since, in a few requests, oldest first, and sees no update', async () => {
+    await syncOnce();
+    const created: string[] = [];
+    for (let index = 0; index < 100; index++) created.push(ws.api('POST', '/contacts', { name: `New ${index}`, email: `new-${index}@example.com` }).data.id);
+    const [someone] = listAll('contacts').slice(-1);
+    ws.api('PATCH', `/contacts/${someone!.id}`, { title: 'Unseen by --new' });
+    ws.log.length = 0;
+    const { reports } = await syncOnce({ tables: ['contacts'], mode: 'new' });
+    expect(reports).toEqual([expect.objectContaining({ resource: 'contacts', mode: 'new', added: 100, changed: 0, removed: 0 })]);
+    const requests = ws.requests(/GET \/api\/v1\/contacts/).length;
+    // The issue's bound: 3 + 100 / 50.
+    expect(requests).toBeLessThanOrEqual(5);
+    expect(reports[0]!.requests).toBe(requests);
+    const { replica, events } = withEvents();
+    try {
+      expect(events('contacts').map((event) => event.id)).toEqual(created);
+    } finally {
+      replica.close();
+    }
+    expect(read('SELECT title FROM contacts WHERE id = ?', someone!.id)).toEqual([{ title: someone!.title ?? null }]);
+  });
+
+  it('with nothing new asks for one page', async () => {
+    await syncOnce();
+    ws.log.length = 0;
+    const { reports } = await syncOnce({ tables: ['contacts', 'deals'], mode: 'new' });
+    expect(reports.map((report) => [report.resource, report.added, report.requests])).toEqual([
+      ['contacts', 0, 1],
+      ['deals', 0, 1],
+    ]);
+    expect(ws.log).toHaveLength(2);
+  });
+});
+
+describe('an interrupted sync', () => {
+  it('leaves the replica as the last sync left it, and the next sync loses nothing', async () => {
+    await syncOnce();
+    const change = changeTheService();
+    // Stopped while deals are read: contacts were committed, deals were not.
+    const controller = new AbortController();
+    const first = await syncOnce({
+      signal: controller.signal,
+      onProgress: ({ resource, done }) => {
+        if (resource === 'deals' && done === 5) controller.abort(new Error('interrupted'));
+      },
+    });
+    expect(first.failure).toEqual(new Error('interrupted'));
+    expect(first.reports.map((report) => report.resource)).toEqual(['contacts', 'accounts']);
+    expect(read('SELECT stage FROM deals WHERE id = ?', change.moved.id)).toEqual([{ stage: change.moved.stage }]);
+    expect(read("SELECT count(*) AS n FROM changes WHERE resource = 'deals'")).toEqual([{ n: 0 }]);
+    const second = await syncOnce();
+    expect(byResource(second.reports).deals).toEqual({ added: 0, changed: 2, removed: 0 });
+    expect(byResource(second.reports).contacts).toEqual({ added: 0, changed: 0, removed: 0 });
+    expect(read("SELECT event, id FROM changes WHERE resource = 'deals' ORDER BY seq").map((row) => row.id).sort()).toEqual([change.moved.id, change.repriced.id].sort());
+  });
+
+  it('by a failing page leaves that table as it was; the tables before it are committed', async () => {
+    await syncOnce();
+    const change = changeTheService();
+    ws.fault({ match: /GET \/api\/v1\/deals\?limit=50&offset=0/, status: 401, times: 1 });
+    const first = await syncOnce();
+    expect(first.failure).toMatchObject({ status: 401 });
+    expect(byResource(first.reports)).toEqual({ contacts: { added: 1, changed: 1, removed: 1 }, accounts: { added: 0, changed: 0, removed: 0 } });
+    expect(read('SELECT stage FROM deals WHERE id = ?', change.moved.id)).toEqual([{ stage: change.moved.stage }]);
+    const second = await syncOnce();
+    expect(byResource(second.reports).deals).toEqual({ added: 0, changed: 2, removed: 0 });
+  });
+});
+
+describe('lists read per parent', () => {
+  it('notes are read only when asked for, one request per contact, and go with their contact', async () => {
+    await syncOnce();
+    const contacts = listAll('contacts');
+    ws.log.length = 0;
+    const { reports } = await syncOnce({ tables: ['notes'] });
+    expect(ws.requests(/\/notes/)).toHaveLength(contacts.length);
+    const withNotes = contacts.find((contact) => ws.api('GET', `/contacts/${contact.id}/notes`).data.notes.length > 0)!;
+    const held = read<{ n: number }>('SELECT count(*) AS n FROM notes WHERE contact_id = ?', withNotes.id)[0]!.n;
+    expect(held).toBe(ws.api('GET', `/contacts/${withNotes.id}/notes?limit=50`).data.notes.length);
+    expect(reports[0]).toMatchObject({ resource: 'notes', mode: 'first', requests: contacts.length });
+    ws.api('DELETE', `/contacts/${withNotes.id}`);
+    const second = await syncOnce({ tables: ['contacts', 'notes'] });
+    expect(byResource(second.reports).notes).toEqual({ added: 0, changed: 0, removed: held });
+  });
+
+  it('enrolments are keyed by sequence and contact', async () => {
+    await syncOnce();
+    const [sequence] = listAll('sequences').filter((candidate) => candidate.status === 'active');
+    const enrolled = new Set(ws.api('GET', `/sequences/${sequence!.id}/contacts?limit=50`).data.contacts.map((contact: { id: string }) => contact.id));
+    const outsider = listAll('contacts').find((contact) => !enrolled.has(contact.id))!;
+    expect(ws.api('POST', `/contacts/${outsider.id}/sequences`, { sequence_id: sequence!.id }).status).toBe(201);
+    const { reports } = await syncOnce({ tables: ['enrollments'] });
+    expect(byResource(reports).enrollments).toEqual({ added: 1, changed: 0, removed: 0 });
+    expect(read('SELECT status FROM enrollments WHERE sequence_id = ? AND contact_id = ?', sequence!.id, outsider.id)).toEqual([{ status: 'active' }]);
+    const { replica, events } = withEvents();
+    try {
+      expect(events('enrollments').map((event) => event.id)).toEqual([`${sequence!.id}/${outsider.id}`]);
+      expect(latestSeq(replica)).toBe(1);
+    } finally {
+      replica.close();
+    }
+  });
+});
+
+describe('the schema', () => {
+  it('is rebuilt from what is held when it changes, without asking the service', async () => {
+    await syncOnce();
+    const before = read('SELECT id, email, status FROM contacts ORDER BY id');
+    const replica = Replica.openForSync(path, BASE_URL);
+    replica.db.exec("UPDATE _meta SET value = 'older' WHERE key = 'schema'");
+    replica.db.exec('DROP VIEW open_tasks');
+    replica.close();
+    ws.log.length = 0;
+    Replica.openForSync(path, BASE_URL).close();
+    expect(ws.log).toEqual([]);
+    expect(read('SELECT id, email, status FROM contacts ORDER BY id')).toEqual(before);
+    expect(read('SELECT count(*) AS n FROM open_tasks')[0]!.n).toBeGreaterThan(0);
+  });
+});
