@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { PAGES_IN_FLIGHT } from '../../src/http/paginate.js';
 import { findLeaks, readCaptures, readFigures } from './scan.js';
 
 export default function setup(project: TestProject): () => void {
@@ -24,6 +25,11 @@ export default function setup(project: TestProject): () => void {
       `  embedded sandbox:         ${figure('embedded records')} contacts created by ${figure('embedded writers')} concurrent crm processes`,
       `  sandbox serve under load: ${figure('served records')} records confirmed in ${figure('served seconds')} s by 16 connections`,
       `  records lost:             ${figure('records lost')}`,
+      ...[PAGES_IN_FLIGHT, 1].map(
+        (inFlight) =>
+          `  ${`walks, ${inFlight} in flight:`.padEnd(26)}${figure(`walk runs (${inFlight} in flight)`)} runs of a list changed at the promised rate, none outpaced, ${(figure(`walk requests (${inFlight} in flight)`) / (figure(`walk requests of still lists (${inFlight} in flight)`) || 1)).toFixed(2)}x the requests of a still list`,
+      ),
+      `  walks beyond the rate:    ${figure('walk runs beyond the rate')} runs, ${figure('walk runs beyond the rate that gave up')} stopped with exit 1, none ended with a record missing`,
       `  key leaks:                ${leaks.length} (in ${captures.length} outputs scanned)`,
     ];
     if (figures.size > 0) process.stdout.write(`\n${lines.join('\n')}\n`);

@@ -11,10 +11,11 @@
 //   the pages in flight past the end); under change the cost is printed by the full run.
 //
 // A failing run names its seed; a seed that once failed is kept below as a test of its own.
-// `npm run test:reliability` runs twenty times as many seeds and prints the request counts.
+// `npm run test:reliability` runs twenty times as many seeds; both print the request counts at the end.
 import { describe, expect, it } from 'vitest';
 import { PAGES_IN_FLIGHT, WalkOutpaced, changesKeptUpWith } from '../../src/http/paginate.js';
 import { checkRun, churn, type ChurnOptions } from '../helpers/churning-list.js';
+import { recordFigure } from '../helpers/evidence.js';
 
 const FULL = process.env.CRM_RELIABILITY === 'full';
 const SEEDS = FULL ? 10_000 : 500;
@@ -28,18 +29,19 @@ function settings(seed: number, rate: number, concurrency: number): ChurnOptions
   return { seed, size: (seed * 37) % 620, rate, exact: true, concurrency, shape: SHAPES[seed % 3]!, shuffle: seed % 2 === 0 };
 }
 
-async function ratio(runs: ChurnOptions[]): Promise<{ outpaced: number; requests: number }> {
+/** Runs them all, checking each; how many gave up, and their requests against those of still lists. */
+async function runAll(runs: ChurnOptions[]): Promise<{ outpaced: number; requests: number; still: number }> {
   let outpaced = 0;
   let requests = 0;
-  let minimum = 0;
+  let still = 0;
   for (const options of runs) {
     const run = await churn(options);
     checkRun(run, options.seed);
     if (run.error) outpaced++;
     requests += run.requests;
-    minimum += pagesFor(run.initial.length);
+    still += pagesFor(run.initial.length);
   }
-  return { outpaced, requests: requests / minimum };
+  return { outpaced, requests, still };
 }
 
 describe('the walk against a list that changes while it is read', () => {
@@ -50,22 +52,21 @@ describe('the walk against a list that changes while it is read', () => {
     const rate = changesKeptUpWith(concurrency);
     expect(rate).toBeGreaterThanOrEqual(concurrency === 1 ? 20 : 4);
     const runs = Array.from({ length: SEEDS }, (__, index) => settings(index + 1, rate, concurrency));
-    const { outpaced, requests } = await ratio(runs);
+    const { outpaced, requests, still } = await runAll(runs);
     expect(outpaced).toBe(0);
-    if (FULL) console.info(`walk, ${concurrency} in flight, ${rate} changes a request: ${requests.toFixed(2)}x the requests of a still list`);
+    recordFigure(`walk runs (${concurrency} in flight)`, runs.length);
+    recordFigure(`walk requests (${concurrency} in flight)`, requests);
+    recordFigure(`walk requests of still lists (${concurrency} in flight)`, still);
   }, FULL ? 900_000 : 120_000);
 
   it('beyond that rate gives every such record or fails with WalkOutpaced: never a silent gap', async () => {
-    let outpaced = 0;
     const runs: ChurnOptions[] = [];
     for (let seed = 1; seed <= SEEDS / 2; seed++) runs.push({ ...settings(seed, [10, 25, 60, 150][seed % 4]!, PAGES_IN_FLIGHT), exact: false, size: 200 + (seed % 400) });
-    for (const options of runs) {
-      const run = await churn(options);
-      checkRun(run, options.seed);
-      if (run.error) outpaced++;
-    }
+    const { outpaced } = await runAll(runs);
     // Some of these runs cannot be kept up with: the check above saw them fail loudly.
     expect(outpaced).toBeGreaterThan(0);
+    recordFigure('walk runs beyond the rate', runs.length);
+    recordFigure('walk runs beyond the rate that gave up', outpaced);
   }, FULL ? 900_000 : 120_000);
 
   it('gives up loudly, with what it wrote, when the head grows faster than a page a request', async () => {

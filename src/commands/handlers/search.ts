@@ -4,8 +4,8 @@
 import { usageError } from '../../cli/errors.js';
 import { list } from '../../cli/result.js';
 import { isObject, type JsonObject } from '../../http/envelope.js';
-import { walk } from '../../http/paginate.js';
 import { listQuery, viewOf, type Handler } from '../run.js';
+import { streamedWalk } from '../stream.js';
 
 const SINGULAR: Record<string, string> = { contacts: 'contact', deals: 'deal', accounts: 'account', tasks: 'task' };
 
@@ -19,7 +19,7 @@ export const run: Handler = async (ctx, invocation) => {
   const limit = options.number('limit');
   const offset = options.number('offset');
   if (options.flag('all') || (limit !== undefined && limit > 50)) {
-    return list(typed(walk(client, op.path, { ...query, offset }, { limit, key: op.listKey })), view);
+    return list(typed(await streamedWalk(client, op.path, { ...query, offset }, { limit, key: op.listKey })), view);
   }
   const data = await client.request('GET', op.path, { query: { ...query, limit, offset } });
   const total = isObject(data) && typeof data.total === 'number' ? data.total : undefined;
