@@ -3,13 +3,19 @@
 // transport -> sandbox -> sqlite (the local database interface: the sandbox and the replica share
 // it, so it belongs to neither) -> registry (pure data). A module imports only from its own layer or those
 // below it, and no import cycle exists between modules, type-only imports and dynamic ones included.
+// The sandbox has two doors: the embedded transport (in-process) and `crm sandbox` (it serves the
+// sandbox over HTTP and manages its database); nothing else reaches into src/sandbox/.
+// Imports are read with the TypeScript parser, so no spelling of an import escapes the check.
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const SRC = fileURLToPath(new URL('../../src', import.meta.url));
 const LAYERS = ['entry', 'commands', 'cli', 'config', 'mirror', 'http', 'transport', 'sandbox', 'sqlite', 'registry'] as const;
+/** The only modules outside src/sandbox/ that may import it. */
+const SANDBOX_DOORS = ['transport/sandbox.ts', 'commands/local/sandbox.ts'];
 
 function layerOf(file: string): number {
   const top = relative(SRC, file).split('/')[0]!;
@@ -27,15 +33,37 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** Every module a file imports, statically, type-only or dynamically (relative imports only). */
+/**
+ * The module specifiers a source text imports: `import ... from`, `import '...'`, `export ... from`,
+ * `import x = require(...)`, `import('...')` and `typeof import('...')` in a type.
+ */
+function specifiersOf(fileName: string, text: string): string[] {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const found: string[] = [];
+  const literal = (node: ts.Node | undefined) => {
+    if (node && ts.isStringLiteralLike(node)) found.push(node.text);
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) literal(node.moduleSpecifier);
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) literal(node.moduleReference.expression);
+    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) literal(node.arguments[0]);
+    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) literal(node.argument.literal);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/** Every module of src/ a file imports, statically, type-only or dynamically (relative imports only). */
 function importsOf(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  const specifiers = [...text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)'(\.[^']+)'/g)].map((match) => match[1]!);
-  return specifiers.map((specifier) => resolve(dirname(file), specifier.replace(/\.js$/, '.ts')));
+  return specifiersOf(file, readFileSync(file, 'utf8'))
+    .filter((specifier) => specifier.startsWith('.'))
+    .map((specifier) => resolve(dirname(file), specifier.replace(/\.js$/, '.ts')));
 }
 
 const files = sourceFiles(SRC);
 const graph = new Map(files.map((file) => [file, importsOf(file)]));
+const inSandbox = (file: string) => relative(SRC, file).startsWith('sandbox/');
 
 describe('layers', () => {
   it('every import points to the same layer or one below', () => {
@@ -46,6 +74,17 @@ describe('layers', () => {
       }
     }
     expect(wrong).toEqual([]);
+  });
+
+  it('only the two doors of the sandbox import src/sandbox/', () => {
+    const wrong: string[] = [];
+    for (const [file, imports] of graph) {
+      if (inSandbox(file) || SANDBOX_DOORS.includes(relative(SRC, file))) continue;
+      for (const target of imports) if (inSandbox(target)) wrong.push(`${relative(SRC, file)} imports ${relative(SRC, target)}`);
+    }
+    expect(wrong).toEqual([]);
+    // Each door exists and goes in: a door renamed away would leave this check guarding nothing.
+    for (const door of SANDBOX_DOORS) expect(graph.get(join(SRC, door))?.some(inSandbox), door).toBe(true);
   });
 
   it('has no import cycle', () => {
@@ -68,5 +107,22 @@ describe('layers', () => {
   it('sees the imports it checks (the scan is not empty)', () => {
     expect(graph.get(join(SRC, 'cli/context.ts'))).toContain(join(SRC, 'http/core.ts'));
     expect(graph.get(join(SRC, 'main.ts'))).toContain(join(SRC, 'app.ts'));
+  });
+
+  it('reads every spelling of an import', () => {
+    const text = [
+      "import a from './a.js';",
+      "import type { B } from './b.js';",
+      "import './c.js';",
+      "export { d } from './d.js';",
+      "export * as e from './e.js';",
+      "import f = require('./f.js');",
+      "const g = await import('./g.js');",
+      "type H = typeof import('./h.js');",
+      "const i = await import(\n  './i.js'\n);",
+      "// import j from './j.js';",
+      "const k = \"import l from './l.js'\";",
+    ].join('\n');
+    expect(specifiersOf('sample.ts', text)).toEqual(['./a.js', './b.js', './c.js', './d.js', './e.js', './f.js', './g.js', './h.js', './i.js']);
   });
 });

@@ -4,25 +4,16 @@ import { existsSync, rmSync } from 'node:fs';
 import { usageError } from '../../cli/errors.js';
 import { done, record } from '../../cli/result.js';
 import { noticeMarker, sandboxPath } from '../../config/paths.js';
+import { describeSandbox, resetSandbox } from '../../transport/sandbox.js';
 import { confirmDeletion } from '../run.js';
 import type { LocalHandler } from './types.js';
 
 const DEFAULT_PORT = 4010;
 
-async function sandboxModule() {
-  return import('../../sandbox/index.js');
-}
-
 /** Path, SQLite binding, key and counts; opening creates and seeds the database unless `seed` is false. */
 async function describe(dbPath: string, seed = false): Promise<Record<string, unknown>> {
   if (!seed && !existsSync(dbPath)) return { path: dbPath, exists: false };
-  const { openSandbox } = await sandboxModule();
-  const sandbox = openSandbox({ dbPath, seed });
-  try {
-    return { path: dbPath, exists: true, sqlite: sandbox.driver, api_key: sandbox.apiKey, ...sandbox.counts() };
-  } finally {
-    sandbox.close();
-  }
+  return { path: dbPath, exists: true, ...(await describeSandbox(dbPath, seed)) };
 }
 
 export const init: LocalHandler = async (ctx, { options }) => {
@@ -33,8 +24,7 @@ export const init: LocalHandler = async (ctx, { options }) => {
       ctx.info(`The sandbox already exists at ${dbPath} (pass --force to start again from fresh demo data).`);
       return record(await describe(dbPath));
     }
-    const { resetSandbox } = await sandboxModule();
-    resetSandbox(dbPath);
+    await resetSandbox(dbPath);
   }
   const created = await describe(dbPath, true);
   ctx.info(`✓ Created the sandbox with demo data at ${dbPath}`);
@@ -47,8 +37,7 @@ export const reset: LocalHandler = async (ctx, { options }) => {
   const dbPath = sandboxPath(ctx.env);
   await confirmDeletion(ctx, 'the sandbox', options.flag('yes'), async () => `Replace every record of the sandbox at ${dbPath} with fresh demo data?`);
   if (ctx.dryRun) return done(`Dry run: the sandbox at ${dbPath} was left as it is.`);
-  const { resetSandbox } = await sandboxModule();
-  const outcome = resetSandbox(dbPath);
+  const outcome = await resetSandbox(dbPath);
   rmSync(noticeMarker(dbPath), { force: true });
   const messages = {
     reseeded: `✓ Reset ${dbPath} to fresh demo data (the local key is unchanged).`,
@@ -61,7 +50,7 @@ export const reset: LocalHandler = async (ctx, { options }) => {
 export const serve: LocalHandler = async (ctx, { options }) => {
   if (ctx.dryRun) throw usageError('sandbox serve sends no requests; --dry-run does not apply');
   const port = options.number('port') ?? DEFAULT_PORT;
-  const { openSandbox } = await sandboxModule();
+  const { openSandbox } = await import('../../sandbox/index.js');
   const { serveSandbox } = await import('../../sandbox/server.js');
   const sandbox = openSandbox({ dbPath: sandboxPath(ctx.env) });
   let served;
