@@ -15,7 +15,7 @@ import { safeLine } from './cli/format.js';
 import type { OutStream } from './cli/io.js';
 import type { Transport } from './transport/types.js';
 
-export interface CompleteInit {
+interface CompleteInit {
   env?: NodeJS.ProcessEnv;
   stdout?: OutStream;
   /** Replaces the network and sandbox transports (tests). */
@@ -23,7 +23,7 @@ export interface CompleteInit {
 }
 
 const WORKSPACE_SOURCES = ['stages', 'sequences'] as const;
-export type WorkspaceSource = (typeof WORKSPACE_SOURCES)[number];
+type WorkspaceSource = (typeof WORKSPACE_SOURCES)[number];
 
 /** --profile and --base-url among the words typed so far (`--flag value` or `--flag=value`). */
 function targetFlags(words: readonly string[]): TargetFlags {

@@ -15,7 +15,7 @@ import { GROUPS, OPERATIONS } from './registry/operations.js';
 import { commandOptions } from './registry/options.js';
 import { flagSpellings, optionKey, staticValues, type Example, type FieldSpec } from './registry/types.js';
 
-export type MainInit = Omit<ContextInit, 'options'>;
+type MainInit = Omit<ContextInit, 'options'>;
 
 /** `crm --help` shows the first example of these commands. */
 const OVERVIEW_EXAMPLES = ['contacts_list', 'contacts_create', 'deals_stage', 'search', 'api'];

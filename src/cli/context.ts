@@ -57,7 +57,7 @@ export interface ContextInit {
 }
 
 /** The output settings, resolved and checked before a command runs. */
-export interface OutputSettings {
+interface OutputSettings {
   format: Format;
   fields?: string[];
   quiet: boolean;

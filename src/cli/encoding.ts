@@ -9,7 +9,7 @@ import { usageError } from './errors.js';
 
 export type TextEncoding = (typeof TEXT_ENCODINGS)[number];
 
-export interface DecodedText {
+interface DecodedText {
   /** Without the byte order mark. */
   text: string;
   /** The input began with a UTF-8 byte order mark. */

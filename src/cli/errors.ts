@@ -20,13 +20,13 @@ export const ExitCode = {
   interrupted: 130,
 } as const;
 
-export interface ErrorDetails {
+interface ErrorDetails {
   status?: number;
   code?: string;
   hint?: string;
 }
 
-export interface ErrorJson {
+interface ErrorJson {
   message: string;
   status: number | null;
   code: string | null;
@@ -82,7 +82,7 @@ export const noRecordError = (what: string): CliError =>
   new CliError(`malformed response from the service (no ${what} in the answer)`, ExitCode.network, { code: 'malformed_response' });
 
 /** Maps an HTTP error status to the contract's exit code. */
-export function exitCodeForStatus(status: number | undefined): number {
+function exitCodeForStatus(status: number | undefined): number {
   if (status === 401 || status === 403) return ExitCode.auth;
   if (status === 404) return ExitCode.notFound;
   if (status === 429) return ExitCode.rateLimited;

@@ -69,11 +69,6 @@ export function getPath(record: unknown, path: string): unknown {
   return value;
 }
 
-/** Whether a record has the field (directly or by a dotted path). */
-export function hasPath(record: unknown, path: string): boolean {
-  return getPath(record, path) !== undefined || (isObject(record) && Object.hasOwn(record, path));
-}
-
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;

@@ -12,7 +12,7 @@ import { readAllBytes, type InStream } from './io.js';
 /** Names that would reach an object's prototype: refused wherever crm reads a name. */
 const PROTOTYPE_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
 
-export function isPrototypeName(name: string): boolean {
+function isPrototypeName(name: string): boolean {
   return PROTOTYPE_NAMES.has(name);
 }
 
@@ -59,7 +59,7 @@ export function parseDate(raw: string, label: string, now: Date = new Date()): s
 }
 
 /** 30s, 5m, 1h, or a number of seconds; as milliseconds. */
-export function parseDuration(raw: string, label: string): number {
+function parseDuration(raw: string, label: string): number {
   const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(raw.trim());
   const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(match?.[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
   const ms = match ? Math.round(Number(match[1]) * unit) : NaN;
@@ -75,13 +75,13 @@ export function parseChoice(raw: string, choices: readonly string[], label: stri
 }
 
 /** A comma-separated list; with choices, every item must be one of them. */
-export function parseList(raw: string, label: string, choices?: readonly string[]): string[] {
+function parseList(raw: string, label: string, choices?: readonly string[]): string[] {
   const items = [...new Set(raw.split(',').map((item) => item.trim()).filter(Boolean))];
   if (items.length === 0) throw usageError(`invalid ${label} "${raw}" (expected a comma-separated list${choices ? ` of: ${choices.join(', ')}` : ''})`);
   return choices ? items.map((item) => parseChoice(item, choices, label)) : items;
 }
 
-export type Value = string | number | boolean | string[] | unknown;
+type Value = string | number | boolean | string[] | unknown;
 
 /**
  * Converts a flag's text (or an already typed value, from an MCP tool call) to the field's type.
@@ -135,7 +135,7 @@ export function parseValue(raw: unknown, field: Pick<FieldSpec, 'type' | 'choice
  * would take a request elsewhere on a server that decodes it (`/`, `\\`, `?`, `#`), whitespace
  * (two ids pasted as one), or a control character; nor is it `.` or `..`.
  */
-export function parseId(raw: string, label: string): string {
+function parseId(raw: string, label: string): string {
   const id = raw.trim();
   if (id === '' || id === '.' || id === '..') throw usageError(`invalid ${label} ${JSON.stringify(raw)}`);
   if (/[\u0000-\u001f\u007f-\u009f]/.test(id)) throw usageError(`invalid ${label} (it holds a control character)`);

@@ -25,7 +25,7 @@ export interface IOStreams {
   canPrompt: boolean;
 }
 
-export interface ColorInputs {
+interface ColorInputs {
   noColorFlag: boolean;
   env: NodeJS.ProcessEnv;
   isTTY: boolean;
@@ -40,7 +40,7 @@ export function colorEnabled({ noColorFlag, env, isTTY }: ColorInputs): boolean 
   return isTTY;
 }
 
-export interface StreamOptions {
+interface StreamOptions {
   env: NodeJS.ProcessEnv;
   noColor: boolean;
   noInput: boolean;

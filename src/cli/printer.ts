@@ -12,7 +12,7 @@ import type { PageInfo, Result, View } from './result.js';
 export const FORMATS = OUTPUT_FORMATS;
 export type Format = (typeof FORMATS)[number];
 
-export interface PrinterOptions {
+interface PrinterOptions {
   io: IOStreams;
   format: Format;
   fields?: readonly string[];

@@ -78,7 +78,7 @@ function validateAnswer(field: FieldSpec, value: string): string | true {
 }
 
 /** What a person picks from: the spec's or the sandbox's values, or the workspace's own (stages, sequences). */
-export async function choicesFor(ctx: Context, field: FieldSpec): Promise<Choice[]> {
+async function choicesFor(ctx: Context, field: FieldSpec): Promise<Choice[]> {
   const values = staticValues(field);
   if (values) return values.map((value) => ({ value }));
   if (field.known === 'stages' || field.known === 'sequences') return fetchChoices(ctx, field.known);

@@ -63,13 +63,13 @@ const LOCAL_HANDLERS: Record<LocalHandlerName, () => LocalHandler | Promise<Loca
 };
 
 /** Arguments and options as commander hands them over. */
-export interface RawInput {
+interface RawInput {
   args: Readonly<Record<string, unknown>>;
   options: Readonly<Record<string, unknown>>;
 }
 
 /** Options by commander's camelCase key; an MCP tool passes them by field name. */
-export const COMMANDER_KEYS: KeyOf = optionKey;
+const COMMANDER_KEYS: KeyOf = optionKey;
 
 export async function runOperation(ctx: Context, op: Operation, input: RawInput, keyOf: KeyOf = COMMANDER_KEYS): Promise<Result> {
   const invocation = parseInvocation(op, input.args, input.options, keyOf);

@@ -56,7 +56,7 @@ export interface Invocation<Spec extends Operation | LocalCommand = Operation | 
 export type KeyOf = (field: FieldSpec) => string;
 
 /** Every option a command takes, operation or local. */
-export function optionFields(spec: Operation | LocalCommand): readonly FieldSpec[] {
+function optionFields(spec: Operation | LocalCommand): readonly FieldSpec[] {
   return 'method' in spec ? commandOptions(spec) : spec.options;
 }
 

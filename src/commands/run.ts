@@ -69,7 +69,7 @@ export function filterQuery(filters: readonly FieldSpec[], options: Values): Que
  * A list: one page (the service's default size, or --limit up to 50), or a walk streamed page by
  * page (--all, or --limit above 50: no request ever asks for more than 50).
  */
-export async function listResult(ctx: Context, invocation: Invocation<Operation>, query: Query, view: View = viewOf(invocation.spec)): Promise<Result> {
+async function listResult(ctx: Context, invocation: Invocation<Operation>, query: Query, view: View = viewOf(invocation.spec)): Promise<Result> {
   const { spec: op, options } = invocation;
   const client = await ctx.client();
   const path = pathOf(invocation);

@@ -10,7 +10,7 @@ export interface LockHolder {
   host?: string;
 }
 
-export type LockAttempt = { acquired: true; release(): void } | { acquired: false; holder: LockHolder };
+type LockAttempt = { acquired: true; release(): void } | { acquired: false; holder: LockHolder };
 
 /** A lock file whose holder cannot be named (cut short while written) is stale after this long. */
 const UNNAMED_STALE_MS = 30_000;

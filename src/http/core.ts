@@ -32,12 +32,12 @@ export interface ClientOptions {
   now?: () => number;
 }
 
-export interface RequestOptions {
+interface RequestOptions {
   query?: Query;
   body?: unknown;
 }
 
-export interface Exchange {
+interface Exchange {
   status: number;
   data: unknown;
   /** The parsed body as the service sent it (`crm api --raw`). */

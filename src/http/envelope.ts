@@ -8,7 +8,7 @@ export interface ErrorMember {
   code?: string;
 }
 
-export interface ParsedBody {
+interface ParsedBody {
   data: unknown;
   /** Non-null when the service reported a failure. */
   error: ErrorMember | null;

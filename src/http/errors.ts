@@ -1,7 +1,7 @@
 // What can go wrong talking to the service, by kind. The HTTP layer says what happened; the CLI
 // decides what that means for a user (exit codes, hints) in one place: src/cli/errors.ts.
 
-export type HttpErrorKind =
+type HttpErrorKind =
   /** The request could not be built: a bad base URL, path parameter or transport; nothing was sent. */
   | 'invalid_request'
   /** The service answered with an error status or an error member. */
@@ -17,7 +17,7 @@ export type HttpErrorKind =
   /** A walk of a list lost its place: the list changed faster than it could follow (src/http/paginate.ts). */
   | 'lost_track';
 
-export interface HttpErrorDetails {
+interface HttpErrorDetails {
   status?: number;
   /** The service's error code, or a code of crm's own (econnrefused, malformed_response, ...). */
   code?: string;

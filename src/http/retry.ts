@@ -16,7 +16,7 @@ export type Outcome =
 const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
 
 /** GET, HEAD, PUT, PATCH and DELETE repeat safely: our PATCH bodies set absolute values. */
-export function isIdempotent(method: string): boolean {
+function isIdempotent(method: string): boolean {
   return method !== 'POST';
 }
 

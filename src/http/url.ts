@@ -55,7 +55,7 @@ export function fillPath(template: string, params: Record<string, string>): stri
   });
 }
 
-export function queryString(query: Query | undefined): string {
+function queryString(query: Query | undefined): string {
   if (!query) return '';
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {

@@ -28,7 +28,7 @@ export const GLOBAL_OPTIONS: readonly FieldSpec[] = [
 export const HELP_FLAG: FieldSpec = { name: 'help', short: 'h', type: 'boolean', description: 'show help' };
 export const VERSION_FLAG: FieldSpec = { name: 'version', short: 'V', type: 'boolean', description: 'print the version' };
 
-export interface Described {
+interface Described {
   name: string;
   description: string;
 }
@@ -49,7 +49,7 @@ export const ENVIRONMENT: readonly Described[] = [
   { name: 'FORCE_COLOR', description: 'set (not 0): colour even into a pipe' },
 ];
 
-export interface ExitCodeSpec {
+interface ExitCodeSpec {
   code: number;
   meaning: string;
 }

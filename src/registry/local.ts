@@ -48,12 +48,12 @@ export const LOCAL_GROUPS: ReadonlyArray<[string, string]> = [
 
 /** What `crm watch` follows: the lists of the service that grow with new records. */
 export const WATCHABLE = ['contacts', 'deals', 'tasks', 'accounts', 'sequences'] as const;
-export const EXPORT_FORMATS = ['csv', 'ndjson', 'json'] as const;
+const EXPORT_FORMATS = ['csv', 'ndjson', 'json'] as const;
 export const IMPORT_FORMATS = ['csv', 'ndjson'] as const;
 /** latin1 is read as windows-1252 (cp1252), its superset, as browsers read it. */
 export const TEXT_ENCODINGS = ['utf8', 'latin1', 'cp1252'] as const;
 
-export const SETTING_NAMES = ['base_url', 'output', 'timeout', 'api_key'] as const;
+const SETTING_NAMES = ['base_url', 'output', 'timeout', 'api_key'] as const;
 const setting: FieldSpec = { name: 'key', type: 'string', description: 'base_url, output, timeout or api_key (masked)', known: SETTING_NAMES };
 const profileArg = (description: string): FieldSpec => ({ name: 'name', type: 'string', description, known: 'profiles' });
 const WORKSPACE = 'a real workspace and its key';

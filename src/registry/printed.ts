@@ -6,7 +6,7 @@ import { RESOURCES } from './resources.js';
 import type { Operation, ResourceName } from './types.js';
 
 /** The rows of a command that acts on several ids (tasks complete, ai accept, sequences enroll). */
-export const REPORT_FIELDS = ['id', 'ok', 'result', 'error', 'record'] as const;
+const REPORT_FIELDS = ['id', 'ok', 'result', 'error', 'record'] as const;
 const BULK = new Set(['tasks-complete', 'ai-accept', 'sequences-enroll']);
 
 /**

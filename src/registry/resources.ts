@@ -5,13 +5,13 @@
 import type { FieldSpec, ResourceName, ResourceSpec } from './types.js';
 
 export const CONTACT_STATUSES = ['lead', 'prospect', 'customer', 'churned'] as const;
-export const DEAL_STATUSES = ['open', 'won', 'lost'] as const;
-export const SEQUENCE_STATUSES = ['active', 'paused', 'archived'] as const;
+const DEAL_STATUSES = ['open', 'won', 'lost'] as const;
+const SEQUENCE_STATUSES = ['active', 'paused', 'archived'] as const;
 export const STEP_CHANNELS = ['email', 'call', 'task'] as const;
-export const TASK_STATUSES = ['open', 'completed'] as const;
-export const TASK_PRIORITIES = ['low', 'normal', 'high'] as const;
-export const SUGGESTION_TYPES = ['next_best_action', 'follow_up', 'deal_risk'] as const;
-export const SUGGESTION_STATUSES = ['pending', 'accepted'] as const;
+const TASK_STATUSES = ['open', 'completed'] as const;
+const TASK_PRIORITIES = ['low', 'normal', 'high'] as const;
+const SUGGESTION_TYPES = ['next_best_action', 'follow_up', 'deal_risk'] as const;
+const SUGGESTION_STATUSES = ['pending', 'accepted'] as const;
 
 // The specification fixes these two.
 export const PERIODS = ['7d', '30d', '90d'] as const;

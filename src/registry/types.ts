@@ -87,8 +87,8 @@ export interface ResourceSpec {
   members?: readonly string[];
 }
 
-export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-export type Kind = 'list' | 'get' | 'create' | 'update' | 'delete' | 'action';
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type Kind = 'list' | 'get' | 'create' | 'update' | 'delete' | 'action';
 
 /** The nine tool groups of the service's own MCP server, also the help groups. */
 export const GROUP_NAMES = ['contacts', 'accounts', 'deals', 'sequences', 'tasks', 'pipeline', 'search', 'analytics', 'ai'] as const;
@@ -180,7 +180,7 @@ export function staticValues(field: FieldSpec): readonly string[] | undefined {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
-export const EMAIL_MAX_LENGTH = 254;
+const EMAIL_MAX_LENGTH = 254;
 
 /** The one email rule, used by the CLI before sending and by the sandbox when it receives. */
 export function isEmail(value: string): boolean {

@@ -13,9 +13,9 @@ import type { Store } from './store.js';
 import { EXTRA_FIELDS, bodySchema, parseCreate, parseUpdate, type BodySchema, type Rule } from './validation.js';
 
 export type Fields = Record<string, unknown>;
-export type Row = Record<string, unknown>;
+type Row = Record<string, unknown>;
 
-export interface CollectionSpec {
+interface CollectionSpec {
   resource: ResourceKind & ResourceName;
   table: string;
   prefix: IdPrefix;
@@ -37,7 +37,7 @@ export interface CollectionSpec {
   detail?: (store: Store, record: Row) => Row;
 }
 
-export interface Collection {
+interface Collection {
   routes: Route[];
   schema: BodySchema;
   /** One live record as the service answers it; 404 when absent or deleted. */

@@ -86,7 +86,7 @@ export function errorResponse(status: number, message: string, headers: Record<s
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 50;
 
-export interface Page {
+interface Page {
   limit: number;
   offset: number;
 }

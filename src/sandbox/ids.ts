@@ -6,7 +6,7 @@ const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345
 export type IdPrefix = 'acc' | 'act' | 'con' | 'deal' | 'eml' | 'enr' | 'list' | 'note' | 'seq' | 'sug' | 'task';
 
 /** Returns an integer in [0, n); the seed passes a deterministic one, everything else the CSPRNG. */
-export type RandomIndex = (n: number) => number;
+type RandomIndex = (n: number) => number;
 
 function randomCharacters(alphabet: string, length: number, randomIndex: RandomIndex): string {
   let text = '';

@@ -27,7 +27,7 @@ export interface Sandbox {
   close(): void;
 }
 
-export interface OpenOptions {
+interface OpenOptions {
   dbPath: string;
   now?: () => Date;
   /** Seed demo data when the database is new; default true. */
@@ -108,7 +108,7 @@ export function openSandbox(options: OpenOptions): Sandbox {
   };
 }
 
-export type ResetOutcome = 'reseeded' | 'deleted' | 'absent';
+type ResetOutcome = 'reseeded' | 'deleted' | 'absent';
 
 /**
  * Starts the sandbox again from fresh demo data, keeping its key. The data is replaced inside the

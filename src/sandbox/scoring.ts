@@ -7,7 +7,7 @@ const DAY_MS = 86_400_000;
 /** The agent runs hourly; catch-up runs it when the last run is this old. */
 export const AGENT_INTERVAL_MS = 3_600_000;
 
-export interface ScoreFactor {
+interface ScoreFactor {
   factor: string;
   points: number;
   detail: string;
@@ -60,7 +60,7 @@ const CONTACT_FACTS_SQL = `
   FROM contacts c WHERE c.id = @id AND c.deleted_at IS NULL`;
 
 /** One reading of the clock, so that a whole agent run stamps and measures with the same now. */
-export interface Clock {
+interface Clock {
   now: string;
   since: string;
   today: string;
@@ -370,7 +370,7 @@ export function findDealRisks(store: Store, clock: Clock): SuggestionContent[] {
   return risks;
 }
 
-export interface AgentRun {
+interface AgentRun {
   scored: number;
   suggestions: number;
 }

@@ -14,7 +14,7 @@ export interface RequestLogEntry {
   status: number;
 }
 
-export interface ServeOptions {
+interface ServeOptions {
   sandbox: Sandbox;
   /** 0 (the default) picks a free port. */
   port?: number;
@@ -24,7 +24,7 @@ export interface ServeOptions {
   agentIntervalMs?: number;
 }
 
-export interface SandboxServer {
+interface SandboxServer {
   server: Server;
   port: number;
   /** The base URL, ending in /api/v1. */

@@ -8,7 +8,7 @@ import { badRequest } from './http.js';
 /** Checks one body value and returns it normalised; throws a 400 naming the field otherwise. */
 export type Rule<T = unknown> = (value: unknown, field: string) => T;
 
-export interface BodyField {
+interface BodyField {
   rule: Rule;
   required: boolean;
   defaultValue: unknown;

@@ -14,7 +14,7 @@ export type Driver = 'node:sqlite' | 'better-sqlite3';
 export const DRIVERS: readonly Driver[] = ['node:sqlite', 'better-sqlite3'];
 
 /** What both bindings bind alike (node:sqlite refuses undefined; better-sqlite3 refuses booleans). */
-export type SqlValue = null | number | bigint | string | Uint8Array;
+type SqlValue = null | number | bigint | string | Uint8Array;
 /** Positional values, or one object of named ones (`@name` in the SQL, `{ name }` here: exactly the SQL's names, as node:sqlite refuses others). */
 export type SqlParam = SqlValue | Readonly<Record<string, SqlValue>>;
 
@@ -33,7 +33,7 @@ export interface Statement {
   columns?(): Array<{ name: string }>;
 }
 
-export type TransactionMode = 'deferred' | 'immediate';
+type TransactionMode = 'deferred' | 'immediate';
 
 export interface Database {
   readonly driver: Driver;
@@ -49,7 +49,7 @@ export interface Database {
   close(): void;
 }
 
-export interface OpenOptions {
+interface OpenOptions {
   /** Open an existing database for reading only: any write fails. */
   readOnly?: boolean;
   /** How long to wait for another connection's lock before SQLITE_BUSY (default 5 s). */

@@ -18,7 +18,7 @@ const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 /** No bytes yet (shared: a Buffer of length 0 holds nothing to change). */
 const NOTHING = Buffer.alloc(0);
 
-export type Headers = Record<string, string | string[] | undefined>;
+type Headers = Record<string, string | string[] | undefined>;
 
 export interface Answer {
   status: number;

@@ -4,7 +4,7 @@
 
 import { pathAndQuery, type Transport } from './types.js';
 
-export interface EmbeddedSandbox {
+interface EmbeddedSandbox {
   apiKey: string;
   transport: Transport;
   close(): void;

@@ -31,7 +31,7 @@ async function* typed(items: AsyncIterable<unknown>): AsyncIterable<JsonObject> 
   for await (const item of items) if (isObject(item)) yield withType(undefined)(item);
 }
 
-export function flatten(data: unknown): JsonObject[] {
+function flatten(data: unknown): JsonObject[] {
   if (Array.isArray(data)) return data.filter(isObject).map(withType(undefined));
   if (!isObject(data)) return [];
   if (typeof data.type === 'string') return [data];

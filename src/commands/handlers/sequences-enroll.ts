@@ -13,7 +13,7 @@ import { report } from '../bulk.js';
 import type { Invocation } from '../invocation.js';
 import { namingTheId, pathOf, type Handler } from '../run.js';
 
-export const ENROLL_BATCH = 50;
+const ENROLL_BATCH = 50;
 
 export const run: Handler = async (ctx, invocation) => {
   const path = pathOf(invocation);

@@ -24,7 +24,7 @@ const FORMAT = 'crm contacts import checkpoint 2';
 export const MARK_AHEAD = 50;
 const FLUSH_MS = 250;
 
-export type Outcome = 'created' | 'updated' | 'failed';
+type Outcome = 'created' | 'updated' | 'failed';
 
 export interface RowEntry {
   /** A digest of what the row sends: a resumed import refuses a file whose imported rows changed. */
@@ -37,7 +37,7 @@ export interface RowEntry {
 }
 
 /** What a checkpoint belongs to: --resume refuses a checkpoint of another workspace or input. */
-export interface ImportIdentity {
+interface ImportIdentity {
   /** The workspace's base URL (the local sandbox: its database). */
   workspace: string;
   /** The input file's absolute path, or "stdin". */
@@ -46,7 +46,7 @@ export interface ImportIdentity {
   digest: string;
 }
 
-export interface OpenOptions {
+interface OpenOptions {
   /** Finish the import the checkpoint records. */
   resume: boolean;
   /** Without resume, start a new journal in place of an existing one (--upsert sends every row again). */

@@ -52,7 +52,7 @@ function parseJson(text: string, source: string): unknown {
  * A path relative to the base URL; a query string in it is kept; a repeated /api/v1 is dropped.
  * Characters a path cannot hold (spaces, non-ASCII) are percent-encoded; existing escapes stay.
  */
-export function splitPath(input: string): { path: string; query: Query } {
+function splitPath(input: string): { path: string; query: Query } {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(input)) throw usageError('give a path relative to the base URL, not a full URL');
   if (/[\u0000-\u001f\u007f]/.test(input)) throw usageError('the path holds a control character');
   const [rawPath = '', search = ''] = input.split(/\?(.*)/s, 2);

@@ -23,7 +23,7 @@ export type OperationRunner = (
   keyOf: KeyOf,
 ) => Promise<Result>;
 
-export interface ToolResult {
+interface ToolResult {
   [key: string]: unknown;
   content: Array<{ type: 'text'; text: string }>;
   structuredContent?: Record<string, unknown>;

@@ -14,7 +14,7 @@ import { callTool, type OperationRunner } from './call.js';
 import { LIST_MAX, selectTools, type Selection } from './tools.js';
 
 /** Why the server stopped: the client closed stdin, or a signal. */
-export type Ending = 'eof' | 'SIGINT' | 'SIGTERM';
+type Ending = 'eof' | 'SIGINT' | 'SIGTERM';
 
 /**
  * Serves the tools until the client closes stdin (or a signal), then lets the calls under way finish.

@@ -13,9 +13,9 @@ export const LIST_DEFAULT = 20;
 /** Ids one call of a bulk tool (tasks_complete, ai_accept, sequences_enroll) takes at most. */
 const IDS_MAX = 100;
 
-export type JsonSchema = Record<string, unknown>;
+type JsonSchema = Record<string, unknown>;
 
-export interface ToolAnnotations {
+interface ToolAnnotations {
   title: string;
   readOnlyHint: boolean;
   destructiveHint: boolean;

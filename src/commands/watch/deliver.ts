@@ -51,7 +51,7 @@ export async function runCommand(command: string, delivery: Delivery, env: NodeJ
   });
 }
 
-export interface ForwardOptions {
+interface ForwardOptions {
   url: string;
   secret?: string;
   transport: Transport;
