@@ -9,6 +9,7 @@ import { resolveTarget, type Target } from '../config/resolve.js';
 import { API_KEY_HEADER, ApiClient, defaultSleep } from '../http/core.js';
 import { maskKey, redact } from '../http/redact.js';
 import { SANDBOX_BASE_URL, assertSafeTransport } from '../http/url.js';
+import { formatDuration } from '../registry/values.js';
 import { createNetworkTransport } from '../transport/network.js';
 import { createRecordingTransport, type PlannedRequest } from '../transport/recording.js';
 import { openEmbeddedSandbox } from '../transport/sandbox.js';
@@ -315,7 +316,7 @@ export class Context {
     const interactive = this.io.stderrIsTTY && this.io.stdinIsTTY;
     if (!this.options.wait && !interactive) return false;
     const sleep = this.init.sleep ?? defaultSleep;
-    const line = (seconds: number) => `${reason} Retrying in ${seconds}s${interactive ? ' (Ctrl-C to stop)' : ''}`;
+    const line = (seconds: number) => `${reason} Retrying in ${formatDuration(seconds * 1000)}${interactive ? ' (Ctrl-C to stop)' : ''}`;
     const seconds = Math.ceil(ms / 1000);
     if (!this.io.stderrIsTTY) {
       this.info(line(seconds));

@@ -5,7 +5,7 @@
 // texts look alike). On a terminal they are replaced (U+FFFD) or, in JSON, escaped; into a pipe the
 // data stays exact.
 
-import { isObject } from '../http/envelope.js';
+import { isObject } from '../registry/values.js';
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 /** C0 and C1 control characters and DEL. */

@@ -3,7 +3,7 @@
 
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { isObject, type JsonObject } from '../http/envelope.js';
+import { isObject, type JsonObject } from '../registry/values.js';
 import { isEmail, type FieldSpec, type ValueType } from '../registry/types.js';
 import { usageError } from './errors.js';
 import { decodeText } from './encoding.js';

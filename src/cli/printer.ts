@@ -1,7 +1,7 @@
 // The one place where results become text on stdout: table, tsv, json, ndjson or csv. Commands
 // return a Result (./result.ts); nothing else writes data to stdout.
 
-import { isObject } from '../http/envelope.js';
+import { isObject } from '../registry/values.js';
 import { OUTPUT_FORMATS } from '../registry/global.js';
 import type { PlannedRequest } from '../transport/recording.js';
 import { cellText, colorJson, escapeForTerminal, flatten, formatNumber, getPath, humanize, isTimestamp, relativeTime, safeLine, safeLines, safeText, tsvCell } from './format.js';

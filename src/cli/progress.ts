@@ -1,6 +1,7 @@
 // A progress bar on stderr for long bulk work (contacts import): done of total, rate and time left,
 // redrawn a few times a second. Only on a terminal; elsewhere it draws nothing.
 
+import { formatDuration } from '../registry/values.js';
 import type { IOStreams } from './io.js';
 
 const BAR_WIDTH = 24;
@@ -23,7 +24,7 @@ export function startProgress(io: IOStreams, label: string, total: number): Prog
     const rate = done / seconds;
     const filled = Math.round((done / total) * BAR_WIDTH);
     const left = rate > 0 ? Math.ceil((total - done) / rate) : undefined;
-    const eta = done >= total ? '' : left === undefined ? '  ETA --' : `  ETA ${duration(left)}`;
+    const eta = done >= total ? '' : left === undefined ? '  ETA --' : `  ETA ${formatDuration(left * 1000)}`;
     const line = `${label} ${'█'.repeat(filled)}${'░'.repeat(BAR_WIDTH - filled)} ${done}/${total}  ${rate.toFixed(rate < 10 ? 1 : 0)}/s${eta}${note ? `  ${note}` : ''}`;
     io.stderr.write(`\r\x1b[2K${line}`);
   };
@@ -40,13 +41,4 @@ export function startProgress(io: IOStreams, label: string, total: number): Prog
       io.stderr.write('\r\x1b[2K');
     },
   };
-}
-
-/** 75 → "1m15s". */
-function duration(totalSeconds: number): string {
-  const hours = Math.floor(totalSeconds / 3600);
-  const minutes = Math.floor((totalSeconds % 3600) / 60);
-  const seconds = totalSeconds % 60;
-  if (hours > 0) return `${hours}h${String(minutes).padStart(2, '0')}m`;
-  return minutes > 0 ? `${minutes}m${String(seconds).padStart(2, '0')}s` : `${seconds}s`;
 }

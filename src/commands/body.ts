@@ -7,7 +7,7 @@ import { usageError } from '../cli/errors.js';
 import { safeLine } from '../cli/format.js';
 import { deepMerge, emailProblem, parseSetPairs, parseValue, readDataOption } from '../cli/input.js';
 import type { Choice } from '../cli/prompt.js';
-import { isObject, type JsonObject } from '../http/envelope.js';
+import { isObject, type JsonObject } from '../registry/values.js';
 import { PAGE_MAX } from '../http/core.js';
 import { flagName, staticValues, type DynamicValues, type FieldSpec, type Operation } from '../registry/types.js';
 import type { Invocation } from './invocation.js';

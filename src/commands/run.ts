@@ -5,7 +5,7 @@ import type { Context } from '../cli/context.js';
 import { CliError, ExitCode, noRecordError, toCliError, usageError } from '../cli/errors.js';
 import { cellText, safeLine } from '../cli/format.js';
 import { done, list, record, type Result, type View } from '../cli/result.js';
-import { isObject, type JsonObject } from '../http/envelope.js';
+import { isObject, type JsonObject } from '../registry/values.js';
 import { HttpError } from '../http/errors.js';
 import { PAGE_MAX } from '../http/core.js';
 import { fillPath, type Query } from '../http/url.js';

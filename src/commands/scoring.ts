@@ -3,7 +3,7 @@
 // itself (a sliding window of its own calls) and, when another client of the same key used the
 // allowance, waits out the 429 instead of failing the contact.
 
-import { isObject, type JsonObject } from '../http/envelope.js';
+import { isObject, type JsonObject } from '../registry/values.js';
 import type { ApiClient } from '../http/core.js';
 import { HttpError } from '../http/errors.js';
 import { pause } from './stop.js';

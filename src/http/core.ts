@@ -3,7 +3,8 @@
 // codes or terminals: the CLI maps its HttpErrors (src/cli/errors.ts) and decides how to wait.
 
 import { HttpError, invalidRequest } from './errors.js';
-import { isObject, parseBody, readEnvelope, unwrapList, type ErrorMember, type ListPage } from './envelope.js';
+import { parseBody, readEnvelope, unwrapList, type ErrorMember, type ListPage } from './envelope.js';
+import { formatDuration, isObject } from '../registry/values.js';
 import { DEFAULT_MAX_RETRIES, MAX_WAIT_MS, RETRY_AFTER_CAP_MS, backoffDelay, parseRetryAfter, shouldRetry, type Outcome } from './retry.js';
 import { TransportError, type Transport, type TransportRequest, type TransportResponse } from '../transport/types.js';
 import { maskKey, redact } from './redact.js';
@@ -217,8 +218,8 @@ export class ApiClient {
     const end = new Date(this.now() + waitMs);
     // Past the last date JavaScript can hold (a Retry-After of 10^13 seconds) there is no date to give.
     const at = Number.isNaN(end.getTime()) ? 'a date too far to show' : end.toISOString();
-    const seconds = Math.ceil(waitMs / 1000);
-    const when = waitMs <= MAX_WAIT_MS ? `retry after ${seconds}s, at ${at}` : `retry after ${at}`;
+    // Whole seconds, rounded up, as the header gives them.
+    const when = waitMs <= MAX_WAIT_MS ? `retry after ${formatDuration(Math.ceil(waitMs / 1000) * 1000)}, at ${at}` : `retry after ${at}`;
     return new HttpError('retry_later', `${base.message} (${when})`, {
       status: base.status,
       code: base.code,

@@ -1,7 +1,7 @@
 // The service answers {data, error}. Workspaces differ in the details, so the reading here is tolerant:
 // a body without the envelope is taken as the data itself, and an error may be a string or an object.
 
-export type JsonObject = Record<string, unknown>;
+import { isObject, type JsonObject } from '../registry/values.js';
 
 export interface ErrorMember {
   message: string;
@@ -12,10 +12,6 @@ interface ParsedBody {
   data: unknown;
   /** Non-null when the service reported a failure. */
   error: ErrorMember | null;
-}
-
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A record's id as text, when it has one (a string or a number). */

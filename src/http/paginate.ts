@@ -25,7 +25,8 @@
 import type { ApiClient } from './core.js';
 import { PAGE_MAX } from './core.js';
 import { HttpError } from './errors.js';
-import { isObject, recordId, type ListPage } from './envelope.js';
+import { recordId, type ListPage } from './envelope.js';
+import { isObject } from '../registry/values.js';
 import type { Query } from './url.js';
 
 /** Pages a long walk (export, --all, --paginate) keeps asked for at once. */

@@ -11,7 +11,7 @@ import { sequenceRoutes } from './routes/sequences.js';
 import { taskRoutes } from './routes/tasks.js';
 import { isBusyError } from '../sqlite/database.js';
 import type { Store } from './store.js';
-import { isPlainObject } from './validation.js';
+import { isObject } from '../registry/values.js';
 
 const BASE_PATH = '/api/v1';
 
@@ -80,7 +80,7 @@ function parseBody(text: string): Record<string, unknown> {
   } catch {
     throw badRequest('Invalid JSON body');
   }
-  if (!isPlainObject(body)) throw badRequest('The request body must be a JSON object');
+  if (!isObject(body)) throw badRequest('The request body must be a JSON object');
   return body;
 }
 

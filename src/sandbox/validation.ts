@@ -34,10 +34,6 @@ const isObjectName = (name: string) => name === '__proto__' || name === 'prototy
 /** Fields every resource carries and no body may set. */
 const SERVICE_FIELDS = ['id', 'created_at', 'updated_at', 'deleted_at'];
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** The sandbox's rule for a field of the registry: its type, limits and the values this workspace knows. */
 function ruleFor(field: FieldSpec): Rule {
   switch (field.type) {

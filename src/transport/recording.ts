@@ -3,6 +3,7 @@
 // every request it would send; a value only a real answer would give is a placeholder such as
 // "<new contact id>".
 
+import { isObject } from '../registry/values.js';
 import type { Transport, TransportRequest } from './types.js';
 
 export interface PlannedRequest {
@@ -37,7 +38,7 @@ function standIn(request: TransportRequest): unknown {
   if (request.method === 'GET') return LISTS.has(last) ? [] : { id: last };
   if (request.method === 'DELETE') return { id: last, deleted: true };
   const sent: unknown = request.body === undefined ? {} : JSON.parse(request.body);
-  const fields = typeof sent === 'object' && sent !== null && !Array.isArray(sent) ? sent : {};
+  const fields = isObject(sent) ? sent : {};
   if (request.method === 'POST' && COLLECTIONS.has(last)) return { ...fields, id: `<new ${last.slice(0, -1)} id>` };
   // An update or an action on a record: the record's id is the segment after its collection.
   const at = segments.findLastIndex((segment) => COLLECTIONS.has(segment) || segment === 'suggestions');

@@ -5,7 +5,7 @@ import { usageError } from '../../cli/errors.js';
 import { cellText, safeLine } from '../../cli/format.js';
 import type { Choice } from '../../cli/prompt.js';
 import { done } from '../../cli/result.js';
-import { isObject } from '../../http/envelope.js';
+import { isObject } from '../../registry/values.js';
 import { PAGE_MAX } from '../../http/core.js';
 import { buildBody } from '../body.js';
 import { forEachId, report } from '../bulk.js';

@@ -5,7 +5,7 @@
 import { noRecordError } from '../../cli/errors.js';
 import { cellText } from '../../cli/format.js';
 import { record } from '../../cli/result.js';
-import { isObject, type JsonObject } from '../../http/envelope.js';
+import { isObject, type JsonObject } from '../../registry/values.js';
 import { buildBody } from '../body.js';
 import { namingTheId, type Handler } from '../run.js';
 

@@ -4,7 +4,7 @@
 import { noRecordError } from '../../cli/errors.js';
 import { cellText } from '../../cli/format.js';
 import { record } from '../../cli/result.js';
-import { isObject } from '../../http/envelope.js';
+import { isObject } from '../../registry/values.js';
 import type { Handler } from '../run.js';
 
 export const run: Handler = async (ctx, { spec: op, options }) => {

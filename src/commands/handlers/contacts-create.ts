@@ -3,7 +3,7 @@
 
 import { CliError, ExitCode, toCliError } from '../../cli/errors.js';
 import { record } from '../../cli/result.js';
-import { isObject } from '../../http/envelope.js';
+import { isObject } from '../../registry/values.js';
 import { buildBody } from '../body.js';
 import { requestRecord, viewOf, type Handler } from '../run.js';
 

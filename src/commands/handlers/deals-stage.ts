@@ -10,7 +10,7 @@ import { usageError } from '../../cli/errors.js';
 import { cellText, safeLine } from '../../cli/format.js';
 import type { Choice } from '../../cli/prompt.js';
 import { record } from '../../cli/result.js';
-import { isObject } from '../../http/envelope.js';
+import { isObject } from '../../registry/values.js';
 import { HttpError } from '../../http/errors.js';
 import { fillPath } from '../../http/url.js';
 import type { Operation } from '../../registry/types.js';

@@ -3,7 +3,8 @@
 import { noRecordError } from '../../cli/errors.js';
 import { formatNumber } from '../../cli/format.js';
 import { list } from '../../cli/result.js';
-import { isObject, unwrapList, type JsonObject } from '../../http/envelope.js';
+import { unwrapList } from '../../http/envelope.js';
+import { isObject, type JsonObject } from '../../registry/values.js';
 import { viewOf, type Handler } from '../run.js';
 
 export const run: Handler = async (ctx, { spec: op }) => {

@@ -3,7 +3,7 @@
 
 import { usageError } from '../../cli/errors.js';
 import { list } from '../../cli/result.js';
-import { isObject, type JsonObject } from '../../http/envelope.js';
+import { isObject, type JsonObject } from '../../registry/values.js';
 import { listQuery, viewOf, type Handler } from '../run.js';
 import { streamedWalk } from '../stream.js';
 

@@ -6,7 +6,7 @@ import type { Context } from '../../cli/context.js';
 import { toCliError, usageError, ExitCode } from '../../cli/errors.js';
 import { parseIdList, readSource } from '../../cli/input.js';
 import type { ReportRow } from '../../cli/result.js';
-import { isObject } from '../../http/envelope.js';
+import { isObject } from '../../registry/values.js';
 import type { Operation } from '../../registry/types.js';
 import { buildBody } from '../body.js';
 import { report } from '../bulk.js';

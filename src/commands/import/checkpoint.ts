@@ -17,7 +17,7 @@ import { closeSync, existsSync, openSync, readFileSync, rmSync, writeSync } from
 import { usageError } from '../../cli/errors.js';
 import { checkWritable } from '../../cli/input.js';
 import { describeHolder, lockHolder, tryLock, type LockHolder } from '../../config/lock.js';
-import { isObject } from '../../http/envelope.js';
+import { isObject } from '../../registry/values.js';
 
 const FORMAT = 'crm contacts import checkpoint 2';
 /** How many rows one mark covers ahead of the row about to be sent. */

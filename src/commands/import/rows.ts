@@ -7,7 +7,7 @@
 
 import { usageError } from '../../cli/errors.js';
 import { checkKeys, checkName, parseValue } from '../../cli/input.js';
-import { isObject, type JsonObject } from '../../http/envelope.js';
+import { isObject, type JsonObject } from '../../registry/values.js';
 import type { IMPORT_FORMATS } from '../../registry/local.js';
 import { writableFields } from '../../registry/resources.js';
 import type { FieldSpec } from '../../registry/types.js';

@@ -4,7 +4,7 @@
 import { usageError } from '../../cli/errors.js';
 import { deepMerge, parseSetPairs, readSource, checkKeys } from '../../cli/input.js';
 import { list, record, type Result } from '../../cli/result.js';
-import { isObject } from '../../http/envelope.js';
+import { isObject } from '../../registry/values.js';
 import { API_PREFIX, type Query } from '../../http/url.js';
 import { streamedWalk } from '../stream.js';
 import type { LocalHandler } from './types.js';

@@ -7,7 +7,7 @@ import { done, record } from '../../cli/result.js';
 import { DEFAULT_PROFILE, SANDBOX_PROFILE, checkProfileName, profileOf, updateConfig } from '../../config/store.js';
 import { activeProfileName } from '../../config/resolve.js';
 import type { ApiClient } from '../../http/core.js';
-import { isObject } from '../../http/envelope.js';
+import { isObject } from '../../registry/values.js';
 import { HttpError } from '../../http/errors.js';
 import { maskKey } from '../../http/redact.js';
 import { normalizeBaseUrl } from '../../http/url.js';

@@ -8,7 +8,7 @@ import type { Context } from '../../cli/context.js';
 import { CliError, ExitCode, toCliError } from '../../cli/errors.js';
 import { safeLine } from '../../cli/format.js';
 import { collectItems, resultValue, type Result } from '../../cli/result.js';
-import { isObject } from '../../http/envelope.js';
+import { isObject } from '../../registry/values.js';
 import { HttpError } from '../../http/errors.js';
 import { commandOptions } from '../../registry/options.js';
 import { flagName, type Operation } from '../../registry/types.js';

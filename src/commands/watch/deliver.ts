@@ -7,6 +7,7 @@ import type { OutStream } from '../../cli/io.js';
 import { safeText } from '../../cli/format.js';
 import { VERSION } from '../../cli/version.js';
 import { backoffDelay } from '../../http/retry.js';
+import { formatDuration } from '../../registry/values.js';
 import { TransportError, type Transport } from '../../transport/types.js';
 import { pause, unlessStopped } from '../stop.js';
 
@@ -87,7 +88,7 @@ export async function forward(delivery: Delivery, options: ForwardOptions): Prom
     const message = `could not forward ${delivery.noun} ${delivery.id} to ${shown}: ${problem}`;
     if (attempt >= FORWARD_ATTEMPTS) throw new CliError(`${message} (${attempt} attempts)`, ExitCode.network, { code: 'delivery_failed' });
     const delay = backoffDelay(attempt - 1);
-    options.onRetry?.(`${message}; trying again in ${(delay / 1000).toFixed(1)}s`);
+    options.onRetry?.(`${message}; trying again in ${formatDuration(delay)}`);
     await pause(delay, options.signal);
   }
 }

@@ -8,7 +8,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { usageError } from '../../cli/errors.js';
 import { writeFileAtomic } from '../../config/atomic.js';
-import { isObject, recordId } from '../../http/envelope.js';
+import { recordId } from '../../http/envelope.js';
+import { isObject } from '../../registry/values.js';
 
 /** Ids remembered: enough that deletions at the head of the list never hide where the new records end. */
 const SEEN_IDS = 200;

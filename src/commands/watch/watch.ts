@@ -12,11 +12,13 @@ import { safeLine } from '../../cli/format.js';
 import { list } from '../../cli/result.js';
 import type { ApiClient } from '../../http/core.js';
 import { PAGE_MAX } from '../../http/core.js';
-import { recordId, type JsonObject } from '../../http/envelope.js';
+import { recordId } from '../../http/envelope.js';
+import { type JsonObject } from '../../registry/values.js';
 import { walk } from '../../http/paginate.js';
 import type { WATCHABLE } from '../../registry/local.js';
 import { RESOURCES } from '../../registry/resources.js';
 import type { ResourceName } from '../../registry/types.js';
+import { formatDuration } from '../../registry/values.js';
 import { createNetworkTransport } from '../../transport/network.js';
 import type { Transport } from '../../transport/types.js';
 import type { Invocation } from '../invocation.js';
@@ -124,7 +126,7 @@ class Watcher {
     private readonly stopper: Stopper,
   ) {
     if (settings.score) {
-      this.scorer = new Scorer(client, { signal: stopper.signal, onWait: (ms, reason) => this.ctx.info(`${safeLine(reason)}; scoring the next contact in ${seconds(ms)}`) });
+      this.scorer = new Scorer(client, { signal: stopper.signal, onWait: (ms, reason) => this.ctx.info(`${safeLine(reason)}; scoring the next contact in ${formatDuration(ms)}`) });
     }
   }
 
@@ -150,7 +152,7 @@ class Watcher {
           throw new CliError(`giving up after ${failures === 1 ? 'a failure' : `${failures} failures in a row`}: ${failure.message}`, failure.exitCode, { status: failure.status, code: failure.code, hint: failure.hint });
         }
         delay = Math.min(intervalMs * 2 ** (failures - 1), Math.max(intervalMs, MAX_BACKOFF_MS));
-        this.ctx.warn(`${safeLine(failure.message)}; trying again in ${seconds(delay)} (failure ${failures} of ${maxFailures})`);
+        this.ctx.warn(`${safeLine(failure.message)}; trying again in ${formatDuration(delay)} (failure ${failures} of ${maxFailures})`);
       }
       if (once) return;
     }
@@ -231,10 +233,4 @@ class Watcher {
       return network;
     }));
   }
-}
-
-/** 250 → "250ms", 1500 → "1.5s", 120000 → "2m". */
-function seconds(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)}ms`;
-  return ms >= 60_000 && ms % 60_000 === 0 ? `${ms / 60_000}m` : `${Math.round(ms / 100) / 10}s`;
 }

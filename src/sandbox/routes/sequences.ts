@@ -6,7 +6,8 @@ import { badRequest, conflict, notFound, ok, type Reply, type RequestContext, ty
 import { declareFilters, equals, listReply, matchesAny, operationAt } from '../lists.js';
 import { isLive, requireLive } from '../records.js';
 import type { Store } from '../store.js';
-import { actionSchema, idList, isPlainObject, oneOf, parseCreate, requiredText, type Rule } from '../validation.js';
+import { isObject } from '../../registry/values.js';
+import { actionSchema, idList, oneOf, parseCreate, requiredText, type Rule } from '../validation.js';
 
 const STEP_FIELDS = ['day', 'channel', 'subject'];
 
@@ -21,7 +22,7 @@ const sequenceSteps: Rule<SequenceStep[]> = (value, field) => {
   if (value.length > 100) throw badRequest(`${field} must hold at most 100 steps`);
   return value.map((step: unknown, index) => {
     const at = `${field}[${index}]`;
-    if (!isPlainObject(step)) throw badRequest(`${at} must be an object with day, channel and subject`);
+    if (!isObject(step)) throw badRequest(`${at} must be an object with day, channel and subject`);
     const unknownField = Object.keys(step).find((name) => !STEP_FIELDS.includes(name));
     if (unknownField) throw badRequest(`Unknown field: ${at}.${unknownField}`);
     if (!Number.isSafeInteger(step.day) || (step.day as number) < 0) throw badRequest(`${at}.day must be an integer of 0 or more`);
