@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createStreams, colorEnabled } from '../../src/cli/io.js';
-import { Printer, fitColumns, type Format } from '../../src/cli/printer.js';
+import { fitColumns } from '../../src/cli/output/table-kit.js';
+import { Printer, type Format } from '../../src/cli/printer.js';
 import { done, list, record, type View } from '../../src/cli/result.js';
 
 function printer(format: Format, options: { tty?: boolean; fields?: string[]; quiet?: boolean; env?: NodeJS.ProcessEnv } = {}) {

@@ -12,7 +12,7 @@ import { CliError, ExitCode, noRecordError, toCliError, usageError } from '../..
 import { safeLine } from '../../cli/format.js';
 import { decodeText, encodeText, type TextEncoding } from '../../cli/encoding.js';
 import { checkWritable, readSourceBytes } from '../../cli/input.js';
-import { CSV_OPTIONS } from '../../cli/printer.js';
+import { CSV_OPTIONS } from '../../cli/output/csv.js';
 import { startProgress, type Progress } from '../../cli/progress.js';
 import { list, type Result, type View } from '../../cli/result.js';
 import type { ApiClient } from '../../http/core.js';

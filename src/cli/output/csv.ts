@@ -1,0 +1,62 @@
+// -o csv: RFC 4180 with a header row, nested values as JSON text. A cell a spreadsheet would run as
+// a formula is kept exact (exports are imported again) and counted for a warning, unless
+// --escape-formulas asks for the usual guard.
+
+import { cellText, getPath, safeLines } from '../format.js';
+import { isObject } from '../../registry/values.js';
+import type { FormatWriter, Items, Output } from './output.js';
+
+/** RFC 4180: CRLF between records; a field holding a line break is quoted too. For every CSV crm writes. */
+export const CSV_OPTIONS = { record_delimiter: 'windows', quoted_match: /[\r\n]/ } as const;
+
+/** The first characters that make a spreadsheet read a cell as a formula (OWASP's "CSV injection"). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+export function csvWriter(out: Output, { escapeFormulas }: { escapeFormulas: boolean }): FormatWriter {
+  /** Cells left as they are that a spreadsheet would run (the warning counts them). */
+  let formulaCells = 0;
+
+  /** A cell: text, numbers stay numbers; a formula guarded with a leading ' when asked. */
+  const cell = (value: unknown): string => {
+    const text = cellText(value);
+    if (typeof value !== 'string' || !FORMULA_START.test(text)) return text;
+    if (escapeFormulas) return `'${text}`;
+    formulaCells++;
+    return text;
+  };
+
+  const list = async (items: Items): Promise<void> => {
+    // One stringifier for the whole list (it writes each row as it is given one): a stringifier
+    // per row made a long export's memory grow with its length.
+    const { stringify } = await import('csv-stringify');
+    const csv = stringify(CSV_OPTIONS);
+    // On a terminal each cell is made safe (line breaks stay: they are quoted); into a pipe it stays exact.
+    const shown = out.tty ? safeLines : (text: string) => text;
+    csv.on('data', (chunk: Buffer | string) => out.write(String(chunk)));
+    const ended = new Promise((resolve, reject) => csv.on('end', resolve).on('error', reject));
+    let columns: readonly string[] | undefined = out.fields;
+    if (columns) csv.write(columns.map(shown));
+    for await (const item of items) {
+      out.note(item);
+      if (!columns) {
+        columns = isObject(item) ? Object.keys(item) : ['value'];
+        csv.write(columns.map(shown));
+      }
+      csv.write(columns.map((column) => shown(cell(isObject(item) ? getPath(item, column) : item))));
+    }
+    csv.end();
+    await ended;
+  };
+
+  return {
+    list,
+    record: (value) => list([value]),
+    done: (data) => list([data]),
+    finish() {
+      if (formulaCells === 0) return;
+      const cells = formulaCells === 1 ? '1 cell begins' : `${formulaCells} cells begin`;
+      out.io.stderr.write(`crm: warning: ${cells} with = + - @ (or a tab or CR): a spreadsheet opening this CSV may run ${formulaCells === 1 ? 'it' : 'them'} as formulas; --escape-formulas prefixes such cells with '\n`);
+      formulaCells = 0;
+    },
+  };
+}

@@ -1,0 +1,120 @@
+// What the three table renderers (./table.ts lists, ./table-stream.ts a watch, ./table-record.ts one
+// record) share: cells for people, columns fitted to the terminal's width in display columns
+// (string-width), and cli-table3 and chalk, loaded only when a table is drawn.
+
+import { cellText, formatNumber, isTimestamp, relativeTime, safeText } from '../format.js';
+import { displayWidth } from '../width.js';
+import type { Output } from './output.js';
+
+/** Spaces between columns. */
+export const GAP = 2;
+
+interface Style {
+  bold(text: string): string;
+  head(text: string): string;
+}
+
+interface Table {
+  push(row: unknown[]): void;
+  toString(): string;
+}
+
+const PLAIN: Style = { bold: (text) => text, head: (text) => text };
+
+const PLAIN_BORDERS = {
+  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
+  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
+  left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '',
+  middle: ' '.repeat(GAP),
+};
+
+export class TableKit {
+  private styler?: Style;
+
+  constructor(private readonly out: Output) {}
+
+  /** Bold and heading styles once loadStyle() ran on a stdout that takes colour; plain otherwise. */
+  get style(): Style {
+    return this.styler ?? PLAIN;
+  }
+
+  /** chalk, only when stdout takes colour (chalk 5 ignores NO_COLOR). */
+  async loadStyle(): Promise<void> {
+    if (!this.out.io.colorStdout || this.styler) return;
+    const { Chalk } = await import('chalk');
+    const chalk = new Chalk({ level: 1 });
+    this.styler = { bold: (text) => chalk.bold(text), head: (text) => chalk.bold.cyan(text) };
+  }
+
+  async newTable(head: string[], aligns: Array<'left' | 'right'>): Promise<Table> {
+    const { default: CliTable } = await import('cli-table3');
+    // cli-table3 writes ANSI colour codes unless its style colours are emptied.
+    await this.loadStyle();
+    return new CliTable({
+      ...(head.length ? { head: head.map((text) => this.style.head(text)) } : {}),
+      colAligns: aligns,
+      style: { head: [], border: [], compact: false, 'padding-left': 0, 'padding-right': 0 },
+      chars: PLAIN_BORDERS,
+    }) as unknown as Table;
+  }
+
+  /** On a terminal: relative times, 12,500 for numbers, one line a cell. Into a pipe: everything as sent. */
+  cell(value: unknown, column: string): string {
+    const tty = this.out.tty;
+    if (isTimestamp(value) && tty) return relativeTime(value, this.out.now());
+    if (typeof value === 'number' && tty) return formatNumber(value, column);
+    return safeText(cellText(value).replace(tty ? /\s+/g : /[\t\r\n]+/g, ' '));
+  }
+
+  /** Fitting applies on a terminal when --fields did not choose the columns. */
+  get fits(): boolean {
+    return this.out.tty && !this.out.fields;
+  }
+
+  get width(): number {
+    return this.out.io.stdout.columns ?? 80;
+  }
+}
+
+/** cli-table3 pads the last cell of each line; a terminal does not need the trailing blanks. */
+export function trimLines(text: string): string {
+  return text.replace(/[ ]+$/gm, '');
+}
+
+/** Text longer than this may be cut; shorter values (a status, a date) never are. */
+export const CUTTABLE_OVER = 12;
+/** Cut text keeps half its width up to this much: an email cut to a dozen characters says little. */
+const USEFUL_WIDTH = 30;
+
+/**
+ * Columns that fit the terminal. Columns come in priority order: the last ones are dropped first
+ * while even their cut-down widths do not fit; then long text is cut, the widest first. Ids,
+ * numbers and short values are never cut (a truncated id cannot be pasted into the next command),
+ * and an email address is cut only when every column after it is gone: lower-priority columns
+ * (company, score) give way to it whole.
+ */
+export function fitColumns(columns: readonly string[], natural: readonly number[], numeric: readonly boolean[], terminalWidth: number): { keep: number[]; widths: number[] } {
+  const cuttable = columns.map((column, index) => !numeric[index] && column !== 'id' && !column.endsWith('_id') && natural[index]! > CUTTABLE_OVER);
+  const floor = (index: number) => (cuttable[index] ? Math.max(CUTTABLE_OVER, displayWidth(columns[index]!), Math.min(Math.ceil(natural[index]! / 2), USEFUL_WIDTH)) : natural[index]!);
+  const email = columns.indexOf('email');
+  const whole = (index: number) => (index === email ? natural[index]! : floor(index));
+  const keep = columns.map((_, index) => index);
+  const span = (widths: number[]) => widths.reduce((sum, width) => sum + width, 0) + GAP * (widths.length - 1);
+  while (keep.length > 1 && keep.at(-1)! > email && email >= 0 && span(keep.map(whole)) > terminalWidth) keep.pop();
+  while (keep.length > 1 && span(keep.map(floor)) > terminalWidth) keep.pop();
+  const widths = keep.map((index) => natural[index]!);
+  let excess = span(widths) - terminalWidth;
+  // The email last: cut only what the other columns cannot give.
+  for (const lastResort of [false, true]) {
+    while (excess > 0) {
+      let widest = -1;
+      keep.forEach((index, at) => {
+        if (cuttable[index] && (index === email) === lastResort && widths[at]! > floor(index) && (widest < 0 || widths[at]! > widths[widest]!)) widest = at;
+      });
+      if (widest < 0) break;
+      widths[widest]!--;
+      excess--;
+    }
+  }
+  return { keep, widths };
+}

@@ -1,0 +1,46 @@
+// One record under -o table: its fields as key/value lines, nested objects as indented sections
+// and lists of objects as small tables, each cut to the terminal's width.
+
+import { cellText, flatten, getPath, humanize, safeLine, safeText } from '../format.js';
+import type { View } from '../result.js';
+import { displayWidth, pad, truncate } from '../width.js';
+import { isObject } from '../../registry/values.js';
+import { isScalar, type Output } from './output.js';
+import { GAP, type TableKit, trimLines } from './table-kit.js';
+
+export async function verticalTable(out: Output, kit: TableKit, record: Record<string, unknown>, view: View): Promise<void> {
+  if (view.title) out.write(`${safeLine(view.title)}\n`);
+  const keys = out.fields ?? view.keys ?? Object.keys(record);
+  const width = out.tty ? kit.width : Infinity;
+  const scalars = keys.filter((key) => !isObject(getPath(record, key)) && !isObjectList(getPath(record, key)));
+  const nested = out.fields ? [] : keys.filter((key) => !scalars.includes(key));
+  const pairs = (entries: Array<[string, unknown]>, indent: string) => {
+    const keyWidth = Math.max(0, ...entries.map(([key]) => displayWidth(safeText(key))));
+    return entries.map(([key, value]) => {
+      const text = Array.isArray(value) && value.every(isScalar) ? value.map(cellText).join(', ') : kit.cell(value, key);
+      return `${indent}${kit.style.bold(pad(safeText(key), keyWidth))}  ${truncate(text, width - indent.length - keyWidth - GAP)}`.trimEnd();
+    });
+  };
+  const lines = pairs(scalars.map((key) => [key, getPath(record, key)]), '');
+  for (const key of nested) {
+    const value = getPath(record, key);
+    lines.push('', kit.style.bold(safeText(humanize(key))));
+    if (isObject(value)) {
+      lines.push(...pairs(flatten(value), '  '));
+    } else if (Array.isArray(value) && value.length > 0) {
+      const rows = value.filter(isObject);
+      const columns = [...new Set(rows.flatMap((row) => Object.keys(row).filter((name) => isScalar(row[name]))))];
+      const table = await kit.newTable(columns.map((column) => safeText(column.toUpperCase())), []);
+      for (const row of rows) table.push(columns.map((column) => truncate(kit.cell(row[column], column), Math.max(10, Math.floor(width / columns.length)))));
+      lines.push(...trimLines(table.toString()).split('\n').map((line) => `  ${line}`));
+    } else {
+      lines.push('  (none)');
+    }
+  }
+  out.write(`${lines.join('\n')}\n`);
+  for (const note of view.notes ?? []) out.write(`${safeLine(note)}\n`);
+}
+
+function isObjectList(value: unknown): boolean {
+  return Array.isArray(value) && value.some(isObject);
+}
