@@ -68,7 +68,7 @@ export class WalkOutpaced extends HttpError {
 }
 
 /** Where a walk stands, to continue it later (an MCP cursor): the next record and its neighbours. */
-interface WalkPosition {
+export interface WalkPosition {
   /** Where the next record was in the list when it was read. */
   offset: number;
   /** Keys (recordKey) of the last records given out, oldest first. */

@@ -2,7 +2,7 @@
 // after. Values are compared as canonical JSON (object keys sorted), so a service that sends the same
 // record with its keys in another order has changed nothing.
 
-import { isObject, type JsonObject } from '../http/envelope.js';
+import { isObject, type JsonObject } from '../registry/values.js';
 
 export interface FieldChange {
   before: unknown;

@@ -16,7 +16,8 @@
 import pMap from 'p-map';
 import type { ApiClient } from '../http/core.js';
 import type { ListPage } from '../http/envelope.js';
-import { isObject, recordId, type JsonObject } from '../http/envelope.js';
+import { recordId } from '../http/envelope.js';
+import { isObject, type JsonObject } from '../registry/values.js';
 import { HttpError } from '../http/errors.js';
 import { PAGES_IN_FLIGHT, Walk, type WalkPosition } from '../http/paginate.js';
 import { fillPath } from '../http/url.js';

@@ -14,7 +14,7 @@ export type Driver = 'node:sqlite' | 'better-sqlite3';
 export const DRIVERS: readonly Driver[] = ['node:sqlite', 'better-sqlite3'];
 
 /** What both bindings bind alike (node:sqlite refuses undefined; better-sqlite3 refuses booleans). */
-type SqlValue = null | number | bigint | string | Uint8Array;
+export type SqlValue = null | number | bigint | string | Uint8Array;
 /** Positional values, or one object of named ones (`@name` in the SQL, `{ name }` here: exactly the SQL's names, as node:sqlite refuses others). */
 export type SqlParam = SqlValue | Readonly<Record<string, SqlValue>>;
 
