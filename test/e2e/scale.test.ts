@@ -77,8 +77,9 @@ describe('crm contacts import in a process', () => {
     const again = await crm(['contacts', 'import', file], { env: live.env });
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('hint: finish it with --resume');
-    // Requests held by the slow server when the process died still arrive and create their contacts.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Requests held by the slow server when the process died still arrive and create their contacts:
+    // all of them, before --resume looks for them.
+    await live.server.settled();
     const resumed = await crm(['contacts', 'import', file, '--resume'], { env: live.env });
     expect(resumed.code).toBe(0);
     for (const email of emails) expect(await countWithEmail(email)).toBe(1);

@@ -4,7 +4,7 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { CRM_BIN, freshHome, serverEnv } from './crm.js';
 import { FaultScript, type ScriptedFault } from './faults.js';
@@ -39,7 +39,10 @@ export interface ScriptedServer<FAULT, REQUEST extends LoggedRequest = LoggedReq
   close(): Promise<void>;
 }
 
-export type TestServer = ScriptedServer<Fault>;
+export interface TestServer extends ScriptedServer<Fault> {
+  /** Resolves once every request logged so far has been answered by the service (or dropped). */
+  settled(): Promise<void>;
+}
 
 /** Starts `crm sandbox serve --port 0 --json` and resolves with what it prints: url, api_key, port. */
 export async function startSandboxServe(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; port: number; apiKey: string }> {
@@ -63,13 +66,32 @@ export async function startServer(): Promise<TestServer> {
   const log: LoggedRequest[] = [];
   const faults = new FaultScript<Fault>();
 
-  const forward = (entry: LoggedRequest, res: import('node:http').ServerResponse) => {
-    const upstream = httpRequest({ host: '127.0.0.1', port: serve.port, method: entry.method, path: entry.url, headers: entry.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
+  /** Requests logged and not yet handled: held by a delay, or waiting for the service's answer. */
+  const handling = new Set<Promise<void>>();
+
+  /** Resolves when the service has answered in full (or the request failed). */
+  const forward = (entry: LoggedRequest, res: ServerResponse) =>
+    new Promise<void>((resolve) => {
+      const upstream = httpRequest({ host: '127.0.0.1', port: serve.port, method: entry.method, path: entry.url, headers: entry.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+        answer.on('end', resolve).on('error', resolve);
+      });
+      upstream.on('error', () => {
+        res.destroy();
+        resolve();
+      });
+      upstream.end(entry.body);
     });
-    upstream.on('error', () => res.destroy());
-    upstream.end(entry.body);
+
+  const handle = async (entry: LoggedRequest, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const fault = faults.take(`${entry.method} ${entry.url}`);
+    if (!fault) return forward(entry, res);
+    await new Promise((resolve) => setTimeout(resolve, fault.delayMs ?? 0));
+    if (fault.destroy) return void req.socket.destroy();
+    if (fault.status === undefined) return forward(entry, res);
+    res.writeHead(fault.status, { 'content-type': 'application/json', ...fault.headers });
+    res.end(fault.body ?? JSON.stringify({ data: null, error: `injected ${fault.status}` }));
   };
 
   const proxy: Server = createServer((req, res) => {
@@ -78,16 +100,11 @@ export async function startServer(): Promise<TestServer> {
     req.on('end', () => {
       const entry = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
       // The test's own setup and checks (api() below) are neither logged nor faulted.
-      if (req.headers[SETUP_HEADER]) return forward(entry, res);
+      if (req.headers[SETUP_HEADER]) return void forward(entry, res);
       log.push(entry);
-      const fault = faults.take(`${entry.method} ${entry.url}`);
-      if (!fault) return forward(entry, res);
-      setTimeout(() => {
-        if (fault.destroy) return req.socket.destroy();
-        if (fault.status === undefined) return forward(entry, res);
-        res.writeHead(fault.status, { 'content-type': 'application/json', ...fault.headers });
-        res.end(fault.body ?? JSON.stringify({ data: null, error: `injected ${fault.status}` }));
-      }, fault.delayMs ?? 0);
+      const handled = handle(entry, req, res);
+      handling.add(handled);
+      void handled.finally(() => handling.delete(handled));
     });
   });
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
@@ -101,6 +118,9 @@ export async function startServer(): Promise<TestServer> {
     requests: (filter) => log.filter((entry) => !filter || filter.test(`${entry.method} ${entry.url}`)),
     fault: (fault) => faults.add(fault),
     verifyFaults: () => faults.verify(),
+    settled: async () => {
+      while (handling.size > 0) await Promise.all(handling);
+    },
     close: async () => {
       proxy.closeAllConnections();
       await new Promise<void>((resolve) => proxy.close(() => resolve()));
