@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { homeEnv, run, useWorkspace, BASE_URL, type RunOptions } from '../helpers/inprocess.js';
+import { until } from '../helpers/wait.js';
 
 const ws = useWorkspace();
 
@@ -25,14 +26,6 @@ function createContacts(count: number, tag = 'watch'): string[] {
 const stateFile = () => join(mkdtempSync(join(tmpdir(), 'crm-watch-')), 'state.json');
 const ids = (stdout: string) => stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line).id as string);
 const polls = () => ws.requests(/^GET \/api\/v1\/contacts\?/).length;
-
-async function until(condition: () => boolean, what: string, timeoutMs = 8000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 /** Starts a watch that runs until a signal; `live` shows its output as it comes. */
 function startWatch(argv: string[], options: Omit<RunOptions, 'live'> = {}) {
@@ -234,7 +227,7 @@ describe('crm watch: reactions', () => {
     const watch = startWatch(['contacts', '--interval', '10ms', '--forward-to', app.url], { env });
     await until(() => polls() >= 1, 'the baseline');
     const fresh = createContacts(2, 'forward');
-    await until(() => app.deliveries.filter((delivery) => delivery.status === 200).length === 2, 'two accepted deliveries', 15_000);
+    await until(() => app.deliveries.filter((delivery) => delivery.status === 200).length === 2, 'two accepted deliveries');
     const result = await watch.stop();
     expect(result.code).toBe(0);
     expect(ids(result.stdout)).toEqual(fresh); // printed once, though the first forward was retried
@@ -251,7 +244,7 @@ describe('crm watch: reactions', () => {
     expect(result.stderr).toContain('crm: warning: could not forward contact');
     expect(result.stderr).toContain('(failure 1 of 10)');
     expect(result.stderr).not.toContain('t0ps3cret'); // the URL's query is never shown
-  }, 20_000);
+  });
 
   it('--forward-to: in a successful run each record is sent exactly once', async () => {
     const app = await receiver([]);
@@ -276,7 +269,7 @@ describe('crm watch: reactions', () => {
     expect(again.code).toBe(0);
     expect(ids(again.stdout)).toEqual([fresh]);
     expect(app.deliveries.at(-1)).toMatchObject({ status: 200 });
-  }, 20_000);
+  });
 
   it('--score scores each new contact and emits it with its score', async () => {
     const state = stateFile();

@@ -161,7 +161,7 @@ describe('crm mcp: the tools', () => {
       expect(server.requests(endpointPattern(op.method, op.path)).length, `${name} → ${op.method} ${op.path}`).toBeGreaterThan(0);
       check?.(result);
     }
-  }, 60_000);
+  });
 });
 
 describe('crm mcp: lists', () => {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CRM_BIN, crm } from '../helpers/crm.js';
 import { api, useTestServer } from '../helpers/server.js';
+import { until } from '../helpers/wait.js';
 
 const live = useTestServer();
 
@@ -18,14 +19,6 @@ function start(args: string[]): { child: ChildProcess; output: { stdout: string;
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output.stderr += chunk));
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
   return { child, output, exit };
-}
-
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 const dir = () => mkdtempSync(join(tmpdir(), 'crm-scale-'));
@@ -84,7 +77,7 @@ describe('crm contacts import in a process', () => {
     expect(resumed.code).toBe(0);
     for (const email of emails) expect(await countWithEmail(email)).toBe(1);
     expect(existsSync(`${file}.crm-checkpoint`)).toBe(false);
-  }, 30_000);
+  });
 
   it('a POST whose answer never came (timeout) is looked up, not sent again, on --resume', async () => {
     const { file, emails } = csv('timeout', 3);
@@ -100,5 +93,5 @@ describe('crm contacts import in a process', () => {
     expect(resumed.code).toBe(0);
     expect(live.server.requests(/^POST/)).toHaveLength(0);
     for (const email of emails) expect(await countWithEmail(email)).toBe(1);
-  }, 20_000);
+  });
 });

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { capture } from './evidence.js';
 import type { TestServer } from './server.js';
+import { PATIENCE_MS } from './wait.js';
 
 export const CRM_BIN = fileURLToPath(new URL('../../bin/crm.js', import.meta.url));
 
@@ -56,7 +57,7 @@ export function crm(args: string[], options: RunOptions = {}): Promise<Result> {
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 2 * PATIENCE_MS);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);

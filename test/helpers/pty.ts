@@ -3,6 +3,7 @@
 import { spawn } from '@lydell/node-pty';
 import { CRM_BIN } from './crm.js';
 import { capture } from './evidence.js';
+import { PATIENCE_MS } from './wait.js';
 
 export const KEY = { enter: '\r', down: '\x1b[B', up: '\x1b[A', space: ' ', ctrlC: '\x03', backspace: '\x7f' };
 
@@ -38,7 +39,7 @@ export function crmPty(args: string[], env: NodeJS.ProcessEnv): PtySession {
   return {
     screen,
     raw: () => output,
-    async waitFor(text, timeoutMs = 10_000) {
+    async waitFor(text, timeoutMs = PATIENCE_MS) {
       const deadline = Date.now() + timeoutMs;
       const matches = () => (typeof text === 'string' ? screen().includes(text) : text.test(screen()));
       while (!matches()) {
@@ -51,7 +52,7 @@ export function crmPty(args: string[], env: NodeJS.ProcessEnv): PtySession {
     type(keys) {
       term.write(keys);
     },
-    exit(timeoutMs = 10_000) {
+    exit(timeoutMs = PATIENCE_MS) {
       if (exitCode !== undefined) return Promise.resolve(exitCode);
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => {

@@ -105,7 +105,7 @@ describe('config files are never half-written', () => {
     expect(JSON.parse(readFileSync(configFile, 'utf8')).profiles.sandbox.output).toBe('json');
     expect(readdirSync(configDir).filter((name) => name.endsWith('.lock'))).toEqual([]);
     rmSync(home.HOME!, { recursive: true, force: true });
-  }, 60_000);
+  });
 
   it('a lock left by a crm that was killed while writing is taken over at once', async () => {
     const home = freshHome();

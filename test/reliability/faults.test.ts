@@ -162,7 +162,7 @@ function commandFor(method: Method): { args: string[]; email?: string } {
 
 type Runner = (args: string[], env: NodeJS.ProcessEnv) => Promise<{ code: number | null; stdout: string; stderr: string }>;
 const inProcess: Runner = (args, env) => run(args, { env });
-const asProcess: Runner = (args, env) => crm(args, { env, timeoutMs: 30_000 });
+const asProcess: Runner = (args, env) => crm(args, { env });
 
 /** Runs one case; returns what went wrong (nothing when it held). */
 async function tryCase(runner: Runner, faultCase: FaultCase, method: Method): Promise<string | undefined> {

@@ -197,5 +197,5 @@ describe('profiles', () => {
     }
     recordFigure('records lost', 10 - Object.keys(config.profiles).length);
     rmSync(env.HOME!, { recursive: true, force: true });
-  }, 60_000);
+  });
 });
