@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Transport } from '../../src/transport/types.js';
 import { homeEnv, json, run, useWorkspace, type Workspace } from '../helpers/inprocess.js';
+import { until } from '../helpers/wait.js';
 
 const ws = useWorkspace();
 
@@ -242,8 +243,8 @@ describe('contacts import on a terminal', () => {
 });
 
 describe('contacts import: one checkpoint, one import', () => {
-  /** A service that answers after `ms`, so that an import is still under way when another starts. */
-  const slowed = (ms: number): Workspace => ({ ...ws, transport: async (request) => (await new Promise((resolve) => setTimeout(resolve, ms)), ws.transport(request)) }) as Workspace;
+  /** A service that answers nothing until `released`, so that an import is still under way when another starts. */
+  const held = (released: Promise<void>): Workspace => ({ ...ws, transport: async (request) => (await released, ws.transport(request)) }) as Workspace;
   /** The same workspace, with a log of its own: what one run sent. */
   const logged = (): { ws: Workspace; sent: string[] } => {
     const sent: string[] = [];
@@ -253,10 +254,12 @@ describe('contacts import: one checkpoint, one import', () => {
   it.each([[[]], [['--resume']]])('a second import %j on a checkpoint in use is refused (exit 2, naming the process) and sends nothing', async (flags) => {
     const tag = unique();
     const file = inputFile('busy.csv', `name,email\n${Array.from({ length: 6 }, (_, index) => `Busy ${index},lock${index}-${tag}@example.com`).join('\n')}\n`);
-    const first = run(['contacts', 'import', file, '--concurrency', '1', ...flags], { ws: slowed(40) });
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    let release!: () => void;
+    const first = run(['contacts', 'import', file, '--concurrency', '1', ...flags], { ws: held(new Promise((resolve) => (release = resolve))) });
+    await until(() => existsSync(`${file}.crm-checkpoint.lock`), 'the first import to take its lock');
     const other = logged();
     const second = await run(['contacts', 'import', file, ...flags], { ws: other.ws });
+    release();
     expect(second.code).toBe(2);
     expect(second.stderr).toContain(`crm: ${file}.crm-checkpoint is in use by another crm contacts import (process ${process.pid})\n`);
     expect(second.stderr).toContain(`hint: let it finish; if no import is running, delete ${file}.crm-checkpoint.lock\n`);
