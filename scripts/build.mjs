@@ -20,15 +20,31 @@ const lazyChildProcess = {
     build.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
       args.importer.includes('node_modules/commander/') ? { path: 'lazy-child-process', namespace: 'crm-shim' } : undefined,
     );
-    build.onLoad({ filter: /.*/, namespace: 'crm-shim' }, () => ({
+    build.onLoad({ filter: /^lazy-child-process$/, namespace: 'crm-shim' }, () => ({
       contents: "module.exports = { spawn: (...args) => require('node:child_process').spawn(...args) };",
       loader: 'js',
     }));
   },
 };
 
+/**
+ * undici's HTTP/2 client loads node:http2 (and with it tls and crypto) when undici loads, on every
+ * network command. crm speaks HTTP/1.1 only (undici negotiates HTTP/2 only when asked to, and
+ * nothing asks), so the module is replaced by one that says so if it is ever reached.
+ */
+const noHttp2 = {
+  name: 'no-http2',
+  setup(build) {
+    build.onResolve({ filter: /\/client-h2\.js$/ }, (args) => (args.importer.includes('node_modules/undici/') ? { path: 'undici-client-h2', namespace: 'crm-shim' } : undefined));
+    build.onLoad({ filter: /^undici-client-h2$/, namespace: 'crm-shim' }, () => ({
+      contents: "module.exports = () => { throw new Error('crm speaks HTTP/1.1 only'); };",
+      loader: 'js',
+    }));
+  },
+};
+
 const common = {
-  plugins: [lazyChildProcess],
+  plugins: [lazyChildProcess, noHttp2],
   bundle: true,
   format: 'esm',
   platform: 'node',

@@ -6,15 +6,16 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { readConfig, type ConfigData } from '../config/store.js';
 import { noticeMarker, sandboxPath } from '../config/paths.js';
 import { resolveTarget, type Target } from '../config/resolve.js';
-import { API_KEY_HEADER, ApiClient, defaultSleep } from '../http/core.js';
+import { API_KEY_HEADER, ApiClient } from '../http/core.js';
 import { maskKey, redact } from '../http/redact.js';
+import { sleep as abortableSleep } from '../http/pace.js';
 import { SANDBOX_BASE_URL, assertSafeTransport } from '../http/url.js';
 import { formatDuration } from '../registry/values.js';
 import { createNetworkTransport } from '../transport/network.js';
 import { createRecordingTransport, type PlannedRequest } from '../transport/recording.js';
 import { openEmbeddedSandbox } from '../transport/sandbox.js';
 import type { Transport, TransportRequest } from '../transport/types.js';
-import { noKeyError, usageError } from './errors.js';
+import { noKeyError, usageError, type UncertainWrites } from './errors.js';
 import { safeLine } from './format.js';
 import { checkName, parseChoice } from './input.js';
 import { createStreams, isTruthy, startSpinner, type InStream, type IOStreams, type OutStream, type Spinner } from './io.js';
@@ -51,10 +52,12 @@ export interface ContextInit {
   prompter?: Prompter;
   /** The clock of relative times in tables (tests). */
   now?: () => number;
-  /** Every wait between attempts: backoff, Retry-After, the countdown (tests: none that takes real time). */
-  sleep?: (ms: number) => Promise<void>;
+  /** Every wait between attempts: backoff, Retry-After, the countdown (tests: none that takes real time); the signal ends it. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Retries of a failed request (default: the HTTP core's); shell completion asks once. */
   maxRetries?: number;
+  /** Cancels the command's requests and waits from outside (an MCP client's cancel). */
+  signal?: AbortSignal;
 }
 
 /** The output settings, resolved and checked before a command runs. */
@@ -84,13 +87,23 @@ export class Context {
   private cachedPrompter?: Prompter;
   private clientPromise?: Promise<ApiClient>;
   private lookupPromise?: Promise<ApiClient>;
+  /** A context for the same command with a signal of its own (withSignal) shares its parent's client. */
+  private parentClient?: () => Promise<ApiClient>;
+  private madeClient?: ApiClient;
   private readonly cleanups: Array<() => void> = [];
   private readonly spinners = new Set<Spinner>();
+  private readonly cancellation = new AbortController();
+  /**
+   * Aborted when the command ends early (Ctrl-C: the runner's) or from outside (init.signal): every
+   * request and every wait of the command stops at once.
+   */
+  readonly signal: AbortSignal;
 
   constructor(init: ContextInit) {
     this.init = init;
     this.options = init.options;
     this.env = init.env ?? process.env;
+    this.signal = init.signal ? AbortSignal.any([this.cancellation.signal, init.signal]) : this.cancellation.signal;
     this.io = createStreams({
       env: this.env,
       noColor: init.options.color === false,
@@ -189,7 +202,8 @@ export class Context {
 
   /** The API client for the resolved workspace: the network, or the embedded sandbox in-process. */
   client(): Promise<ApiClient> {
-    return (this.clientPromise ??= this.createClient(false));
+    const parent = this.parentClient;
+    return (this.clientPromise ??= (parent ? parent().then((client) => client.withSignal(this.signal)) : this.createClient(false)).then((client) => (this.madeClient = client)));
   }
 
   /**
@@ -204,6 +218,24 @@ export class Context {
   }
 
   /**
+   * The same command (settings, client, connections) with a signal of its own: an MCP tool call
+   * that its client cancels stops its requests and waits, and sends nothing more.
+   */
+  withSignal(signal: AbortSignal): Context {
+    const child = new Context({ ...this.init, signal: AbortSignal.any([this.signal, signal]) });
+    child.parentClient = () => this.client();
+    return child;
+  }
+
+  /** What to do about writes an early end leaves uncertain; a command that can find them again says how. */
+  uncertainWritesAdvice = 'check before running the command again';
+
+  /** The writes that reached the service and have no answer yet: what Ctrl-C now leaves uncertain. */
+  uncertainWrites(): UncertainWrites {
+    return { writes: this.madeClient?.writesUnanswered() ?? [], advice: this.uncertainWritesAdvice };
+  }
+
+  /**
    * The same workspace, settings and transport for work that owns no terminal (MCP tool calls, whose
    * stdin and stdout belong to the protocol): it never prompts, reads an empty stdin, and writes only
    * messages, to a stderr that is no terminal (no spinner, no countdown).
@@ -211,7 +243,7 @@ export class Context {
   headless(): Context {
     const stderr: OutStream = { write: (text) => this.io.stderr.write(text) };
     const stdin: InStream = { async *[Symbol.asyncIterator]() {} };
-    return new Context({ ...this.init, options: { ...this.options, input: false }, stdin, stdout: stderr, stderr });
+    return new Context({ ...this.init, options: { ...this.options, input: false }, stdin, stdout: stderr, stderr, signal: this.signal });
   }
 
   onClose(cleanup: () => void): void {
@@ -220,6 +252,7 @@ export class Context {
 
   /** Releases what the command holds; also when it ends early (Ctrl-C, stdout gone: src/cli/io.ts). */
   close(): void {
+    this.cancellation.abort(new Error('the command ended'));
     // A spinner left running would leave the terminal without its cursor.
     for (const spinner of this.spinners) spinner.stop();
     for (const cleanup of this.cleanups.splice(0)) cleanup();
@@ -254,7 +287,7 @@ export class Context {
     assertSafeTransport(baseUrl, Boolean(this.options.insecure));
     let transport = this.init.transport;
     if (!transport && (!this.dryRun || reads)) {
-      const network = await createNetworkTransport();
+      const network = await createNetworkTransport({ env: this.env });
       this.onClose(() => network.close());
       transport = network;
     }
@@ -287,7 +320,8 @@ export class Context {
       sleep: this.init.sleep,
       userAgent: `crm/${VERSION} node/${process.versions.node} ${process.platform}`,
       trace: this.debug ? (line) => this.io.stderr.write(`${safeLine(line)}\n`) : undefined,
-      waitLong: (ms, reason) => this.waitLong(ms, reason),
+      waitLong: (ms, reason, signal) => this.waitLong(ms, reason, signal),
+      signal: this.signal,
     });
   }
 
@@ -309,26 +343,29 @@ export class Context {
 
   /**
    * A long Retry-After: wait with --wait, count down on a terminal, otherwise give up (exit 5). The
-   * countdown shows each whole second left; the waits add up to at least `ms`.
+   * countdown shows each whole second left; the waits add up to at least `ms`. The signal ends it.
    */
-  private async waitLong(ms: number, refusal: string): Promise<boolean> {
+  private async waitLong(ms: number, refusal: string, signal?: AbortSignal): Promise<boolean> {
     const reason = safeLine(refusal);
     const interactive = this.io.stderrIsTTY && this.io.stdinIsTTY;
     if (!this.options.wait && !interactive) return false;
-    const sleep = this.init.sleep ?? defaultSleep;
+    const sleep = this.init.sleep ?? abortableSleep;
     const line = (seconds: number) => `${reason} Retrying in ${formatDuration(seconds * 1000)}${interactive ? ' (Ctrl-C to stop)' : ''}`;
     const seconds = Math.ceil(ms / 1000);
     if (!this.io.stderrIsTTY) {
       this.info(line(seconds));
-      await sleep(ms);
+      await sleep(ms, signal);
       return true;
     }
     // The first second shown may be a part of one: the rest are whole.
-    for (let left = seconds; left > 0; left--) {
-      this.io.stderr.write(`\r\x1b[2K${line(left)}`);
-      await sleep(left === seconds ? ms - (seconds - 1) * 1000 : 1000);
+    try {
+      for (let left = seconds; left > 0; left--) {
+        this.io.stderr.write(`\r\x1b[2K${line(left)}`);
+        await sleep(left === seconds ? ms - (seconds - 1) * 1000 : 1000, signal);
+      }
+    } finally {
+      this.io.stderr.write('\r\x1b[2K');
     }
-    this.io.stderr.write('\r\x1b[2K');
     return true;
   }
 }

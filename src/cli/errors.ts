@@ -68,13 +68,26 @@ export const usageError = (message: string, hint?: string): CliError => new CliE
 export const noKeyError = (): CliError =>
   new CliError('no API key configured', ExitCode.auth, { code: 'no_api_key', hint: 'run `crm auth login`, or set CRM_API_KEY' });
 
-export const interruptedError = (): CliError => new CliError('interrupted', ExitCode.interrupted, { code: 'interrupted' });
+export const interruptedError = (hint?: string): CliError => new CliError('interrupted', ExitCode.interrupted, { code: 'interrupted', hint });
 
 /** Why a command ended early, as the failure a user sees; undefined when that is no failure (`| head -1`). */
-export function earlyEndError(end: EarlyEnd): CliError | undefined {
-  if (end.reason === 'interrupted') return interruptedError();
+export function earlyEndError(end: EarlyEnd, uncertain?: UncertainWrites): CliError | undefined {
+  if (end.reason === 'interrupted') return interruptedError(uncertain && uncertain.writes.length > 0 ? unansweredHint(uncertain) : undefined);
   if (end.reason === 'output_failed') return new CliError(describeOutputFailure(end.error), ExitCode.service, { code: 'output_failed' });
   return undefined;
+}
+
+/** What an early end leaves uncertain: writes the service received and had not answered ("POST /contacts"), and what to do. */
+export interface UncertainWrites {
+  writes: readonly string[];
+  advice: string;
+}
+
+function unansweredHint({ writes, advice }: UncertainWrites): string {
+  const counts = new Map<string, number>();
+  for (const write of writes) counts.set(write, (counts.get(write) ?? 0) + 1);
+  const listed = [...counts].map(([write, count]) => (count > 1 ? `${write} (${count} of them)` : write)).join(', ');
+  return `${listed} ${writes.length > 1 ? 'were' : 'was'} sent and may have taken effect: ${advice}`;
 }
 
 /** A 2xx that carries no record where one was promised (get, create, update). */
@@ -102,6 +115,7 @@ const EXIT_BY_KIND: Record<Exclude<HttpError['kind'], 'status'>, number> = {
   malformed: ExitCode.network,
   redirect: ExitCode.service,
   lost_track: ExitCode.service,
+  cancelled: ExitCode.interrupted,
 };
 
 /** The code of a failure crm did not foresee: a fault of crm's own (--debug shows its stack). */

@@ -57,9 +57,11 @@ export async function runAction(init: ContextInit, body: CommandBody, settings: 
 
 /** Ctrl-C or a failing stdout (src/cli/io.ts): report why, release what the command holds (ctx.onClose). */
 function endEarly(end: EarlyEnd, ctx: Context): number {
-  // First, so that a spinner is gone before the message is written.
+  // Asked before close() cancels them: the writes under way may have taken effect.
+  const uncertain = ctx.uncertainWrites();
+  // First, so that a spinner is gone before the message is written; it cancels every request and wait.
   ctx.close();
-  const failure = earlyEndError(end);
+  const failure = earlyEndError(end, uncertain);
   if (!failure) return ExitCode.ok;
   // The terminal echoed ^C where the cursor was: the message goes on a line of its own.
   if (end.reason === 'interrupted' && ctx.io.stderrIsTTY) ctx.io.stderr.write('\n');

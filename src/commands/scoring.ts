@@ -6,7 +6,7 @@
 import { isObject, type JsonObject } from '../registry/values.js';
 import type { ApiClient } from '../http/core.js';
 import { HttpError } from '../http/errors.js';
-import { pause } from './stop.js';
+import { sleep } from '../http/pace.js';
 
 /** The published limit of POST /ai/trigger: 10 calls a minute per key (service-facts.md). */
 export const SCORE_CALLS_PER_WINDOW = 10;
@@ -40,7 +40,7 @@ export class Scorer {
     this.calls = options.calls ?? SCORE_CALLS_PER_WINDOW;
     this.windowMs = options.windowMs ?? SCORE_WINDOW_MS;
     this.now = options.now ?? Date.now;
-    this.pause = options.pause ?? pause;
+    this.pause = options.pause ?? sleep;
   }
 
   /** Scores one contact: `score` and `next_best_action` from the answer (empty when it had none). */

@@ -19,22 +19,6 @@ export function stopOnSigterm(): Stopper {
   return { signal: controller.signal, dispose: () => process.off('SIGTERM', handler) };
 }
 
-/** Resolves after `ms`, or rejects with the stop reason as soon as the signal is aborted. */
-export function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /** The work's outcome, unless the signal is aborted first (the work is then abandoned, not awaited). */
 export function unlessStopped<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);

@@ -2,11 +2,12 @@
 // list unwrapping, errors by kind, timeouts, retries and the debug trace. It knows nothing of exit
 // codes or terminals: the CLI maps its HttpErrors (src/cli/errors.ts) and decides how to wait.
 
-import { HttpError, invalidRequest } from './errors.js';
+import { HttpError, cancelledError, invalidRequest } from './errors.js';
 import { parseBody, readEnvelope, unwrapList, type ErrorMember, type ListPage } from './envelope.js';
+import { Pace, sleep as abortableSleep } from './pace.js';
 import { formatDuration, isObject } from '../registry/values.js';
-import { DEFAULT_MAX_RETRIES, MAX_WAIT_MS, RETRY_AFTER_CAP_MS, backoffDelay, parseRetryAfter, shouldRetry, type Outcome } from './retry.js';
-import { TransportError, type Transport, type TransportRequest, type TransportResponse } from '../transport/types.js';
+import { DEFAULT_MAX_RETRIES, MAX_WAIT_MS, RATE_LIMIT_BUDGET_MS, RETRY_AFTER_CAP_MS, backoffDelay, isIdempotent, parseRetryAfter, shouldRetry, type Outcome } from './retry.js';
+import { CANCELLED, TransportError, type Transport, type TransportRequest, type TransportResponse } from '../transport/types.js';
 import { maskKey, redact } from './redact.js';
 import { buildUrl, type Query } from './url.js';
 
@@ -26,9 +27,13 @@ export interface ClientOptions {
   /**
    * Asked when the service wants a wait longer than the cap (429/503 with a long Retry-After).
    * Resolves true once it has waited (--wait, or a countdown on a TTY); false to give up at once.
+   * Rejects when the signal is aborted.
    */
-  waitLong?: (ms: number, reason: string) => Promise<boolean>;
-  sleep?: (ms: number) => Promise<void>;
+  waitLong?: (ms: number, reason: string, signal?: AbortSignal) => Promise<boolean>;
+  /** Cancels every request of the client and every wait (the command's: Ctrl-C, an MCP cancel). */
+  signal?: AbortSignal;
+  /** Resolves after `ms`; rejects when the signal is aborted first. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
   now?: () => number;
 }
@@ -36,6 +41,14 @@ export interface ClientOptions {
 interface RequestOptions {
   query?: Query;
   body?: unknown;
+  /** Cancels this request (and its waits) alone: a page of a walk no longer needed. */
+  signal?: AbortSignal;
+  /**
+   * Bulk work (an import's rows, a bulk command's ids): a 429 with a short Retry-After is waited out
+   * however often it comes, up to RATE_LIMIT_BUDGET_MS of waiting for the request, instead of
+   * counting as a retry. The pace shared by the client's requests keeps such 429s rare.
+   */
+  waitOutRateLimit?: boolean;
 }
 
 interface Exchange {
@@ -48,16 +61,34 @@ interface Exchange {
 /** What an HTTP header value may hold (Node refuses anything else). */
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
-export const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 export class ApiClient {
   readonly baseUrl: string;
   private readonly options: ClientOptions;
   private headerSets?: { bare: Readonly<Record<string, string>>; json: Readonly<Record<string, string>> };
+  /** The pace every request of this client keeps (see ./pace.ts). */
+  readonly pace: Pace;
+  /** Requests that may have reached the service and have no answer yet. */
+  readonly unanswered: Set<TransportRequest>;
 
-  constructor(options: ClientOptions) {
+  constructor(options: ClientOptions, shared?: Pick<ApiClient, 'pace' | 'unanswered'>) {
     this.options = options;
     this.baseUrl = options.baseUrl;
+    this.pace = shared?.pace ?? new Pace({ now: () => this.now(), sleep: (ms, signal) => this.sleep(ms, signal) });
+    this.unanswered = shared?.unanswered ?? new Set();
+  }
+
+  /** The same client (connections, pace) whose requests and waits this signal also cancels. */
+  withSignal(signal: AbortSignal): ApiClient {
+    const signals = [this.options.signal, signal].filter((one) => one !== undefined);
+    return new ApiClient({ ...this.options, signal: AbortSignal.any(signals) }, this);
+  }
+
+  /**
+   * The writes (POST) that reached the service and have no answer yet, as "POST /contacts": what
+   * may have taken effect when the command ends now (Ctrl-C).
+   */
+  writesUnanswered(): string[] {
+    return [...this.unanswered].filter((request) => !isIdempotent(request.method)).map((request) => `${request.method} ${this.pathOf(request)}`);
   }
 
   /** The key as it may be shown: its last 4 characters at most. */
@@ -72,7 +103,7 @@ export class ApiClient {
 
   async exchange(method: string, path: string, options: RequestOptions = {}): Promise<Exchange> {
     const request = this.prepare(method, path, options);
-    const response = await this.sendWithRetries(request);
+    const response = await this.sendWithRetries(request, Boolean(options.waitOutRateLimit));
     if (response.status >= 300 && response.status < 400) throw this.redirectError(response);
     let envelope: unknown;
     try {
@@ -101,13 +132,17 @@ export class ApiClient {
 
   private prepare(method: string, path: string, options: RequestOptions): TransportRequest {
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-    return {
+    const signals = [this.options.signal, options.signal].filter((signal) => signal !== undefined);
+    const request: TransportRequest = {
       method,
       url: buildUrl(this.baseUrl, path, options.query),
       headers: this.headersFor(body !== undefined),
       body,
       timeoutMs: this.options.timeoutMs ?? 30_000,
+      signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0],
+      onSent: () => this.unanswered.add(request),
     };
+    return request;
   }
 
   /** The same two frozen header sets for every request, so the transport may keep their text. */
@@ -130,12 +165,14 @@ export class ApiClient {
     return withBody ? this.headerSets.json : this.headerSets.bare;
   }
 
-  private async sendWithRetries(request: TransportRequest): Promise<TransportResponse> {
+  private async sendWithRetries(request: TransportRequest, patient: boolean): Promise<TransportResponse> {
     const maxRetries = this.options.maxRetries ?? DEFAULT_MAX_RETRIES;
-    const sleep = this.options.sleep ?? defaultSleep;
     /** The previous attempt got no answer: the service may have acted on it. */
     let previousUnanswered = false;
-    for (let attempt = 0; ; attempt++) {
+    /** How long 429s were waited out without counting as retries (bulk work). */
+    let rateLimitWaited = 0;
+    for (let attempt = 0; ; ) {
+      const startedAt = await this.cancellable(request, () => this.pace.turn(request.signal));
       let outcome: Outcome;
       let response: TransportResponse | undefined;
       let failure: TransportError | undefined;
@@ -144,31 +181,84 @@ export class ApiClient {
         outcome = { kind: 'status', status: response.status };
       } catch (error) {
         if (!(error instanceof TransportError)) throw error;
+        if (error.code === CANCELLED) throw this.cancelledError(request, error.delivered);
         failure = error;
         outcome = { kind: 'network', delivered: error.delivered };
       }
+      if (response?.status === 429) this.pace.refused(startedAt);
+      else if (response) this.pace.answered();
       if (response && (response.status < 400 || !shouldRetry(request.method, outcome))) {
         return this.forgiveRepeatedDelete(request, response, previousUnanswered);
       }
-      if (failure && !shouldRetry(request.method, outcome)) throw networkError(failure);
+      if (failure && (failure.final || !shouldRetry(request.method, outcome))) throw this.networkError(failure, request);
       previousUnanswered = failure !== undefined && failure.delivered;
 
       const retryAfter = response ? parseRetryAfter(response.headers['retry-after'], this.now()) : undefined;
       if (response && retryAfter !== undefined && retryAfter > RETRY_AFTER_CAP_MS) {
         const refusal = this.statusError(response.status, safeErrorOf(response.body));
         // A wait longer than MAX_WAIT_MS (or one that would overflow a timer) is never waited out.
-        const waited = retryAfter <= MAX_WAIT_MS && attempt < maxRetries && this.options.waitLong ? await this.options.waitLong(retryAfter, refusal.message) : false;
+        const waitLong = this.options.waitLong;
+        const waited = retryAfter <= MAX_WAIT_MS && attempt < maxRetries && waitLong ? await this.cancellable(request, () => waitLong(retryAfter, refusal.message, request.signal)) : false;
         if (!waited) throw this.retryLaterError(refusal, retryAfter);
+        attempt++;
         continue;
       }
-      if (attempt >= maxRetries) {
-        if (failure) throw networkError(failure);
-        return response!;
-      }
       const delay = retryAfter ?? backoffDelay(attempt, this.options.random);
-      this.trace(`* retry ${attempt + 1}/${maxRetries} in ${delay} ms (${failure ? failure.message : `HTTP ${response!.status}`})`);
-      await sleep(delay);
+      const waitedOut = patient && response?.status === 429 && rateLimitWaited + delay <= RATE_LIMIT_BUDGET_MS;
+      if (waitedOut) {
+        rateLimitWaited += delay;
+      } else {
+        if (attempt >= maxRetries) {
+          if (failure) throw this.networkError(failure, request);
+          return response!;
+        }
+        attempt++;
+      }
+      this.trace(`* retry ${waitedOut ? '(rate limited)' : `${attempt}/${maxRetries}`} in ${delay} ms (${failure ? failure.message : `HTTP ${response!.status}`})`);
+      await this.cancellable(request, () => this.sleep(delay, request.signal));
     }
+  }
+
+  /** Runs a wait of the request; its signal aborted, the command is cancelled. */
+  private async cancellable<T>(request: TransportRequest, wait: () => Promise<T>): Promise<T> {
+    if (request.signal?.aborted) throw this.cancelledError(request, false);
+    try {
+      return await wait();
+    } catch (error) {
+      if (request.signal?.aborted) throw this.cancelledError(request, false);
+      throw error;
+    }
+  }
+
+  private cancelledError(request: TransportRequest, sent: boolean): HttpError {
+    return cancelledError(sent && !isIdempotent(request.method) ? `${request.method} ${this.pathOf(request)} was sent: it may have taken effect on the service` : undefined);
+  }
+
+  /** A failure of the transport as the core reports it; a write that may have arrived says so, and how to check. */
+  private networkError(failure: TransportError, request: TransportRequest): HttpError {
+    if (failure.invalid) return invalidRequest(failure.message, failure.hint);
+    const code = failure.code.toLowerCase();
+    if (failure.malformed) return new HttpError('malformed', failure.message, { code: code === 'eproto' ? 'malformed_response' : code, hint: failure.hint });
+    let hint = failure.hint;
+    if (failure.code === 'ETIMEDOUT' && failure.delivered && !isIdempotent(request.method)) {
+      const path = this.pathOf(request);
+      // A create (a POST to a collection) is checked by listing the collection.
+      const create = /^\/[^/]+$/.test(path);
+      hint = create
+        ? `the service may have created it all the same: look (for example \`crm api GET ${path}\`) before sending it again`
+        : `the service may have acted on the ${request.method} all the same: check before sending it again`;
+    }
+    return new HttpError('network', failure.message, { code, hint });
+  }
+
+  /** The path of a request, relative to the base URL and without its query. */
+  private pathOf(request: TransportRequest): string {
+    const path = request.url.startsWith(this.baseUrl) ? request.url.slice(this.baseUrl.length) : request.url;
+    return path.split('?')[0] || '/';
+  }
+
+  private sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return (this.options.sleep ?? abortableSleep)(ms, signal);
   }
 
   /**
@@ -185,7 +275,7 @@ export class ApiClient {
     const started = this.now();
     this.traceRequest(request);
     try {
-      const answer = await this.options.transport(request);
+      const answer = await this.options.transport(request).finally(() => this.unanswered.delete(request));
       // The service is untrusted: a key it echoes back (in an error, a record, a header such as
       // Location) is masked here, before anything reads the answer, so it reaches no output,
       // message or trace.
@@ -280,10 +370,6 @@ function holdsKey(headers: TransportResponse['headers'], key: string): boolean {
 
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
-}
-
-function networkError(error: TransportError): HttpError {
-  return new HttpError('network', error.message, { code: error.code.toLowerCase() });
 }
 
 function safeErrorOf(body: string): ErrorMember | undefined {

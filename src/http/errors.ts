@@ -15,7 +15,9 @@ type HttpErrorKind =
   /** A redirect: crm does not follow them with the key attached. */
   | 'redirect'
   /** A walk of a list lost its place: the list changed faster than it could follow (src/http/paginate.ts). */
-  | 'lost_track';
+  | 'lost_track'
+  /** Cancelled (Ctrl-C, an MCP client's cancel) before an answer came. */
+  | 'cancelled';
 
 interface HttpErrorDetails {
   status?: number;
@@ -51,3 +53,6 @@ export class HttpError extends Error {
 
 export const invalidRequest = (message: string, hint?: string): HttpError =>
   new HttpError('invalid_request', message, { code: 'invalid_request', hint });
+
+/** The work was cancelled: what to say of it. */
+export const cancelledError = (hint?: string): HttpError => new HttpError('cancelled', 'cancelled', { code: 'cancelled', hint });

@@ -5,6 +5,8 @@ export const DEFAULT_MAX_RETRIES = 3;
 export const RETRY_AFTER_CAP_MS = 10_000;
 /** Even with --wait, a Retry-After longer than this is not waited out (exit 5 saying when). */
 export const MAX_WAIT_MS = 3_600_000;
+/** Bulk work waits out short 429s for one request up to this long in all (the service's published window is a minute). */
+export const RATE_LIMIT_BUDGET_MS = 60_000;
 const BACKOFF_BASE_MS = 300;
 const BACKOFF_MAX_MS = 5_000;
 
@@ -16,7 +18,7 @@ export type Outcome =
 const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
 
 /** GET, HEAD, PUT, PATCH and DELETE repeat safely: our PATCH bodies set absolute values. */
-function isIdempotent(method: string): boolean {
+export function isIdempotent(method: string): boolean {
   return method !== 'POST';
 }
 

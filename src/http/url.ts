@@ -1,3 +1,4 @@
+import { unsendableUrl } from '../transport/target.js';
 import { invalidRequest } from './errors.js';
 
 export const API_PREFIX = '/api/v1';
@@ -22,6 +23,9 @@ export function maskCredentials(text: string): string {
  */
 export function normalizeBaseUrl(input: string): string {
   const shown = maskCredentials(input);
+  // The URL parser would drop a line break or a tab silently: such a URL is refused, not cleaned up.
+  const unsendable = unsendableUrl(input.trim());
+  if (unsendable) throw invalidRequest(`invalid base URL ${JSON.stringify(shown)}: ${unsendable}`);
   let url: URL;
   try {
     url = new URL(input.trim());

@@ -45,6 +45,10 @@ export const ENVIRONMENT: readonly Described[] = [
   { name: 'CRM_SQLITE', description: "the sandbox's SQLite: node:sqlite or better-sqlite3 (default: node:sqlite where Node has it, else better-sqlite3)" },
   { name: 'XDG_CACHE_HOME', description: 'shell completion caches live in its crm folder (default ~/.cache/crm)' },
   { name: 'CRM_WATCH_SECRET', description: 'crm watch --forward-to: sign each delivery with this secret (as --secret)' },
+  { name: 'HTTPS_PROXY', description: 'proxy for https:// workspaces (https_proxy too): requests go through it in a CONNECT tunnel' },
+  { name: 'HTTP_PROXY', description: 'proxy for http:// URLs, and for https:// when HTTPS_PROXY is not set (http_proxy too)' },
+  { name: 'NO_PROXY', description: 'hosts reached directly, comma-separated (no_proxy too; * for all); this machine always is' },
+  { name: 'NODE_EXTRA_CA_CERTS', description: 'a PEM file of certificate authorities to trust as well (a private CA)' },
   { name: 'NO_COLOR', description: 'set: no colour' },
   { name: 'FORCE_COLOR', description: 'set (not 0): colour even into a pipe' },
 ];

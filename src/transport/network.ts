@@ -1,255 +1,341 @@
-// The network transport: HTTP/1.1 over net/tls with kept-alive connections (./http1.ts frames the
-// bytes). Not node:http: it costs more CPU per request than the service spends answering, which
-// caps a bulk import well below what the service can take. Not fetch: its first call loads undici,
-// about 115 ms on Node 20, and undici's Pool measured slower than node:http here. tls (with crypto)
-// is loaded only when a request needs it.
+// The network transport: undici (the HTTP client Node's own fetch is built on) behind the Transport
+// seam, loaded only by commands that reach the network. undici speaks HTTP/1.1 and keeps connections
+// alive (one per request under way, per origin), lets idle ones go, tunnels through HTTP(S)_PROXY
+// with CONNECT, verifies and reuses TLS sessions. This file adds what the core's rules need: answers
+// asked for compressed and decoded, a size cap, the --timeout deadline over the whole exchange,
+// cancellation, and for every failure whether the request may have reached the service.
 //
-// Per request: one Exchange (with its parser), no closures and no timer (one timer checks every
-// request's deadline). Where crm and the service share a machine's cores, the client's CPU is
-// taken from the service (bench/scale.mjs measures an import against `crm sandbox serve`).
+// Requests go through undici's dispatch() with a handler of this file rather than request(): only
+// a handler learns when a request was handed to a connection (onRequestStart), which tells "never
+// sent, safe to send again, even a POST" from "may have been delivered".
 
-import type { Socket } from 'node:net';
-import { AnswerParser, InvalidHeaderError, MalformedAnswerError, serializeRequest, type Answer } from './http1.js';
-import { TransportError, originOf, pathAndQuery, type Transport, type TransportRequest, type TransportResponse } from './types.js';
+import type { Dispatcher } from 'undici';
+import { requestTarget } from './target.js';
+import { CANCELLED, TransportError, originOf, type Transport, type TransportRequest, type TransportResponse } from './types.js';
 
-/** Errors raised before a connection existed: nothing was sent. */
-const NOT_DELIVERED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
-/** How often the deadlines of the requests under way are checked: one timer, not one a request. */
-const DEADLINE_CHECK_MS = 50;
-const READ_BUFFER_BYTES = 64 * 1024;
+/** Idle connections are let go after this, or sooner when the server's Keep-Alive hint says so. */
+const IDLE_MS = 4_000;
+const CONNECT_TIMEOUT_MS = 10_000;
+/** Answers larger than this (as sent or decoded) are refused: a list page is a few KiB. */
+export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+const ACCEPT_ENCODING = 'gzip, br';
 
-/** A connection to one origin, idle in its pool or carrying one exchange. */
-interface Connection {
-  socket: Socket;
-  origin: string;
-  /** The TCP connection was made: from here on a request may have reached the service. */
-  connected: boolean;
-  exchange?: Exchange;
-  /** When it went back to the pool (Date.now()), and how long it may stay there. */
-  idleSince: number;
-  maxIdleMs: number;
+/** Failures of the connection itself: nothing was sent on it. */
+const UNREACHABLE: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host not found',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  EADDRNOTAVAIL: 'address not available',
+  UND_ERR_CONNECT_TIMEOUT: 'timed out',
+};
+
+export interface NetworkOptions {
+  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY (or their lower-case forms) are read. */
+  env: NodeJS.ProcessEnv;
+  /** How long an idle connection is kept at most (default IDLE_MS). */
+  idleMs?: number;
 }
 
-/** What the transport does when an exchange is over: pool its connection (answered), and count it. */
-interface Settling {
-  release(connection: Connection, answer: Answer): void;
-  settled(): void;
+interface NetworkTransport extends Transport {
+  close(): void;
 }
 
-/** One request under way on a connection: settles once, on the answer, a failure or its deadline. */
-class Exchange {
-  readonly parser: AnswerParser;
-  /** When it times out (Date.now()): a deadline for the whole exchange, not only for an idle socket. */
-  readonly deadline: number;
-  private settled = false;
+/** The proxy settings of an environment; the lower-case names win, as curl reads them. */
+interface ProxySettings {
+  httpProxy?: string;
+  httpsProxy?: string;
+  noProxy: string;
+}
+
+export function proxySettings(env: NodeJS.ProcessEnv): ProxySettings {
+  const read = (name: string) => (env[name.toLowerCase()] || env[name] || '').trim() || undefined;
+  const httpProxy = read('HTTP_PROXY');
+  const noProxy = read('NO_PROXY') ?? '';
+  // This machine is never reached through a proxy (as Go's clients, gh among them, do).
+  const loopback = 'localhost,127.0.0.1,[::1]';
+  return { httpProxy, httpsProxy: read('HTTPS_PROXY') ?? httpProxy, noProxy: noProxy === '*' ? '*' : [noProxy, loopback].filter(Boolean).join(',') };
+}
+
+export async function createNetworkTransport(options: NetworkOptions): Promise<NetworkTransport> {
+  await compileParserCheaply();
+  const proxies = proxySettings(options.env);
+  const idleMs = options.idleMs ?? IDLE_MS;
+  const agentOptions = {
+    keepAliveTimeout: idleMs,
+    keepAliveMaxTimeout: idleMs,
+    // A server's `Keep-Alive: timeout=N`: stop using the connection a second before it does.
+    keepAliveTimeoutThreshold: 1_000,
+    connect: { timeout: CONNECT_TIMEOUT_MS, keepAlive: true, keepAliveInitialDelay: 30_000 },
+  };
+  let dispatcher: Dispatcher;
+  if (proxies.httpProxy || proxies.httpsProxy) {
+    // The whole of undici: its proxy agent needs the API methods the index adds to every dispatcher.
+    const { default: undici } = await import('undici/index.js');
+    // Given explicitly, so that undici never reads process.env behind the command's back.
+    dispatcher = new undici.EnvHttpProxyAgent({ ...agentOptions, httpProxy: proxies.httpProxy ?? '', httpsProxy: proxies.httpsProxy ?? '', noProxy: proxies.noProxy });
+  } else {
+    const { default: Agent } = await import('undici/lib/dispatcher/agent.js');
+    dispatcher = new Agent(agentOptions);
+  }
+  const transport: Transport = (request) => new Promise((resolve, reject) => send(dispatcher, proxyFor(request.url, proxies), request, resolve, reject));
+  return Object.assign(transport, {
+    close() {
+      void dispatcher.destroy().catch(() => {});
+    },
+  });
+}
+
+/**
+ * undici parses answers with llhttp compiled to WebAssembly. On Node 20 V8 goes on optimising that
+ * module in the background, and the process waits for it at exit: about 100 ms on every network
+ * command. Its baseline code (Liftoff) parses a page of JSON in microseconds.
+ */
+async function compileParserCheaply(): Promise<void> {
+  if (Number(process.versions.node.split('.')[0]) >= 22) return;
+  const { setFlagsFromString } = await import('node:v8');
+  setFlagsFromString('--liftoff-only');
+}
+
+/**
+ * The proxy a request to `url` goes through, as messages name it (without credentials): NO_PROXY
+ * read as undici reads it (host or domain suffix, an optional port, `*` for none).
+ */
+function proxyFor(url: string, proxies: ProxySettings): string | undefined {
+  const { protocol, host, port } = new URL(url);
+  const proxy = protocol === 'https:' ? proxies.httpsProxy : proxies.httpProxy;
+  if (!proxy || proxies.noProxy === '*') return undefined;
+  const hostname = host.replace(/:\d*$/, '').toLowerCase();
+  const portNumber = Number(port) || (protocol === 'https:' ? 443 : 80);
+  const bypass = proxies.noProxy.split(/[,\s]/).some((entry) => {
+    if (!entry) return false;
+    const parsed = /^(.+):(\d+)$/.exec(entry);
+    const name = (parsed ? parsed[1]! : entry).replace(/^\*?\./, '').toLowerCase();
+    if (parsed && Number(parsed[2]) !== portNumber) return false;
+    return hostname === name || hostname.endsWith(`.${name}`);
+  });
+  return bypass ? undefined : shownProxy(proxy);
+}
+
+function shownProxy(proxy: string): string {
+  try {
+    const url = new URL(proxy);
+    return `${url.protocol}//${url.host}`;
+  } catch {
+    return proxy;
+  }
+}
+
+function send(dispatcher: Dispatcher, proxy: string | undefined, request: TransportRequest, resolve: (response: TransportResponse) => void, reject: (error: TransportError) => void): void {
+  const origin = originOf(request.url);
+  const host = new URL(origin).host;
+  const path = requestTarget(request.url);
+  if (path === undefined) return reject(new TransportError(`the URL ${JSON.stringify(request.url)} cannot be sent: it holds a control character`, 'EINVALIDURL', false, { invalid: true }));
+  const exchange = new Exchange(host, proxy, request, resolve, reject);
+  if (exchange.settled) return;
+  try {
+    dispatcher.dispatch(
+      {
+        origin,
+        path,
+        method: request.method as Dispatcher.HttpMethod,
+        headers: { ...request.headers, 'accept-encoding': ACCEPT_ENCODING },
+        body: request.body,
+        // The deadline of the exchange covers it all.
+        headersTimeout: 0,
+        bodyTimeout: 0,
+      },
+      exchange,
+    );
+  } catch (error) {
+    exchange.onResponseError(undefined, error as Error);
+  }
+}
+
+/** One request under way: undici's handler, settling the transport's promise once. */
+class Exchange implements Dispatcher.DispatchHandler {
+  settled = false;
+  /** Handed to a connection: from here on the service may have received it. */
+  private sent = false;
+  private answered = false;
+  private status = 0;
+  private headers: Record<string, string | string[] | undefined> = {};
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  private controller?: Dispatcher.DispatchController;
+  private readonly timer: NodeJS.Timeout;
+  private readonly onAbort = () => this.fail(cancelled(this.sent));
 
   constructor(
-    private readonly connection: Connection,
     private readonly host: string,
+    private readonly proxy: string | undefined,
     private readonly request: TransportRequest,
-    private readonly settling: Settling,
     private readonly resolve: (response: TransportResponse) => void,
     private readonly reject: (error: TransportError) => void,
   ) {
-    this.parser = new AnswerParser(request.method);
-    this.deadline = Date.now() + request.timeoutMs;
+    this.timer = setTimeout(() => this.fail(new TransportError(`request timed out after ${request.timeoutMs / 1000}s`, 'ETIMEDOUT', this.sent)), request.timeoutMs);
+    if (request.signal?.aborted) this.onAbort();
+    else request.signal?.addEventListener('abort', this.onAbort, { once: true });
   }
 
-  answered(answer: Answer): void {
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    // Settled already (cancelled or timed out while connecting): it is never written.
+    if (this.settled) return controller.abort(new Error('abandoned'));
+    this.sent = true;
+    this.request.onSent?.();
+  }
+
+  onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: Record<string, string | string[] | undefined>): void {
+    if (status < 100 || status > 599) return this.failAndAbort(controller, this.malformed(`a status of ${status}`));
+    // 1xx: an interim answer; the final one follows.
+    if (status < 200) return;
+    this.answered = true;
+    this.status = status;
+    this.headers = headers;
+    const length = Number(headers['content-length']);
+    if (length > MAX_RESPONSE_BYTES) this.failAndAbort(controller, this.tooLarge());
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.settled) return;
+    this.size += chunk.length;
+    if (this.size > MAX_RESPONSE_BYTES) return this.failAndAbort(controller, this.tooLarge());
+    this.chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    if (this.settled) return;
+    const body = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
+    decode(body, this.headers['content-encoding']).then(
+      (text) => this.finish({ status: this.status, headers: this.headers, body: text }),
+      (problem: string) => this.fail(problem === TOO_LARGE ? this.tooLarge() : this.malformed(problem)),
+    );
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error & { code?: string }): void {
+    this.fail(this.describe(error));
+  }
+
+  private finish(response: TransportResponse): void {
     if (!this.begin()) return;
-    this.settling.release(this.connection, answer);
-    this.resolve({ status: answer.status, headers: answer.headers, body: answer.body });
-  }
-
-  failed(error: Error & { code?: string }): void {
-    if (error instanceof MalformedAnswerError) return this.fail(new TransportError(`malformed response from ${this.host}: ${error.message}`, 'EPROTO', true));
-    if (this.parser.received) return this.cutShort();
-    const code = error.code ?? 'ENETWORK';
-    this.fail(new TransportError(describeNetworkError(error, this.host), code, this.connection.connected || !NOT_DELIVERED.has(code)));
-  }
-
-  closed(): void {
-    if (this.parser.received) return this.cutShort();
-    this.fail(new TransportError(`connection to ${this.host} was closed before it answered`, 'ECONNRESET', this.connection.connected));
-  }
-
-  timedOut(): void {
-    this.fail(new TransportError(`request timed out after ${this.request.timeoutMs / 1000}s`, 'ETIMEDOUT', true));
-  }
-
-  private cutShort(): void {
-    this.fail(new TransportError(`the response from ${this.host} was cut short`, 'ETRUNCATED', true));
+    this.resolve(response);
   }
 
   private fail(error: TransportError): void {
     if (!this.begin()) return;
-    this.connection.exchange = undefined;
-    this.connection.socket.destroy();
+    this.controller?.abort(error);
     this.reject(error);
+  }
+
+  private failAndAbort(controller: Dispatcher.DispatchController, error: TransportError): void {
+    this.controller = controller;
+    this.fail(error);
   }
 
   private begin(): boolean {
     if (this.settled) return false;
     this.settled = true;
-    this.settling.settled();
+    clearTimeout(this.timer);
+    this.request.signal?.removeEventListener('abort', this.onAbort);
     return true;
   }
-}
 
-export async function createNetworkTransport(): Promise<Transport & { close(): void }> {
-  const { connect, isIP } = await import('node:net');
-  const idle = new Map<string, Connection[]>();
-  const open = new Set<Connection>();
-  let readBuffer: Buffer | undefined;
-  /**
-   * Checks the deadlines of the exchanges under way, and keeps the process alive while there are
-   * some: idle connections do not (they are unref'd).
-   */
-  let watchdog: NodeJS.Timeout | undefined;
-  let underWay = 0;
-  const checkDeadlines = () => {
-    const now = Date.now();
-    for (const connection of open) if (connection.exchange && now >= connection.exchange.deadline) connection.exchange.timedOut();
-  };
-  const settling: Settling = {
-    release: (connection, answer) => release(connection, answer),
-    settled: () => {
-      if (--underWay === 0) watchdog?.unref();
-    },
-  };
+  private malformed(problem: string): TransportError {
+    return new TransportError(`malformed response from ${this.host}: ${problem}`, 'EPROTO', true, { malformed: true });
+  }
 
-  const forget = (connection: Connection) => {
-    open.delete(connection);
-    const pool = idle.get(connection.origin);
-    const at = pool?.indexOf(connection) ?? -1;
-    if (at >= 0) pool!.splice(at, 1);
-  };
+  private tooLarge(): TransportError {
+    return new TransportError(`the response from ${this.host} is larger than crm's limit of ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB`, 'ETOOLARGE', true, { malformed: true });
+  }
 
-  const dial = async (url: URL, origin: string): Promise<Connection> => {
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
-    // Every read hands its bytes to the exchange under way.
-    const received = (chunk: Buffer) => {
-      const exchange = connection.exchange;
-      // Bytes nobody asked for: the connection cannot be trusted with the next request.
-      if (!exchange) return void socket.destroy();
-      let answer: Answer | undefined;
-      try {
-        answer = exchange.parser.push(chunk);
-      } catch (error) {
-        return exchange.failed(error as Error);
-      }
-      if (answer) exchange.answered(answer);
-    };
-    let socket: Socket;
-    if (url.protocol === 'https:') {
-      const { connect: connectTls } = await import('node:tls');
-      socket = connectTls({ host, port, servername: isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'] });
-      socket.on('data', received);
-    } else {
-      // Reads land in one buffer, copied out: a stream's 'data' event costs more than its answer's parsing.
-      readBuffer ??= Buffer.allocUnsafe(READ_BUFFER_BYTES);
-      socket = connect({
-        host,
-        port,
-        onread: {
-          buffer: readBuffer,
-          callback: (length, buffer) => {
-            received(Buffer.from(buffer.subarray(0, length)));
-            return true;
-          },
-        },
+  /** undici's error as crm says it, and whether the request may have reached the service. */
+  private describe(error: Error & { code?: string }): TransportError {
+    const code = error.code ?? 'ENETWORK';
+    const host = this.host;
+    if (!this.sent && isProxyRefusal(error)) return this.unsent(error, code);
+    if (code === 'UND_ERR_INVALID_ARG' && !this.sent) {
+      return new TransportError(`the request cannot be sent: ${error.message}`, 'EINVALIDHEADER', false, { invalid: true });
+    }
+    if (this.answered) return new TransportError(`the response from ${host} was cut short`, 'ETRUNCATED', true);
+    if (error.name === 'HTTPParserError' || code.startsWith('HPE_') || error.message === 'bad response' || error.message === 'bad upgrade') return this.malformed(parserProblem(error));
+    if (!this.sent) return this.unsent(error, code);
+    if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE') {
+      const reset = code !== 'UND_ERR_SOCKET' || /reset/i.test(error.message);
+      return new TransportError(reset ? `connection to ${host} was reset` : `connection to ${host} was closed before it answered`, 'ECONNRESET', true);
+    }
+    return new TransportError(`network error talking to ${host}: ${error.message}`, code, true);
+  }
+
+  /** A failure before the request reached a connection: nothing was sent. */
+  private unsent(error: Error & { code?: string }, code: string): TransportError {
+    const host = this.host;
+    const proxy = this.proxy;
+    if (isProxyRefusal(error)) {
+      const status = Number(/\((\d{3})\)/.exec(error.message)?.[1] ?? 407);
+      return new TransportError(`the proxy ${proxy ?? ''} refused to connect to ${host} (HTTP ${status})`.replace('  ', ' '), 'EPROXY', false, {
+        // A proxy that could not reach the service may manage the next time.
+        final: status !== 502 && status !== 503 && status !== 504,
+        hint: status === 407 ? 'the proxy wants credentials: give them in the proxy URL (https_proxy=http://user:password@proxy:port)' : 'check HTTPS_PROXY, HTTP_PROXY and NO_PROXY',
       });
     }
-    const connection: Connection = { socket, origin, connected: false, idleSince: 0, maxIdleMs: Infinity };
-    open.add(connection);
-    socket.setNoDelay(true);
-    socket.unref();
-    socket.once('connect', () => (connection.connected = true));
-    // Listeners for the connection's whole life, handing each event to the exchange under way.
-    socket.on('end', () => {
-      const answer = connection.exchange?.parser.end();
-      if (answer) connection.exchange!.answered(answer);
-      socket.destroy();
-    });
-    socket.on('error', (error) => connection.exchange?.failed(error));
-    socket.on('close', () => {
-      forget(connection);
-      connection.exchange?.closed();
-    });
-    return connection;
-  };
-
-  /** An idle connection to the origin that may still be used, if any. */
-  const pooled = (origin: string): Connection | undefined => {
-    const pool = idle.get(origin);
-    const now = Date.now();
-    for (let connection = pool?.pop(); connection; connection = pool?.pop()) {
-      if (!connection.socket.destroyed && connection.socket.writable && now - connection.idleSince < connection.maxIdleMs) return connection;
-      connection.socket.destroy();
+    if (code in UNREACHABLE) {
+      const what = code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? undefined : UNREACHABLE[code];
+      if (proxy) return new TransportError(`could not connect to the proxy ${proxy} (${UNREACHABLE[code]})`, code, false, { hint: 'check HTTPS_PROXY, HTTP_PROXY and NO_PROXY' });
+      return new TransportError(what ? `could not connect to ${host} (${what})` : `could not resolve host ${new URL(`http://${host}`).hostname}`, code, false);
     }
-    return undefined;
-  };
-
-  const release = (connection: Connection, answer: Answer) => {
-    connection.exchange = undefined;
-    if (!answer.reusable || connection.socket.destroyed) return void connection.socket.destroy();
-    // The server says how long it keeps an idle connection: stop using it a second before that.
-    const keepAlive = answer.headers['keep-alive'];
-    if (keepAlive !== undefined) {
-      const timeout = /timeout=(\d+)/i.exec(String(keepAlive));
-      if (timeout) connection.maxIdleMs = Math.max(Number(timeout[1]) - 1, 0) * 1000;
+    if (isCertificateError(error)) {
+      return new TransportError(`TLS error talking to ${host}: ${error.message}`, code, false, {
+        final: true,
+        hint: `if ${new URL(`http://${host}`).hostname} uses a private certificate authority, set NODE_EXTRA_CA_CERTS to its certificate (a PEM file)`,
+      });
     }
-    connection.idleSince = Date.now();
-    let pool = idle.get(connection.origin);
-    if (!pool) idle.set(connection.origin, (pool = []));
-    pool.push(connection);
-  };
-
-  /** Parsed URLs by origin: every request of a command goes to the same one or two. */
-  const origins = new Map<string, URL>();
-  const transport = async (request: TransportRequest): Promise<TransportResponse> => {
-    const origin = originOf(request.url);
-    let url = origins.get(origin);
-    if (!url) origins.set(origin, (url = new URL(request.url)));
-    const host = url.host;
-    let bytes: Buffer | string;
-    try {
-      bytes = serializeRequest(request.method, host, pathAndQuery(request.url), request.headers, request.body);
-    } catch (error) {
-      if (error instanceof InvalidHeaderError) throw new TransportError(error.message, 'EINVALIDHEADER', false);
-      throw error;
+    if (code.startsWith('ERR_SSL') || code.startsWith('ERR_TLS') || code === 'UND_ERR_PRX_TLS') {
+      return new TransportError(`TLS error talking to ${code === 'UND_ERR_PRX_TLS' ? `the proxy ${proxy}` : host}: ${error.message}`, code, false, { final: true });
     }
-    const connection = pooled(origin) ?? (await dial(url, origin));
-    return new Promise((resolve, reject) => {
-      connection.exchange = new Exchange(connection, host, request, settling, resolve, reject);
-      if (underWay++ === 0) (watchdog ??= setInterval(checkDeadlines, DEADLINE_CHECK_MS)).ref();
-      connection.socket.write(bytes);
-    });
-  };
-
-  return Object.assign(transport, {
-    close() {
-      clearInterval(watchdog);
-      watchdog = undefined;
-      for (const connection of open) connection.socket.destroy();
-    },
-  });
+    if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') {
+      return new TransportError(`connection to ${proxy ? `the proxy ${proxy}` : host} was ${code === 'ECONNRESET' ? 'reset' : 'closed'} before the request was sent`, code, false);
+    }
+    return new TransportError(`network error talking to ${host}: ${error.message}`, code, false);
+  }
 }
 
-function describeNetworkError(error: Error & { code?: string }, host: string): string {
-  switch (error.code) {
-    case 'ECONNREFUSED':
-      return `could not connect to ${host} (connection refused)`;
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return `could not resolve host ${host}`;
-    case 'ECONNRESET':
-      return `connection to ${host} was reset`;
-    default:
-      if (error.code?.startsWith('ERR_TLS') || /certificate|SSL|TLS/i.test(error.message)) {
-        return `TLS error talking to ${host}: ${error.message}`;
-      }
-      return `network error talking to ${host}: ${error.message}`;
-  }
+/** undici's words for a proxy that answered CONNECT with something other than 200. */
+function isProxyRefusal(error: Error): boolean {
+  return /^Proxy response \(\d{3}\)|Proxy Authentication Required/.test(error.message);
+}
+
+function cancelled(sent: boolean): TransportError {
+  return new TransportError('cancelled', CANCELLED, sent, { final: true });
+}
+
+const CERTIFICATE_CODES = /^(CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|ERR_TLS_CERT_ALTNAME_INVALID|HOSTNAME_MISMATCH)/;
+
+function isCertificateError(error: Error & { code?: string }): boolean {
+  return CERTIFICATE_CODES.test(error.code ?? '') || (error.name === 'SecureProxyConnectionError' && CERTIFICATE_CODES.test((error.cause as { code?: string } | undefined)?.code ?? ''));
+}
+
+/** undici's words for what is wrong with an answer, as the rest of a sentence. */
+function parserProblem(error: Error): string {
+  const text = error.message === 'bad upgrade' ? 'a switch of protocols nobody asked for' : error.message === 'bad response' ? 'an answer nobody asked for' : error.message;
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}
+
+const TOO_LARGE = 'too large';
+
+/** The body as text, decoded as its Content-Encoding says; rejects with what went wrong. */
+async function decode(body: Buffer, encoding: string | string[] | undefined): Promise<string> {
+  const coding = (Array.isArray(encoding) ? encoding.join(',') : (encoding ?? '')).trim().toLowerCase();
+  if (coding === '' || coding === 'identity') return body.toString('utf8');
+  const zlib = await import('node:zlib');
+  const decoders: Record<string, typeof zlib.gunzip> = { gzip: zlib.gunzip, 'x-gzip': zlib.gunzip, br: zlib.brotliDecompress, deflate: zlib.inflate };
+  const decoder = decoders[coding];
+  if (!decoder) throw `an answer encoded as "${coding.slice(0, 40)}", which crm does not ask for`;
+  return new Promise((resolve, reject) =>
+    decoder(body, { maxOutputLength: MAX_RESPONSE_BYTES }, (error, decoded) => {
+      if (!error) return resolve(decoded.toString('utf8'));
+      reject((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' ? TOO_LARGE : `the body does not decode as ${coding}`);
+    }),
+  );
 }

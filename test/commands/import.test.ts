@@ -152,6 +152,18 @@ describe('contacts import: sending', () => {
     for (const email of emails) expect(withEmail(email)).toHaveLength(1);
   });
 
+  it('one row answered 429 again and again is waited out: the import goes on, every row created once (issue 20, item 7)', async () => {
+    const tag = unique();
+    const emails = Array.from({ length: 3 }, (_, index) => `again${index}-${tag}@example.com`);
+    const file = inputFile('again.csv', `name,email\n${emails.map((email, index) => `Again ${index},${email}`).join('\n')}\n`);
+    // Five refusals of the first row's POST: more than the 3 retries a single command gets.
+    ws.fault({ match: new RegExp(`^POST /api/v1/contacts$`), status: 429, headers: { 'retry-after': '0' }, times: 5 });
+    const result = await run(['contacts', 'import', file, '--concurrency', '1'], { ws });
+    expect(result.code, result.stderr).toBe(0);
+    expect(ws.requests(/^POST/)).toHaveLength(8);
+    for (const email of emails) expect(withEmail(email)).toHaveLength(1);
+  });
+
   it('refuses to import a file again while its checkpoint exists, and refuses to resume when imported rows changed', async () => {
     const tag = unique();
     const file = inputFile('two.csv', `name,email\nA,a-${tag}@example.com\nB,nope\n`);

@@ -16,11 +16,11 @@ describe('the network transport', () => {
     expect(closed.stderr).toBe('crm: could not connect to 127.0.0.1:9 (connection refused)\n');
   });
 
-  it('6: a request that outlives --timeout (a POST is not repeated)', async () => {
+  it('6: a request that outlives --timeout (a POST is not repeated, and says it may have been created and how to look)', async () => {
     live.server.fault({ match: /POST/, delayMs: 3000 });
     const result = await crm(['contacts', 'create', '--name', 'Slow', '--email', 'slow@example.com', '--timeout', '0.5'], { env: live.env });
     expect(result.code).toBe(6);
-    expect(result.stderr).toBe('crm: request timed out after 0.5s\n');
+    expect(result.stderr).toBe('crm: request timed out after 0.5s\nhint: the service may have created it all the same: look (for example `crm api GET /contacts`) before sending it again\n');
     expect(live.server.requests()).toHaveLength(1);
   });
 

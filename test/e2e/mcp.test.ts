@@ -268,6 +268,29 @@ describe('crm mcp: failures', () => {
   });
 });
 
+describe('crm mcp: cancellation', () => {
+  it('a call its client cancels stops: the requests under way are abandoned and no other is sent', async () => {
+    const tasks = await Promise.all(Array.from({ length: 12 }, async (_, n) => (await api(live.server, 'POST', '/tasks', { title: `Cancelled ${n} ${unique}` })).data.id as string));
+    live.server.log.length = 0;
+    // The first four (a bulk call sends 4 at a time) are held; the call is cancelled while they are.
+    live.server.fault({ match: /^POST \/api\/v1\/tasks\/[^/]+\/complete/, delayMs: 1500, times: 4 });
+    const controller = new AbortController();
+    const pending = main.client.callTool({ name: 'tasks_complete', arguments: { ids: tasks } }, undefined, { signal: controller.signal });
+    const deadline = Date.now() + 10_000;
+    while (live.server.requests(/complete/).length < 4 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    const underWay = live.server.requests(/complete/).length;
+    expect(underWay).toBe(4);
+    controller.abort();
+    await expect(pending).rejects.toThrow();
+    // Past the delayed answers: nothing more was sent for the other ids.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(live.server.requests(/complete/)).toHaveLength(underWay);
+    expect(underWay).toBeLessThan(tasks.length);
+    // The server goes on serving.
+    expect((await call(main.client, 'deals_get', { id: DEMO.deal })).structuredContent.id).toBe(DEMO.deal);
+  }, 30_000);
+});
+
 describe('crm mcp --read-only --toolsets', () => {
   let limited: Connection;
   beforeAll(async () => {

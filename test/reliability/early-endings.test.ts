@@ -83,6 +83,34 @@ describe('SIGINT to a process in a pipeline', () => {
   });
 });
 
+describe('SIGINT while a write is under way', () => {
+  it('exit 130 at once, saying the POST was sent and may have taken effect', async () => {
+    served.server.fault({ match: /^POST/, connection: 'stall' });
+    const child = spawn(process.execPath, [CRM_BIN, 'contacts', 'create', '--name', 'Under Way', '--email', 'under-way@example.com'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    while (served.server.requests(/^POST/).length === 0 && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 20));
+    const sent = Date.now();
+    child.kill('SIGINT');
+    expect(await closed).toBe(130);
+    expect(Date.now() - sent).toBeLessThan(PROMPTLY_MS);
+    expect(stderr).toBe('crm: interrupted\nhint: POST /contacts was sent and may have taken effect: check before running the command again\n');
+  });
+
+  it('a GET under way says nothing more than that it was interrupted', async () => {
+    served.server.fault({ match: /^GET/, connection: 'stall' });
+    const child = spawn(process.execPath, [CRM_BIN, 'contacts', 'list'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    while (served.server.requests(/^GET/).length === 0 && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 20));
+    child.kill('SIGINT');
+    expect(await closed).toBe(130);
+    expect(stderr).toBe('crm: interrupted\n');
+  });
+});
+
 describe('config files are never half-written', () => {
   it('a crm interrupted or killed at any moment of a write leaves a whole file, and the next write goes through at once', async () => {
     const home = freshHome();

@@ -20,6 +20,8 @@ const fail = (status: number, error: unknown, headers: Record<string, string> = 
 function client(steps: Step[], options: Partial<ClientOptions> = {}) {
   const requests: TransportRequest[] = [];
   const sleeps: number[] = [];
+  // A clock that the sleeps move on.
+  let clock = Date.parse('2026-11-21T10:00:00Z');
   const api = new ApiClient({
     baseUrl: 'https://crm.test/api/v1',
     apiKey: 'key_live_abcdefghijklmnopqrstuvwxyz123456',
@@ -33,7 +35,9 @@ function client(steps: Step[], options: Partial<ClientOptions> = {}) {
     },
     sleep: async (ms) => {
       sleeps.push(ms);
+      clock += ms;
     },
+    now: () => clock,
     random: () => 0.5,
     ...options,
   });
@@ -210,6 +214,120 @@ describe('retries', () => {
   it('still reports a 404 on a first DELETE', async () => {
     const { api } = client([fail(404, 'Contact not found')]);
     expect(await failure(api.request('DELETE', '/contacts/c1'))).toMatchObject({ exitCode: 4 });
+  });
+});
+
+describe('bulk work and the rate limit', () => {
+  const tooMany = () => fail(429, 'Too many requests', { 'retry-after': '1' });
+
+  it('waits out short 429s for a row however often they come, without counting them as retries', async () => {
+    const { api, requests, sleeps } = client([tooMany(), tooMany(), tooMany(), tooMany(), tooMany(), ok({ id: 'c1' }, 201)]);
+    await expect(api.request('POST', '/contacts', { body: { name: 'Ada' }, waitOutRateLimit: true })).resolves.toEqual({ id: 'c1' });
+    expect(requests).toHaveLength(6);
+    expect(sleeps.filter((ms) => ms === 1000)).toHaveLength(5);
+  });
+
+  it('a single command still gives up after the allowed retries (exit 5)', async () => {
+    const { api, requests } = client([tooMany(), tooMany(), tooMany(), tooMany()]);
+    expect(await failure(api.request('POST', '/contacts', { body: { name: 'Ada' } }))).toMatchObject({ exitCode: 5 });
+    expect(requests).toHaveLength(4);
+  });
+
+  it('gives up on a row once its 429s have cost a minute of waiting', async () => {
+    const minute = () => fail(429, 'Too many requests', { 'retry-after': '10' });
+    const { api, requests } = client([minute(), minute(), minute(), minute(), minute(), minute(), minute(), minute(), minute(), minute()]);
+    expect(await failure(api.request('POST', '/contacts', { body: { name: 'Ada' }, waitOutRateLimit: true }))).toMatchObject({ exitCode: 5 });
+    // Six waits of 10 s fill the minute; then the usual 3 retries.
+    expect(requests).toHaveLength(10);
+  });
+
+  it('a 429 slows every request of the client down to the pace the service takes', async () => {
+    const { api } = client([...Array.from({ length: 30 }, () => ok({})), tooMany(), ok({})]);
+    for (let n = 0; n < 30; n++) await api.request('GET', '/contacts');
+    expect(api.pace.requestsPerSecond).toBe(Infinity);
+    await api.request('GET', '/contacts');
+    expect(api.pace.requestsPerSecond).toBeLessThan(Infinity);
+  });
+});
+
+describe('failures of the transport', () => {
+  it('a POST that timed out says the service may have created it, and how to look', async () => {
+    const { api } = client([new TransportError('request timed out after 2s', 'ETIMEDOUT', true)]);
+    expect(await failure(api.request('POST', '/contacts', { body: { name: 'Ada' } }))).toMatchObject({
+      exitCode: 6,
+      message: 'request timed out after 2s',
+      hint: 'the service may have created it all the same: look (for example `crm api GET /contacts`) before sending it again',
+    });
+    const action = client([new TransportError('request timed out after 2s', 'ETIMEDOUT', true)]);
+    expect(await failure(action.api.request('POST', '/deals/d1/stage', { body: { stage: 'won' } }))).toMatchObject({ hint: 'the service may have acted on the POST all the same: check before sending it again' });
+  });
+
+  it('a GET that timed out is retried, and then says nothing of effects', async () => {
+    const timedOut = () => new TransportError('request timed out after 2s', 'ETIMEDOUT', true);
+    const { api, requests } = client([timedOut(), timedOut(), timedOut(), timedOut()]);
+    const error = await failure(api.request('GET', '/contacts'));
+    expect(error).toMatchObject({ exitCode: 6, message: 'request timed out after 2s' });
+    expect(error.hint).toBeUndefined();
+    expect(requests).toHaveLength(4);
+  });
+
+  it('a certificate that fails verification is not retried, and says how to trust a private CA', async () => {
+    const { api, requests } = client([new TransportError('TLS error talking to crm.test: self-signed certificate', 'DEPTH_ZERO_SELF_SIGNED_CERT', false, { final: true, hint: 'set NODE_EXTRA_CA_CERTS' })]);
+    expect(await failure(api.request('GET', '/contacts'))).toMatchObject({ exitCode: 6, hint: 'set NODE_EXTRA_CA_CERTS' });
+    expect(requests).toHaveLength(1);
+  });
+
+  it('a malformed answer is exit 6 at once; a request that cannot be written is exit 2', async () => {
+    const malformed = client([new TransportError('malformed response from crm.test: a status of 600', 'EPROTO', true, { malformed: true })]);
+    expect(await failure(malformed.api.request('GET', '/contacts'))).toMatchObject({ exitCode: 6, code: 'malformed_response' });
+    expect(malformed.requests).toHaveLength(1);
+    const invalid = client([new TransportError('the URL cannot be sent', 'EINVALIDURL', false, { invalid: true })]);
+    expect(await failure(invalid.api.request('GET', '/contacts'))).toMatchObject({ exitCode: 2 });
+  });
+});
+
+describe('cancellation', () => {
+  it('ends a backoff at once: exit 130, nothing more sent', async () => {
+    const controller = new AbortController();
+    const requests: TransportRequest[] = [];
+    const api = new ApiClient({
+      baseUrl: 'https://crm.test/api/v1',
+      apiKey: 'key_live_abcdefghijklmnopqrstuvwxyz123456',
+      userAgent: 'crm/test',
+      signal: controller.signal,
+      transport: async (request) => {
+        requests.push(request);
+        setImmediate(() => controller.abort(new Error('Ctrl-C')));
+        return fail(503, 'busy');
+      },
+    });
+    const started = Date.now();
+    expect(await failure(api.request('GET', '/contacts'))).toMatchObject({ exitCode: 130, message: 'cancelled' });
+    expect(requests).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('a POST cancelled after it was sent says it may have taken effect; until then it is among the writes unanswered', async () => {
+    const controller = new AbortController();
+    let unanswered: string[] = [];
+    const api: ApiClient = new ApiClient({
+      baseUrl: 'https://crm.test/api/v1',
+      apiKey: 'key_live_abcdefghijklmnopqrstuvwxyz123456',
+      userAgent: 'crm/test',
+      transport: (request) =>
+        new Promise((_, reject) => {
+          request.onSent?.();
+          unanswered = api.writesUnanswered();
+          request.signal!.addEventListener('abort', () => reject(new TransportError('cancelled', 'ECANCELLED', true)));
+          controller.abort();
+        }),
+    });
+    expect(await failure(api.withSignal(controller.signal).request('POST', '/contacts', { body: { name: 'Ada' } }))).toMatchObject({
+      exitCode: 130,
+      hint: 'POST /contacts was sent: it may have taken effect on the service',
+    });
+    expect(unanswered).toEqual(['POST /contacts']);
+    expect(api.writesUnanswered()).toEqual([]);
   });
 });
 

@@ -21,7 +21,7 @@ export const run: Handler = async (ctx, invocation) => {
   }
   const paths = new Map(ids.map((id) => [id, pathOf(invocation, id)]));
   const client = await ctx.client();
-  const rows = await forEachId(ids, (id) => client.request('POST', paths.get(id)!, { body: Object.keys(body).length > 0 ? body : undefined }), 'accepted');
+  const rows = await forEachId(ids, (id) => client.request('POST', paths.get(id)!, { body: Object.keys(body).length > 0 ? body : undefined, waitOutRateLimit: true }), 'accepted');
   return report(rows, viewOf(invocation.spec));
 };
 

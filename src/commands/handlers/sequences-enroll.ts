@@ -25,7 +25,7 @@ export const run: Handler = async (ctx, invocation) => {
   for (let start = 0; start < ids.length; start += ENROLL_BATCH) {
     const batch = ids.slice(start, start + ENROLL_BATCH);
     try {
-      const data = await client.request('POST', path, { body: { ...base, contact_ids: batch } });
+      const data = await client.request('POST', path, { body: { ...base, contact_ids: batch }, waitOutRateLimit: true });
       for (const id of batch) {
         const result = outcomeOf(data, id);
         rows.push({ id, ok: result !== 'not_found', result, error: result === 'not_found' ? 'contact not found' : null });

@@ -96,6 +96,7 @@ export const run: LocalHandler = async (ctx, { args, options }) => {
 
   const client = await ctx.client();
   ctx.spinnerAllowed = false;
+  if (checkpoint) ctx.uncertainWritesAdvice = 'run the same command with --resume, which looks them up before sending anything again';
   // SIGTERM: no new rows, the ones under way finish, then the report. Ctrl-C ends the command at once
   // (the runner's): what the journal holds is written first, and --resume looks up the rows under way.
   const stopper = stopOnSigterm();
@@ -255,10 +256,10 @@ class Importer {
       } else {
         this.checkpoint?.sending(row.line, () => this.ahead.get(row.line) ?? row.line);
         if (id !== undefined) {
-          await this.client.request('PATCH', fillPath('/contacts/{id}', { id }), { body });
+          await this.client.request('PATCH', fillPath('/contacts/{id}', { id }), { body, waitOutRateLimit: true });
           result = 'updated';
         } else {
-          const data = await this.client.request('POST', '/contacts', { body });
+          const data = await this.client.request('POST', '/contacts', { body, waitOutRateLimit: true });
           const created = recordId(data);
           if (created === undefined) throw noRecordError('contact');
           id = created;

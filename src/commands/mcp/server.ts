@@ -29,10 +29,11 @@ export async function serveMcp(ctx: Context, calls: Context, selection: Selectio
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(({ op: _op, ...definition }) => definition) }));
   const underWay = new Set<Promise<unknown>>();
-  server.setRequestHandler(CallToolRequestSchema, (request) => {
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const tool = byName.get(request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, unknownTool(request.params.name));
-    const call = callTool(calls, tool, request.params.arguments, run);
+    // The client's cancel (notifications/cancelled) stops the call's requests and waits.
+    const call = callTool(calls.withSignal(extra.signal), tool, request.params.arguments, run);
     underWay.add(call);
     const settled = () => underWay.delete(call);
     call.then(settled, settled);

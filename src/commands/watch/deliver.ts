@@ -9,7 +9,8 @@ import { VERSION } from '../../cli/version.js';
 import { backoffDelay } from '../../http/retry.js';
 import { formatDuration } from '../../registry/values.js';
 import { TransportError, type Transport } from '../../transport/types.js';
-import { pause, unlessStopped } from '../stop.js';
+import { sleep } from '../../http/pace.js';
+import { unlessStopped } from '../stop.js';
 
 /** Attempts of one forward before the poll counts as failed (the record is delivered again later). */
 const FORWARD_ATTEMPTS = 4;
@@ -89,7 +90,7 @@ export async function forward(delivery: Delivery, options: ForwardOptions): Prom
     if (attempt >= FORWARD_ATTEMPTS) throw new CliError(`${message} (${attempt} attempts)`, ExitCode.network, { code: 'delivery_failed' });
     const delay = backoffDelay(attempt - 1);
     options.onRetry?.(`${message}; trying again in ${formatDuration(delay)}`);
-    await pause(delay, options.signal);
+    await sleep(delay, options.signal);
   }
 }
 

@@ -20,11 +20,13 @@ import { RESOURCES } from '../../registry/resources.js';
 import type { ResourceName } from '../../registry/types.js';
 import { formatDuration } from '../../registry/values.js';
 import { createNetworkTransport } from '../../transport/network.js';
+import { unsendableUrl } from '../../transport/target.js';
 import type { Transport } from '../../transport/types.js';
 import type { Invocation } from '../invocation.js';
 import type { LocalHandler } from '../local/types.js';
 import { Scorer, withScore } from '../scoring.js';
-import { pause, stopOnSigterm, unlessStopped, type Stopper } from '../stop.js';
+import { sleep } from '../../http/pace.js';
+import { stopOnSigterm, unlessStopped, type Stopper } from '../stop.js';
 import { forward, runCommand, type Delivery } from './deliver.js';
 import { WatchState } from './state.js';
 
@@ -95,6 +97,9 @@ function readSettings(ctx: Context, { args, options }: Invocation): Settings {
 }
 
 function checkForwardUrl(raw: string): void {
+  // The URL parser would drop a line break or a tab silently; the transport encodes the rest.
+  const unsendable = unsendableUrl(raw);
+  if (unsendable) throw usageError(`invalid --forward-to ${JSON.stringify(raw)}: ${unsendable}`);
   let url: URL;
   try {
     url = new URL(raw);
@@ -138,7 +143,7 @@ class Watcher {
     let delay = 0;
     for (;;) {
       try {
-        if (delay > 0) await pause(delay, signal);
+        if (delay > 0) await sleep(delay, signal);
         yield* this.poll();
         failures = 0;
         delay = intervalMs;
@@ -228,7 +233,7 @@ class Watcher {
 
   /** The network, for forwards (the API may be the embedded sandbox): kept-alive, closed with the command. */
   private transport(): Promise<Transport> {
-    return (this.forwardTransport ??= createNetworkTransport().then((network) => {
+    return (this.forwardTransport ??= createNetworkTransport({ env: this.ctx.env }).then((network) => {
       this.ctx.onClose(() => network.close());
       return network;
     }));

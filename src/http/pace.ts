@@ -1,0 +1,105 @@
+// The pace the requests of one command keep, shared by all of them (an import's workers, a bulk
+// command's ids, a walk's pages in flight). Unpaced until the service refuses one with 429; from
+// then on requests start at most `rate` a second, the rate set from what the service accepted and
+// raised slowly until the next refusal (additive increase, multiplicative decrease): the run settles
+// just under the service's limit instead of each worker sleeping alone or all of them stopping. The
+// refused request itself waits its Retry-After (the core's).
+
+/** The rate is set to this share of what the service accepted when it refused one. */
+const DECREASE = 0.9;
+/** How much faster the pace gets each second nothing is refused: a share of the rate, at least one request a second. */
+const INCREASE_SHARE = 0.05;
+const INCREASE_MIN = 1;
+/** How far back accepted answers count towards the rate the service takes. */
+const WINDOW_MS = 1_000;
+/** Never slower than this: a pace is a slowdown, not a stop (long waits are the core's). */
+const MIN_RATE = 0.5;
+
+interface PaceClock {
+  now(): number;
+  /** Resolves after `ms`; rejects when the signal is aborted first. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export class Pace {
+  /** Requests a second; Infinity until the service refuses one. */
+  private rate = Infinity;
+  /** When the next request may start. */
+  private nextAt = 0;
+  /** When the rate was last lowered: a refusal of a request started before that is already counted. */
+  private loweredAt = -Infinity;
+  /** When the rate was last raised. */
+  private raisedAt = 0;
+  /** When recent requests started, and when the service accepted recent ones, oldest first. */
+  private readonly started: number[] = [];
+  private readonly accepted: number[] = [];
+  private firstAt?: number;
+
+  constructor(private readonly clock: PaceClock) {}
+
+  /** The current rate in requests a second (Infinity: unpaced). */
+  get requestsPerSecond(): number {
+    return this.rate;
+  }
+
+  /** Waits for a request's turn; resolves with the time it starts. */
+  async turn(signal?: AbortSignal): Promise<number> {
+    const now = this.clock.now();
+    this.firstAt ??= now;
+    let at = now;
+    if (this.rate !== Infinity) {
+      at = Math.max(now, this.nextAt);
+      this.nextAt = at + 1000 / this.rate;
+      if (at > now) await this.clock.sleep(at - now, signal);
+    }
+    this.started.push(at);
+    inWindow(this.started, at);
+    return at;
+  }
+
+  /** The service answered a request (started at `startedAt`) without refusing it. */
+  answered(): void {
+    const now = this.clock.now();
+    this.accepted.push(now);
+    inWindow(this.accepted, now);
+    if (this.rate === Infinity) return;
+    this.rate += (Math.max(INCREASE_MIN, this.rate * INCREASE_SHARE) * Math.max(0, now - this.raisedAt)) / 1000;
+    this.raisedAt = now;
+  }
+
+  /** The service refused a request started at `startedAt` (429). */
+  refused(startedAt: number): void {
+    if (startedAt <= this.loweredAt) return;
+    const now = this.clock.now();
+    // What the service took over the last second (or since the first request, if sooner); when it
+    // took nothing, how fast requests were sent.
+    const span = Math.max(1, Math.min(WINDOW_MS, now - (this.firstAt ?? now)));
+    const perSecond = (times: number[]) => (inWindow(times, now) * 1000) / span;
+    const taken = perSecond(this.accepted) || perSecond(this.started);
+    this.rate = Math.max(MIN_RATE, Math.min(this.rate, taken) * DECREASE);
+    this.loweredAt = now;
+    this.raisedAt = now;
+  }
+}
+
+/** Drops the times before the window that ends `now`; how many are left. */
+function inWindow(times: number[], now: number): number {
+  while (times.length > 0 && times[0]! <= now - WINDOW_MS) times.shift();
+  return times.length;
+}
+
+/** Resolves after `ms`; rejects with the signal's reason as soon as it is aborted. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,195 @@
+// The network as users' networks are, with the built crm in a process: a workspace behind a private
+// certificate authority (trusted with NODE_EXTRA_CA_CERTS) reached through a CONNECT proxy, a proxy
+// that refuses or is not there, a certificate nobody trusts; and which commands load the HTTP
+// client at all.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import { connect as connectTcp, createServer, type AddressInfo, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { openSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { crm, freshHome } from '../helpers/crm.js';
+
+const FIXTURES = fileURLToPath(new URL('../fixtures/tls/', import.meta.url));
+const CA = join(FIXTURES, 'ca.pem');
+
+/** The workspace: the sandbox's handler behind https on loopback, with a certificate for workspace.test signed by the private CA. */
+let sandbox: Sandbox;
+let workspace: HttpsServer;
+let workspacePort = 0;
+const served: string[] = [];
+let dir: string;
+
+/** A CONNECT proxy on loopback that tunnels every host to the workspace, or refuses with `refuse`; it keeps every byte the client sent it. */
+interface Proxy {
+  url: string;
+  connects: string[];
+  bytes: () => string;
+  close(): Promise<void>;
+}
+
+async function startProxy(refuse?: number): Promise<Proxy> {
+  const connects: string[] = [];
+  let bytes = '';
+  const server: Server = createServer((client) => {
+    client.on('error', () => {});
+    client.on('data', (chunk) => (bytes += chunk.toString('latin1')));
+    client.once('data', (chunk) => {
+      connects.push(chunk.toString('latin1').split('\r\n')[0]!);
+      if (refuse) return void client.end(`HTTP/1.1 ${refuse} Forbidden\r\nContent-Length: 0\r\n\r\n`);
+      const upstream = connectTcp(workspacePort, '127.0.0.1', () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        client.pipe(upstream).pipe(client);
+      });
+      upstream.on('error', () => client.destroy());
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    connects,
+    bytes: () => bytes,
+    close: () => new Promise((done) => server.close(() => done())),
+  };
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'crm-network-'));
+  sandbox = openSandbox({ dbPath: join(dir, 'sandbox.db') });
+  workspace = createHttpsServer({ key: readFileSync(join(FIXTURES, 'workspace-key.pem')), cert: readFileSync(join(FIXTURES, 'workspace.pem')) }, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      served.push(`${req.method} ${req.url} key=${req.headers['x-service-api-key'] === sandbox.apiKey}`);
+      const answer = sandbox.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      res.writeHead(answer.status, answer.headers);
+      res.end(answer.body);
+    });
+  });
+  await new Promise<void>((done) => workspace.listen(0, '127.0.0.1', done));
+  workspacePort = (workspace.address() as AddressInfo).port;
+});
+
+afterAll(async () => {
+  workspace.closeAllConnections();
+  await new Promise((done) => workspace.close(done));
+  sandbox.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+beforeEach(() => {
+  served.length = 0;
+});
+
+const env = (extra: NodeJS.ProcessEnv) => ({ ...freshHome(), CRM_BASE_URL: 'https://workspace.test/api/v1', CRM_API_KEY: sandbox.apiKey, ...extra });
+
+describe('a workspace behind a private CA, through a CONNECT proxy', () => {
+  it('works with NODE_EXTRA_CA_CERTS and HTTPS_PROXY: the request and its key went through the tunnel, never to the proxy', async () => {
+    const proxy = await startProxy();
+    try {
+      const result = await crm(['contacts', 'list', '--limit', '2', '--json'], { env: env({ HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: CA }) });
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(JSON.parse(result.stdout)).toHaveLength(2);
+      expect(proxy.connects).toEqual(['CONNECT workspace.test:443 HTTP/1.1']);
+      expect(served).toHaveLength(1);
+      expect(served[0]).toMatch(/^GET \/api\/v1\/contacts\?limit=2\b.* key=true$/);
+      expect(proxy.bytes()).not.toContain(sandbox.apiKey);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('https_proxy (lower case) works as well, and NO_PROXY sends the host around the proxy', async () => {
+    const proxy = await startProxy();
+    try {
+      const through = await crm(['contacts', 'list', '--limit', '1', '-q'], { env: env({ https_proxy: proxy.url, NODE_EXTRA_CA_CERTS: CA }) });
+      expect(through.code).toBe(0);
+      expect(proxy.connects).toHaveLength(1);
+      // Around the proxy, workspace.test does not resolve: proof that it was not asked.
+      const around = await crm(['contacts', 'list', '--limit', '1', '-q'], { env: env({ https_proxy: proxy.url, NO_PROXY: '.test', NODE_EXTRA_CA_CERTS: CA }) });
+      expect(around.code).toBe(6);
+      expect(around.stderr).toMatch(/^crm: could not resolve host workspace\.test\n/);
+      expect(proxy.connects).toHaveLength(1);
+    } finally {
+      await proxy.close();
+    }
+  }, 30_000);
+
+  it('a certificate nobody trusts: exit 6 at once, naming the host and how to trust a private CA; not retried', async () => {
+    const proxy = await startProxy();
+    try {
+      const result = await crm(['contacts', 'list', '--limit', '1'], { env: env({ HTTPS_PROXY: proxy.url }) });
+      expect(result.code).toBe(6);
+      // Node 24 adds its own advice after the reason (--use-system-ca).
+      expect(result.stderr).toMatch(
+        /^crm: TLS error talking to workspace\.test: unable to verify the first certificate(;[^\n]*)?\nhint: if workspace\.test uses a private certificate authority, set NODE_EXTRA_CA_CERTS to its certificate \(a PEM file\)\n$/,
+      );
+      expect(proxy.connects).toHaveLength(1);
+      expect(served).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a proxy that refuses the tunnel is named: exit 6, nothing sent', async () => {
+    const proxy = await startProxy(403);
+    try {
+      const result = await crm(['contacts', 'create', '--name', 'Refused', '--email', 'refused@example.com'], { env: env({ HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: CA }) });
+      expect(result.code).toBe(6);
+      expect(result.stderr).toBe(`crm: the proxy ${proxy.url} refused to connect to workspace.test (HTTP 403)\nhint: check HTTPS_PROXY, HTTP_PROXY and NO_PROXY\n`);
+      expect(proxy.connects).toHaveLength(1);
+      expect(served).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a proxy that is not there is named, without its credentials', async () => {
+    const result = await crm(['contacts', 'list', '--limit', '1'], { env: env({ HTTPS_PROXY: 'http://user:s3cret@127.0.0.1:9', NODE_EXTRA_CA_CERTS: CA }) });
+    expect(result.code).toBe(6);
+    expect(result.stderr).toBe('crm: could not connect to the proxy http://127.0.0.1:9 (connection refused)\nhint: check HTTPS_PROXY, HTTP_PROXY and NO_PROXY\n');
+  }, 30_000);
+});
+
+describe('URLs that cannot be sent', () => {
+  it.each([
+    ['--base-url with a line break', ['contacts', 'list', '--base-url', 'https://workspace.test/api\n/v1']],
+    ['--base-url with a tab', ['contacts', 'list', '--base-url', 'https://workspace.test/\tapi/v1']],
+    ['--forward-to with CR LF', ['watch', 'contacts', '--once', '--since-start', '--forward-to', 'http://127.0.0.1:9/hooks\r\nX-Evil: 1']],
+  ])('%s: exit 2 before anything is sent', async (_, args) => {
+    const proxy = await startProxy();
+    try {
+      const result = await crm(args, { env: env({ HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: CA }) });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/^crm: invalid (base URL|--forward-to) "[^\n]*\\[rnt][^\n]*": it holds a control character/);
+      expect(proxy.connects).toEqual([]);
+      expect(served).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+describe('which commands load the HTTP client', () => {
+  it('only commands that reach the network: not --version, help, completions or the embedded sandbox', () => {
+    const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
+    const chunks = readdirSync(join(dist, 'chunks')).map((name) => join(dist, 'chunks', name));
+    const undici = chunks.filter((file) => readFileSync(file, 'utf8').includes('llhttp'));
+    expect(undici).toHaveLength(1);
+    // Every file loaded before a command's action runs: the static imports of the entries and the app.
+    const loaded = new Set<string>();
+    const visit = (file: string) => {
+      if (loaded.has(file)) return;
+      loaded.add(file);
+      for (const match of readFileSync(file, 'utf8').matchAll(/(?:^|[;\s}])(?:import|export)\s*(?:[\w{}*$,\s]+from\s*)?["'](\.[^"']+)["']/g)) visit(resolve(dirname(file), match[1]!));
+    };
+    for (const entry of ['crm.js', 'app.js', 'complete.js']) visit(join(dist, entry));
+    expect(loaded.size).toBeGreaterThan(3);
+    expect([...loaded]).not.toContain(undici[0]);
+    // Nor node:http2 (undici's HTTP/2 client is left out: crm speaks HTTP/1.1).
+    for (const file of [...chunks, join(dist, 'crm.js'), join(dist, 'app.js')]) expect(readFileSync(file, 'utf8'), file).not.toMatch(/require\(["']node:http2["']\)/);
+  });
+});
