@@ -60,6 +60,8 @@ const LOCAL_HANDLERS: Record<LocalHandlerName, () => LocalHandler | Promise<Loca
   'watch.run': rare((m) => m.watch.run),
   'contacts.import': rare((m) => m.contactsImport.run),
   'contacts.export': rare((m) => m.contactsExport.run),
+  'sync.run': rare((m) => m.sync.run),
+  'query.run': rare((m) => m.query.run),
 };
 
 /** Arguments and options as commander hands them over. */

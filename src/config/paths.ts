@@ -1,4 +1,5 @@
-// Where crm keeps its files: configuration (profiles, keys), data (the sandbox database) and caches.
+// Where crm keeps its files: configuration (profiles, keys), data (the sandbox database, replicas)
+// and caches.
 // XDG directories on Linux and macOS, %APPDATA% / %LOCALAPPDATA% on Windows; CRM_CONFIG_DIR and
 // CRM_DATA_DIR override both.
 
@@ -31,6 +32,11 @@ export function cacheDir(env: NodeJS.ProcessEnv): string {
 /** The embedded sandbox's database. */
 export function sandboxPath(env: NodeJS.ProcessEnv): string {
   return join(dataDir(env), 'sandbox.db');
+}
+
+/** The local replica of a profile's workspace (`crm sync`): one SQLite file per profile. */
+export function replicaPath(env: NodeJS.ProcessEnv, profile: string): string {
+  return join(dataDir(env), 'replicas', `${profile}.db`);
 }
 
 /** Beside the database: the "you are on the sandbox" notice was shown (reset removes it with the data). */

@@ -16,6 +16,8 @@ export interface ChangeEvent {
   event: ChangeKind;
   resource: string;
   id: string;
+  /** updated: the names of the fields that changed. */
+  changed?: string[];
   /** updated: the fields that changed, before and after. */
   changes?: Record<string, { before: unknown; after: unknown }>;
   /** After the change; as last held for a deletion. */
@@ -28,6 +30,7 @@ interface ChangeRow {
   event: ChangeKind;
   resource: string;
   id: string;
+  changed: string | null;
   changes: string | null;
   record: string;
   detected_at: string;
@@ -52,7 +55,7 @@ export function changesAfter(replica: Replica, resource: string, afterSeq: numbe
   }
   const replicaId = replica.info().id;
   const rows = replica.db
-    .prepare(`SELECT seq, event, resource, id, changes, record, detected_at FROM ${CHANGES_TABLE} WHERE resource = ? AND seq > ? ORDER BY seq LIMIT ?`)
+    .prepare(`SELECT seq, event, resource, id, changed, changes, record, detected_at FROM ${CHANGES_TABLE} WHERE resource = ? AND seq > ? ORDER BY seq LIMIT ?`)
     .all(resource, afterSeq, limit) as ChangeRow[];
   return rows.map((row) => ({
     event_id: `${replicaId}.${row.seq}`,
@@ -60,6 +63,7 @@ export function changesAfter(replica: Replica, resource: string, afterSeq: numbe
     event: row.event,
     resource: row.resource,
     id: row.id,
+    ...(row.changed === null ? {} : { changed: JSON.parse(row.changed) as string[] }),
     ...(row.changes === null ? {} : { changes: JSON.parse(row.changes) as ChangeEvent['changes'] }),
     record: JSON.parse(row.record),
     detected_at: row.detected_at,

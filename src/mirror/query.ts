@@ -22,7 +22,7 @@ export function runQuery(replica: Replica, sql: string): QueryRows {
   const statement = onlyStatement(sql);
   const keyword = /^[A-Za-z]+/.exec(statement.slice(skipSpace(statement, 0)))?.[0]?.toUpperCase();
   if (!keyword || !READING.has(keyword)) {
-    throw new MirrorError(`crm query only reads: ${keyword ? `${keyword} statements are refused` : 'this is not a statement'} (the replica changes only by \`crm sync\`)`, { usage: true, code: 'read_only' });
+    throw new MirrorError(`the replica is read-only: ${keyword ? `${keyword} statements are refused` : 'this is not a statement that reads'} (only \`crm sync\` changes it)`, { usage: true, code: 'read_only' });
   }
   let prepared: Statement;
   try {
@@ -119,7 +119,7 @@ function sqlError(error: unknown, sql: string, replica: Replica): MirrorError {
   const message = error instanceof Error ? error.message : String(error);
   const { code, errcode } = (error ?? {}) as { code?: unknown; errcode?: unknown };
   const readOnly = code === 'SQLITE_READONLY' || (typeof errcode === 'number' && (errcode & 0xff) === 8) || /readonly database|does not return data|only for statements that return data/.test(message);
-  if (readOnly) return new MirrorError('crm query only reads: this statement would write (the replica changes only by `crm sync`)', { usage: true, code: 'read_only' });
+  if (readOnly) return new MirrorError('the replica is read-only: this statement would write (only `crm sync` changes it)', { usage: true, code: 'read_only' });
   const at = locate(message, sql, replica);
   const where = at === undefined ? '' : (({ line, column }) => ` (line ${line}, column ${column})`)(lineAndColumn(sql, at));
   const hint = /^no such (table|column)/.test(message) ? '`crm query --schema` lists the tables, views and columns' : undefined;

@@ -4,17 +4,15 @@
 // workspace into it is refused rather than mixing two workspaces' records.
 
 import { randomBytes } from 'node:crypto';
-import { existsSync, rmSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { openDatabase, type Database } from '../sqlite/database.js';
 import { MirrorError } from './errors.js';
-import { RECORD_COLUMN, SYNCED_COLUMN, TABLES, quoteName, replicaSchema, storedColumns, type TableSpec } from './schema.js';
+import { replicaSize } from './files.js';
+import { CHANGE_COLUMNS, CHANGES_TABLE, RECORD_COLUMN, SYNCED_COLUMN, TABLES, VIEWS, quoteName, replicaSchema, storedColumns, type TableSpec } from './schema.js';
 
 /** A sync's apply step holds the write lock for a second or two: another sync waits that long. */
 const BUSY_TIMEOUT_MS = 60_000;
 const LABEL = 'the local replica';
-
-/** The files SQLite keeps for a database in WAL mode. */
-export const replicaFiles = (path: string): string[] => [path, `${path}-wal`, `${path}-shm`];
 
 export interface ReplicaInfo {
   /** Random, made when the replica is created: change events of another replica are another sequence. */
@@ -33,6 +31,8 @@ export interface ResourceStatus {
 }
 
 export class Replica {
+  private closed = false;
+
   private constructor(
     readonly db: Database,
     readonly path: string,
@@ -74,7 +74,10 @@ export class Replica {
     return new Replica(db, path);
   }
 
+  /** Closes the file; again is nothing (a command's cleanup after its own). */
   close(): void {
+    if (this.closed) return;
+    this.closed = true;
     this.db.close();
   }
 
@@ -95,7 +98,7 @@ export class Replica {
 
   /** The file's size in bytes, with its write-ahead log. */
   size(): number {
-    return replicaFiles(this.path).reduce((sum, file) => sum + (existsSync(file) ? statSync(file).size : 0), 0);
+    return replicaSize(this.path);
   }
 
   private migrate(baseUrl: string): void {
@@ -149,9 +152,36 @@ function rebuild(db: Database, table: TableSpec, create: string, indexes: string
   for (const index of indexes) db.exec(index);
 }
 
-/** Deletes the replica's files; false when there were none. */
-export function forgetReplica(path: string): boolean {
-  const existed = replicaFiles(path).some((file) => existsSync(file));
-  for (const file of replicaFiles(path)) rmSync(file, { force: true });
-  return existed;
+
+export interface SchemaRow {
+  table: string;
+  column: string;
+  type: string;
+  description: string;
+}
+
+/** Every table and view a replica has, with its columns: what `crm query --schema` lists (no replica needed). */
+export function describeReplica(): SchemaRow[] {
+  const schema = replicaSchema();
+  const db = openDatabase(':memory:', { label: LABEL });
+  try {
+    db.exec(schema.bookkeeping);
+    for (const { create } of schema.tables) db.exec(create);
+    for (const view of schema.views) db.exec(view);
+    const columnsOf = (name: string) => db.prepare(`PRAGMA table_xinfo(${quoteName(name)})`).all() as Array<{ name: string; type: string }>;
+    const own: Record<string, string> = { [RECORD_COLUMN]: 'the record as the service sent it, whole (JSON): fields the spec does not show too', [SYNCED_COLUMN]: 'when crm last wrote the row' };
+    const rows: SchemaRow[] = [];
+    const describe = (table: TableSpec, column: string) => table.columns.find((col) => col.name === column)?.description ?? own[column] ?? '';
+    for (const table of TABLES) {
+      for (const col of columnsOf(table.name)) rows.push({ table: table.name, column: col.name, type: col.type, description: describe(table, col.name) });
+    }
+    for (const view of VIEWS) {
+      const base = TABLES.find((table) => table.name === view.base)!;
+      for (const col of columnsOf(view.name)) rows.push({ table: view.name, column: col.name, type: col.type, description: view.added[col.name] ?? describe(base, col.name) });
+    }
+    for (const [column, type, description] of CHANGE_COLUMNS) rows.push({ table: CHANGES_TABLE, column, type, description });
+    return rows;
+  } finally {
+    db.close();
+  }
 }

@@ -5,6 +5,7 @@
 // new crm that knows more fields rebuilds its columns from what is held, without asking the service.
 
 import { createHash } from 'node:crypto';
+import { REPLICA_TABLES, type ReplicaTable } from '../registry/local.js';
 import { OPERATIONS } from '../registry/operations.js';
 import { RESOURCES } from '../registry/resources.js';
 import type { FieldSpec, ResourceName, ValueType } from '../registry/types.js';
@@ -121,19 +122,23 @@ function enrollments(): TableSpec {
   };
 }
 
-/** Every table, parents before the lists read under them. */
-export const TABLES: readonly TableSpec[] = [
-  own('contact', 'contacts_list'),
-  own('account', 'accounts_list'),
-  own('deal', 'deals_list'),
-  own('sequence', 'sequences_list'),
-  own('task', 'tasks_list'),
-  own('stage', 'pipeline_stages', { newestFirst: false }),
-  enrollments(),
-  notes(),
-];
+const DEFINED: Record<ReplicaTable, TableSpec> = {
+  contacts: own('contact', 'contacts_list'),
+  accounts: own('account', 'accounts_list'),
+  deals: own('deal', 'deals_list'),
+  sequences: own('sequence', 'sequences_list'),
+  tasks: own('task', 'tasks_list'),
+  stages: own('stage', 'pipeline_stages', { newestFirst: false }),
+  enrollments: enrollments(),
+  notes: notes(),
+};
 
-export const TABLE_NAMES = TABLES.map((table) => table.name);
+/** Every table, in the registry's order: parents before the lists read under them. */
+export const TABLES: readonly TableSpec[] = REPLICA_TABLES.map((name) => {
+  const table = DEFINED[name];
+  if (table.name !== name) throw new Error(`The replica's table ${name} is defined as ${table.name}`);
+  return table;
+});
 
 export function tableSpec(name: string): TableSpec {
   const table = TABLES.find((candidate) => candidate.name === name);
@@ -177,6 +182,9 @@ function indexDdl(table: TableSpec): string[] {
 export interface ViewSpec {
   name: string;
   description: string;
+  /** The table whose columns it has, and the columns it adds to them. */
+  base: ReplicaTable;
+  added: Record<string, string>;
   sql: string;
 }
 
@@ -185,12 +193,16 @@ export const VIEWS: readonly ViewSpec[] = [
   {
     name: 'deals_with_stage',
     description: "every deal with its stage's name and probability, and its weighted value (amount x probability)",
+    base: 'deals',
+    added: { stage_name: "the stage's display name", probability: "the stage's chance of winning, percent", weighted_value: 'amount x probability / 100' },
     sql: `SELECT d.*, s.name AS stage_name, s.probability AS probability, d.amount * s.probability / 100.0 AS weighted_value
   FROM deals d LEFT JOIN stages s ON s.id = d.stage OR (s.name = d.stage AND NOT EXISTS (SELECT 1 FROM stages i WHERE i.id = d.stage))`,
   },
   {
     name: 'open_tasks',
     description: "tasks not completed, with their contact's name and email",
+    base: 'tasks',
+    added: { contact_name: "the contact's name", contact_email: "the contact's email" },
     sql: `SELECT t.*, c.name AS contact_name, c.email AS contact_email
   FROM tasks t LEFT JOIN contacts c ON c.id = t.contact_id
   WHERE t.completed_at IS NULL AND (t.status IS NULL OR t.status <> 'completed')`,

@@ -44,6 +44,8 @@ export interface TableReport {
   skipped: number;
   /** Why this table was not synced (the key may not read it): the others were. */
   error?: string;
+  /** That failure as it was thrown. */
+  failure?: unknown;
 }
 
 export interface SyncProgress {
@@ -95,7 +97,7 @@ export async function sync(options: SyncOptions): Promise<SyncOutcome> {
       reports.push(await new TableSync(table, options, now).run());
     } catch (error) {
       if (options.signal?.aborted || !tableOnly(error)) return { reports, failure: error };
-      reports.push({ resource: name, mode: 'full', added: 0, changed: 0, removed: 0, records: countRows(options.replica.db, table), requests: 0, skipped: 0, error: (error as Error).message });
+      reports.push({ resource: name, mode: 'full', added: 0, changed: 0, removed: 0, records: countRows(options.replica.db, table), requests: 0, skipped: 0, error: (error as Error).message, failure: error });
     }
   }
   pruneChanges(options.replica.db, now());

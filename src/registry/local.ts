@@ -14,7 +14,8 @@ export type LocalHandlerName =
   | 'api.run'
   | 'mcp.serve'
   | 'completion.script'
-  | 'watch.run' | 'contacts.import' | 'contacts.export';
+  | 'watch.run' | 'contacts.import' | 'contacts.export'
+  | 'sync.run' | 'query.run';
 
 export interface LocalCommand {
   name: string;
@@ -48,6 +49,13 @@ export const LOCAL_GROUPS: ReadonlyArray<[string, string]> = [
 
 /** What `crm watch` follows: the lists of the service that grow with new records. */
 export const WATCHABLE = ['contacts', 'deals', 'tasks', 'accounts', 'sequences'] as const;
+/**
+ * The tables of the local replica (`crm sync`), parents before the lists read under them; each is
+ * defined in src/mirror/schema.ts. Notes are listed per contact only: a request per contact, so they
+ * are synced when named.
+ */
+export const REPLICA_TABLES = ['contacts', 'accounts', 'deals', 'sequences', 'tasks', 'stages', 'enrollments', 'notes'] as const;
+export type ReplicaTable = (typeof REPLICA_TABLES)[number];
 const EXPORT_FORMATS = ['csv', 'ndjson', 'json'] as const;
 export const IMPORT_FORMATS = ['csv', 'ndjson'] as const;
 /** latin1 is read as windows-1252 (cp1252), its superset, as browsers read it. */
@@ -83,7 +91,7 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
   {
     name: 'auth_logout',
     command: ['auth', 'logout'],
-    summary: "Remove the profile's stored key",
+    summary: "Remove the profile's stored key (and offer to delete its local replica)",
     args: [],
     options: [],
     handler: 'auth.logout',
@@ -113,7 +121,7 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
     name: 'profiles_remove',
     command: ['profiles', 'remove'],
     aliases: ['rm'],
-    summary: 'Remove a stored profile and its key',
+    summary: 'Remove a stored profile and its key (and offer to delete its local replica)',
     args: [profileArg('profile name')],
     options: [],
     handler: 'profiles.remove',
@@ -251,7 +259,7 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
   {
     name: 'watch',
     command: ['watch'],
-    summary: 'Follow a list: emit each new record once, oldest first (run a command, forward it to a URL, score it)',
+    summary: 'Follow a list: emit each new record (or, with --changes, each change) once, oldest first (run a command, forward it to a URL, score it)',
     args: [{ name: 'resource', type: 'string', description: 'the records to watch', choices: WATCHABLE }],
     options: [
       { name: 'interval', type: 'duration', description: 'time between polls: 30s, 5m, 1h (default 60s)', example: '30s' },
@@ -263,9 +271,16 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
       { name: 'forward_to', type: 'string', description: 'POST each new record as JSON to this URL (event id header, retries; a signature with --secret)', example: 'http://localhost:3000/hooks/crm' },
       { name: 'secret', type: 'string', description: 'sign forwarded records with HMAC-SHA256 in X-CRM-Signature (env CRM_WATCH_SECRET)' },
       { name: 'score', type: 'boolean', description: 'contacts: score each new contact (POST /ai/trigger, within its rate limit)' },
+      {
+        name: 'changes',
+        type: 'boolean',
+        description: 'emit created, updated (the fields before and after) and deleted events: each poll syncs the resource into the local replica (crm sync) and emits what changed',
+      },
     ],
     handler: 'watch.run',
     printsResource: 'argument',
+    // A change event's members, with --changes.
+    printed: ['event_id', 'seq', 'event', 'resource', 'id', 'changed', 'changes', 'record', 'detected_at'],
     pipeFormat: 'ndjson',
     examples: [
       ex('crm watch contacts --interval 30s', 'a line for each new contact, as it arrives', 'Ctrl-C to stop it'),
@@ -273,6 +288,57 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
       ex('crm watch deals --once --state deals-seen.json', 'from cron: what is new since the last run', 'a state file it may write'),
       ex('crm watch contacts --forward-to http://localhost:3000/hooks/crm', 'webhooks for a local app', 'a receiver at the URL, and Ctrl-C to stop it'),
       ex("crm watch contacts --exec 'jq -r .email >> new-emails.txt'", 'run a command for each new contact', 'jq, and Ctrl-C to stop it'),
+      ex('crm watch deals --changes --once --since-start', 'every change the replica has logged for deals, then exit'),
+      ex('crm watch deals --changes --state deal-changes.json --forward-to http://localhost:3000/hooks/crm', 'each deal created, updated (a stage move) or deleted, as a webhook', 'a receiver at the URL, and Ctrl-C to stop it'),
+    ],
+  },
+  {
+    name: 'sync',
+    command: ['sync'],
+    summary: 'Keep a local replica of the workspace (SQLite) for crm query and crm watch --changes',
+    args: [
+      {
+        name: 'resources',
+        flag: 'resource',
+        type: 'string',
+        variadic: true,
+        optional: true,
+        choices: REPLICA_TABLES,
+        description: 'the tables to sync (default: all but notes, which take a request per contact: name them to sync them)',
+      },
+    ],
+    options: [
+      { name: 'new', type: 'boolean', description: 'only the records created since the last sync (each list from its head until a record held): a few requests; updates and deletions wait for a full sync' },
+      { name: 'full', type: 'boolean', description: 'read every list whole: new records, updates and deletions (the default)' },
+      { name: 'status', type: 'boolean', description: 'what the replica holds and when each table was synced; sends nothing' },
+      { name: 'forget', type: 'boolean', description: "delete the profile's replica; sends nothing" },
+    ],
+    handler: 'sync.run',
+    printed: ['resource', 'mode', 'added', 'changed', 'removed', 'records', 'requests', 'error', 'synced_at', 'new_synced_at', 'profile', 'path', 'deleted'],
+    examples: [
+      ex('crm sync', 'every table but notes: new records, updates and deletions, reported per table'),
+      ex('crm sync --new', 'only the new records: a few requests (cron, every few minutes)'),
+      ex('crm sync contacts notes', "contacts and their notes (a request per contact)"),
+      ex('crm sync --status', 'what the replica holds and how old it is'),
+      ex('crm sync --forget', "delete the profile's replica"),
+    ],
+  },
+  {
+    name: 'query',
+    command: ['query'],
+    summary: 'Run read-only SQL on the local replica (crm sync keeps it): joins, GROUP BY, offline',
+    args: [{ name: 'sql', type: 'string', optional: true, description: 'one SQL statement that reads (SELECT, WITH, VALUES, EXPLAIN, PRAGMA); - reads it from stdin' }],
+    options: [
+      { name: 'file', type: 'file', description: 'read the SQL from this file (- for stdin)' },
+      { name: 'fresh', type: 'boolean', description: 'sync first (every table but notes, as `crm sync`)' },
+      { name: 'schema', type: 'boolean', description: 'list the tables, views and columns' },
+    ],
+    handler: 'query.run',
+    examples: [
+      ex('crm query --fresh "SELECT stage_name, count(*) AS deals, sum(weighted_value) AS weighted FROM deals_with_stage GROUP BY stage_name"', 'the pipeline, weighted, after a sync'),
+      ex(`crm query "SELECT a.name, sum(d.amount) AS open_value FROM deals d JOIN accounts a ON a.id = d.account_id WHERE d.status = 'open' GROUP BY a.id HAVING open_value > 10000"`, 'accounts with open deals over 10k', 'a replica: crm sync first'),
+      ex("crm query \"SELECT * FROM changes WHERE resource = 'deals' AND event = 'updated'\" -o ndjson", 'every deal change the syncs found', 'a replica: crm sync first'),
+      ex('crm query --schema', 'the tables, views and columns'),
     ],
   },
   {

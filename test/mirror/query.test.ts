@@ -58,7 +58,7 @@ describe('crm query', () => {
     const before = statSync(path).mtimeMs;
     const error = failure(sql);
     expect(error.usage).toBe(true);
-    expect(error.message).toMatch(/^crm query only reads/);
+    expect(error.message).toMatch(/^the replica is read-only: /);
     expect(rows('SELECT count(*) AS n FROM contacts')).toEqual([{ n: 1 }]);
     expect(rows('PRAGMA user_version')).toEqual([{ user_version: 0 }]);
     expect(statSync(path).mtimeMs).toBe(before);

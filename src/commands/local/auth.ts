@@ -11,6 +11,7 @@ import { isObject } from '../../registry/values.js';
 import { HttpError } from '../../http/errors.js';
 import { maskKey } from '../../http/redact.js';
 import { normalizeBaseUrl } from '../../http/url.js';
+import { offerToForgetReplica } from '../mirror/forget.js';
 import type { LocalHandler } from './types.js';
 
 /**
@@ -125,5 +126,6 @@ export const logout: LocalHandler = async (ctx) => {
     });
   }
   if (ctx.env.CRM_API_KEY) ctx.warn('CRM_API_KEY is still set in the environment and will be used');
-  return done(hadKey ? `✓ Removed the key of profile "${profile}"` : `Profile "${profile}" has no stored key.`, { profile, removed: hadKey });
+  const replicaDeleted = await offerToForgetReplica(ctx, profile);
+  return done(hadKey ? `✓ Removed the key of profile "${profile}"` : `Profile "${profile}" has no stored key.`, { profile, removed: hadKey, ...(replicaDeleted === undefined ? {} : { replica_deleted: replicaDeleted }) });
 };

@@ -5,6 +5,7 @@ import { done, list } from '../../cli/result.js';
 import { SANDBOX_PROFILE, checkProfileName, profileOf, updateConfig } from '../../config/store.js';
 import { activeProfileName } from '../../config/resolve.js';
 import { maskKey } from '../../http/redact.js';
+import { offerToForgetReplica } from '../mirror/forget.js';
 import type { LocalHandler } from './types.js';
 
 export const listProfiles: LocalHandler = async (ctx) => {
@@ -38,5 +39,6 @@ export const remove: LocalHandler = async (ctx, { args }) => {
     delete data.profiles[name];
     if (data.active_profile === name) delete data.active_profile;
   });
-  return done(`✓ Removed profile ${name}`, { profile: name, removed: true });
+  const replicaDeleted = await offerToForgetReplica(ctx, name);
+  return done(`✓ Removed profile ${name}`, { profile: name, removed: true, ...(replicaDeleted === undefined ? {} : { replica_deleted: replicaDeleted }) });
 };

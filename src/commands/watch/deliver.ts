@@ -24,6 +24,8 @@ export interface Delivery {
   resource: string;
   /** contact, deal, ... */
   noun: string;
+  /** crm watch --changes: the change (created, updated, deleted) and its event id; new records otherwise. */
+  event?: { type: string; id: string };
 }
 
 /**
@@ -35,7 +37,7 @@ export async function runCommand(command: string, delivery: Delivery, env: NodeJ
   return new Promise((resolve, reject) => {
     const child = spawn(command, {
       shell: true,
-      env: { ...env, CRM_RECORD_ID: delivery.id, CRM_RESOURCE: delivery.resource },
+      env: { ...env, CRM_RECORD_ID: delivery.id, CRM_RESOURCE: delivery.resource, CRM_EVENT: delivery.event?.type ?? 'created', ...(delivery.event ? { CRM_EVENT_ID: delivery.event.id } : {}) },
       stdio: ['pipe', 'pipe', 'pipe'],
       signal,
     });
@@ -72,8 +74,8 @@ export async function forward(delivery: Delivery, options: ForwardOptions): Prom
       'Content-Type': 'application/json',
       'User-Agent': `crm/${VERSION}`,
       // The same for every attempt and every restart: the receiver drops what it has already seen.
-      [EVENT_ID_HEADER]: `${delivery.noun}.created.${delivery.id}`,
-      'X-CRM-Event-Type': `${delivery.noun}.created`,
+      [EVENT_ID_HEADER]: delivery.event?.id ?? `${delivery.noun}.created.${delivery.id}`,
+      'X-CRM-Event-Type': `${delivery.noun}.${delivery.event?.type ?? 'created'}`,
       'X-CRM-Delivery-Attempt': String(attempt),
     };
     if (options.secret) headers[SIGNATURE_HEADER] = await signature(options.secret, body, Math.floor(Date.now() / 1000));

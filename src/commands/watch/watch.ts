@@ -5,6 +5,8 @@
 // handled (and --state records it) only once all of that is done, so a crash delivers it again.
 // Failed polls back off and are retried; after --max-failures in a row the command gives up.
 // SIGTERM stops it after saving the state; Ctrl-C ends it at once, with the state as it was saved.
+// With --changes the records are the change events of the replica (./changes.ts), with the same
+// reactions and guarantees.
 
 import type { Context } from '../../cli/context.js';
 import { CliError, ExitCode, toCliError, usageError } from '../../cli/errors.js';
@@ -13,6 +15,7 @@ import { list } from '../../cli/result.js';
 import type { ApiClient } from '../../http/core.js';
 import { PAGE_MAX } from '../../http/core.js';
 import { recordId } from '../../http/envelope.js';
+import type { ChangeEvent } from '../../mirror/changes.js';
 import { type JsonObject } from '../../registry/values.js';
 import { walk } from '../../http/paginate.js';
 import type { WATCHABLE } from '../../registry/local.js';
@@ -27,6 +30,7 @@ import type { LocalHandler } from '../local/types.js';
 import { Scorer, withScore } from '../scoring.js';
 import { sleep } from '../../http/pace.js';
 import { stopOnSigterm, unlessStopped, type Stopper } from '../stop.js';
+import { ChangeFeed } from './changes.js';
 import { forward, runCommand, type Delivery } from './deliver.js';
 import { WatchState } from './state.js';
 
@@ -51,18 +55,24 @@ interface Settings {
   forwardTo?: string;
   secret?: string;
   score: boolean;
+  /** --changes: created, updated and deleted events from successive syncs of the replica. */
+  changes: boolean;
 }
+
+/** A change event's columns in a table (every member in JSON). */
+const CHANGE_COLUMNS = ['seq', 'event', 'id', 'changed', 'detected_at'];
 
 export const run: LocalHandler = async (ctx, invocation) => {
   const settings = readSettings(ctx, invocation);
   const client = await ctx.client();
-  const state = WatchState.open(settings.stateFile, settings.resource, client.baseUrl);
+  const feed = settings.changes ? ChangeFeed.open(ctx, client, settings.resource, settings.stateFile, settings.sinceStart) : undefined;
+  const state = feed ? undefined : WatchState.open(settings.stateFile, settings.resource, client.baseUrl);
   // SIGTERM ends the stream (exit 0); Ctrl-C ends the command at once (the runner's, exit 130).
   const stopper = stopOnSigterm();
   ctx.onClose(() => stopper.dispose());
-  const watcher = new Watcher(ctx, client, settings, state, stopper);
+  const watcher = new Watcher(ctx, client, settings, stopper, state, feed);
   const { columns, plural } = RESOURCES[settings.noun];
-  return list(watcher.records(), { columns, noun: plural, stream: true });
+  return list(watcher.records(), feed ? { columns: CHANGE_COLUMNS, noun: 'changes', stream: true } : { columns, noun: plural, stream: true });
 };
 
 function readSettings(ctx: Context, { args, options }: Invocation): Settings {
@@ -74,6 +84,7 @@ function readSettings(ctx: Context, { args, options }: Invocation): Settings {
   if (forwardTo !== undefined) checkForwardUrl(forwardTo);
   else if (options.has('secret')) throw usageError('--secret signs what --forward-to sends; give --forward-to URL too');
   if (options.flag('score') && resource !== 'contacts') throw usageError(`--score scores contacts; ${resource} cannot be scored`);
+  if (options.flag('score') && options.flag('changes')) throw usageError('--score scores new contacts; with --changes the events are emitted as the syncs found them');
   const once = options.flag('once');
   const sinceStart = options.flag('since_start');
   const stateFile = options.string('state');
@@ -93,6 +104,7 @@ function readSettings(ctx: Context, { args, options }: Invocation): Settings {
     forwardTo,
     secret: forwardTo === undefined ? undefined : secret,
     score: options.flag('score'),
+    changes: options.flag('changes'),
   };
 }
 
@@ -127,8 +139,9 @@ class Watcher {
     private readonly ctx: Context,
     private readonly client: ApiClient,
     private readonly settings: Settings,
-    private readonly state: WatchState,
     private readonly stopper: Stopper,
+    private readonly state?: WatchState,
+    private readonly feed?: ChangeFeed,
   ) {
     if (settings.score) {
       this.scorer = new Scorer(client, { signal: stopper.signal, onWait: (ms, reason) => this.ctx.info(`${safeLine(reason)}; scoring the next contact in ${formatDuration(ms)}`) });
@@ -166,12 +179,20 @@ class Watcher {
   private async *poll(): AsyncGenerator<unknown> {
     const { resource, sinceStart } = this.settings;
     const signal = this.stopper.signal;
-    if (!this.state.baselined && !sinceStart) {
-      const page = await unlessStopped(this.client.list(`/${resource}`, { limit: PAGE_MAX }, resource), signal);
-      this.state.setBaseline(page.items);
+    if (this.feed) {
+      for (const event of await unlessStopped(this.feed.poll(signal), signal)) yield* this.handle(event, changeHandling(event, this.feed));
       return;
     }
-    for (const record of await unlessStopped(this.newRecords(), signal)) yield* this.handle(record);
+    const state = this.state!;
+    if (!state.baselined && !sinceStart) {
+      const page = await unlessStopped(this.client.list(`/${resource}`, { limit: PAGE_MAX }, resource), signal);
+      state.setBaseline(page.items);
+      return;
+    }
+    for (const record of await unlessStopped(this.newRecords(), signal)) {
+      const id = recordId(record)!;
+      yield* this.handle(record, { key: id, id, handled: () => state.handled(record) });
+    }
   }
 
   /** From the head of the list down to the first record already handled; returned oldest first. */
@@ -185,19 +206,18 @@ class Watcher {
         this.warnedNoId = true;
         continue;
       }
-      if (this.state.isKnown(record)) break;
+      if (this.state!.isKnown(record)) break;
       fresh.push(record);
     }
     return fresh.reverse();
   }
 
-  /** Scores, prints, runs and forwards one record; only then is it handled (and saved). */
-  private async *handle(record: unknown): AsyncGenerator<unknown> {
+  /** Scores, prints, runs and forwards one record (or change event); only then is it handled (and saved). */
+  private async *handle(record: unknown, { key, id, event, handled }: Handling): AsyncGenerator<unknown> {
     const { resource, noun, exec, forwardTo } = this.settings;
     const signal = this.stopper.signal;
-    const id = recordId(record)!;
-    const pending = this.pending.get(id) ?? { record, done: new Set() };
-    this.pending.set(id, pending);
+    const pending = this.pending.get(key) ?? { record, done: new Set() };
+    this.pending.set(key, pending);
     if (this.scorer && !pending.done.has('score')) {
       try {
         pending.record = withScore(record as JsonObject, await unlessStopped(this.scorer.score(id), signal));
@@ -211,7 +231,7 @@ class Watcher {
       yield pending.record;
       pending.done.add('print');
     }
-    const delivery: Delivery = { record: pending.record, id, resource, noun };
+    const delivery: Delivery = { record: pending.record, id, resource, noun, event };
     if (exec !== undefined && !pending.done.has('exec')) {
       const problem = await runCommand(exec, delivery, this.ctx.env, this.ctx.io.stderr, signal);
       if (problem) this.ctx.warn(`--exec for ${noun} ${safeLine(id)} ${problem}`);
@@ -227,8 +247,8 @@ class Watcher {
         onRetry: (message) => this.ctx.warn(message),
       });
     }
-    this.pending.delete(id);
-    this.state.handled(record);
+    this.pending.delete(key);
+    handled();
   }
 
   /** The network, for forwards (the API may be the embedded sandbox): kept-alive, closed with the command. */
@@ -239,3 +259,16 @@ class Watcher {
     }));
   }
 }
+
+/** What handling one item means: what tells it apart, the record's id, its event (--changes), and what marks it handled. */
+interface Handling {
+  key: string;
+  id: string;
+  event?: Delivery['event'];
+  handled: () => void;
+}
+
+function changeHandling(event: ChangeEvent, feed: ChangeFeed): Handling {
+  return { key: event.event_id, id: event.id, event: { type: event.event, id: event.event_id }, handled: () => feed.handled(event) };
+}
+

@@ -1,0 +1,335 @@
+// crm sync, crm query and crm watch --changes, in-process against the sandbox's handler (issue 24):
+// a sync; changes in the sandbox (create, update, soft delete, stage move); a second sync reporting
+// exactly those; --changes emitting exactly those, once; a write refused with exit 2 and nothing
+// changed; a sync interrupted then resumed with nothing lost; the replica's file mode.
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BASE_URL, homeEnv, json, run, scriptedPrompter, useWorkspace, type RunOptions } from '../helpers/inprocess.js';
+
+const ws = useWorkspace();
+
+/** A user of their own (home, config, data) on the shared sandbox. */
+function user(extra: NodeJS.ProcessEnv = {}) {
+  const home = mkdtempSync(join(tmpdir(), 'crm-mirror-home-'));
+  const env = { ...homeEnv(home), CRM_BASE_URL: BASE_URL, CRM_API_KEY: ws.apiKey, PATH: process.env.PATH, ...extra };
+  const crm = (argv: string[], options: Omit<RunOptions, 'ws' | 'env'> = {}) => run(argv, { ws, env, ...options });
+  return { home, env, crm, replica: join(home, '.local', 'share', 'crm', 'replicas', 'sandbox.db') };
+}
+
+function listAll(resource: string): Array<Record<string, any>> {
+  const records: Array<Record<string, any>> = [];
+  for (let offset = 0; ; offset += 50) {
+    const page = ws.api('GET', `/${resource}?limit=50&offset=${offset}`).data[resource] as Array<Record<string, any>>;
+    records.push(...page);
+    if (page.length < 50) return records;
+  }
+}
+
+let serial = 0;
+/** One change of each kind in the service: a contact created, one updated, one soft-deleted, a deal moved to closed_won. */
+function changeTheService() {
+  const n = ++serial;
+  const contacts = listAll('contacts');
+  const [deal] = listAll('deals').filter((candidate) => candidate.status === 'open');
+  const created = ws.api('POST', '/contacts', { name: `Replica Person ${n}`, email: `replica-${n}-${process.pid}@example.com` }).data;
+  const updated = contacts[0]!;
+  const gone = contacts[1]!;
+  expect(ws.api('PATCH', `/contacts/${updated.id}`, { title: `Head of Replicas ${n}` }).status).toBe(200);
+  expect(ws.api('DELETE', `/contacts/${gone.id}`).status).toBe(200);
+  expect(ws.api('POST', `/deals/${deal!.id}/stage`, { stage: 'closed_won' }).status).toBe(200);
+  return { created, updated, gone, moved: deal!, title: `Head of Replicas ${n}` };
+}
+
+const rows = (stdout: string) => stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line));
+const counts = (report: Array<Record<string, any>>) => Object.fromEntries(report.map((row) => [row.resource, [row.added, row.changed, row.removed]]));
+
+describe('crm sync', () => {
+  it('makes the replica, owner-only, and reports every table; a second sync reports exactly what changed', async () => {
+    const { crm, replica } = user();
+    const first = await crm(['sync', '--json']);
+    expect(first.code, first.stderr).toBe(0);
+    const report = json(first);
+    expect(report.map((row: { resource: string }) => row.resource)).toEqual(['contacts', 'accounts', 'deals', 'sequences', 'tasks', 'stages', 'enrollments']);
+    expect(report.find((row: { resource: string }) => row.resource === 'contacts')).toMatchObject({ mode: 'first', added: listAll('contacts').length, error: null });
+    expect(statSync(replica).mode & 0o777).toBe(0o600);
+    expect(statSync(join(replica, '..')).mode & 0o777).toBe(0o700);
+
+    const change = changeTheService();
+    const second = await crm(['sync', '-o', 'ndjson']);
+    expect(second.code, second.stderr).toBe(0);
+    expect(counts(rows(second.stdout))).toEqual({
+      contacts: [1, 1, 1],
+      accounts: [0, 0, 0],
+      deals: [0, 1, 0],
+      sequences: [0, 0, 0],
+      tasks: [0, 0, 0],
+      stages: [0, 0, 0],
+      // The contact deleted takes its enrolments with it.
+      enrollments: [0, 0, rows(second.stdout).find((row) => row.resource === 'enrollments').removed],
+    });
+    const held = await crm(['query', `SELECT title FROM contacts WHERE id = '${change.updated.id}'`, '-o', 'json']);
+    expect(json(held)).toEqual([{ title: change.title }]);
+    expect(held.stderr).toMatch(/^Data as of just now \(\d{4}-\d\d-\d\dT/);
+  });
+
+  it('--new takes only the new records; --status says what is held; --forget deletes it', async () => {
+    const { crm, replica } = user();
+    await crm(['sync']);
+    const created = ws.api('POST', '/contacts', { name: 'Only New', email: `only-new-${process.pid}@example.com` }).data;
+    ws.log.length = 0;
+    const fresh = await crm(['sync', 'contacts', '--new', '--json']);
+    expect(json(fresh)).toEqual([expect.objectContaining({ resource: 'contacts', mode: 'new', added: 1, changed: 0, removed: 0, requests: 1 })]);
+    expect(ws.requests()).toHaveLength(1);
+    const status = await crm(['sync', '--status', '--json']);
+    const contacts = json(status).find((row: { resource: string }) => row.resource === 'contacts');
+    expect(contacts).toMatchObject({ records: listAll('contacts').length, synced_at: expect.any(String), new_synced_at: expect.any(String) });
+    expect(json(await crm(['query', `SELECT id FROM contacts WHERE id = '${created.id}'`, '--json']))).toEqual([{ id: created.id }]);
+    const forgotten = await crm(['sync', '--forget', '--json']);
+    expect(json(forgotten)).toEqual({ profile: 'sandbox', path: replica, deleted: true });
+    const none = await crm(['query', 'SELECT 1']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toBe('crm: there is no replica of profile "sandbox" yet\nhint: make it with `crm sync` (or `crm query --fresh ...`)\n');
+  });
+
+  it('draws a progress bar at a terminal, and sums up on stderr', async () => {
+    const { crm } = user();
+    const result = await crm(['sync', 'contacts'], { tty: { stderr: true } });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/\r\x1b\[2Kcontacts [█░]+ \d+\/\d+/);
+    expect(result.stderr).toMatch(/Synced 1 table in \d+\.\ds: \d+ added, 0 changed, 0 removed \(\d+ requests\)\n$/);
+  });
+
+  it('notes are synced when named, a request per contact, said in the report', async () => {
+    const { crm } = user();
+    await crm(['sync']);
+    ws.log.length = 0;
+    const result = await crm(['sync', 'notes', '--json']);
+    const contacts = listAll('contacts').length;
+    expect(json(result)).toEqual([expect.objectContaining({ resource: 'notes', mode: 'first', requests: contacts })]);
+    expect(ws.requests(/\/notes/)).toHaveLength(contacts);
+  });
+
+  it.each([
+    [['sync', 'people'], 'unknown table "people" (tables: contacts, accounts, deals, sequences, tasks, stages, enrollments, notes)'],
+    [['sync', '--new', '--full'], '--new and --full ask for different syncs'],
+    [['sync', '--status', 'deals'], '--status takes no table and no other flag of crm sync'],
+    [['sync', '--dry-run'], 'crm sync reads every list it syncs; --dry-run does not apply'],
+    [['query'], 'missing SQL'],
+    [['query', 'SELECT 1', '--file', 'q.sql'], 'give the query as an argument or with --file, not both'],
+    [['query', '--schema', 'SELECT 1'], '--schema takes no query and no --file or --fresh'],
+  ])('refuses %j with exit 2 before sending anything', async (argv, message) => {
+    const { crm } = user();
+    const result = await crm(argv);
+    expect(result.code).toBe(2);
+    expect(result.stderr.split('\n')[0]).toBe(`crm: ${message}`);
+    expect(ws.requests()).toEqual([]);
+  });
+});
+
+describe('an interrupted sync', () => {
+  it('leaves the replica as the last sync left it; the next sync reports everything, nothing lost', async () => {
+    const { crm } = user();
+    await crm(['sync']);
+    const change = changeTheService();
+    // The deals' walk fails (a key revoked mid-way): contacts and accounts were committed, deals were not.
+    ws.fault({ match: /^GET \/api\/v1\/deals\?/, status: 401, times: 1 });
+    const broken = await crm(['sync', '--json']);
+    expect(broken.code).toBe(3);
+    expect(counts(json(broken))).toEqual({ contacts: [1, 1, 1], accounts: [0, 0, 0] });
+    expect(broken.stderr).toContain('(synced: contacts, accounts; left as the last sync left them: deals, sequences, tasks, stages, enrollments)');
+    const stage = await crm(['query', `SELECT stage FROM deals WHERE id = '${change.moved.id}'`, '--json']);
+    expect(json(stage)).toEqual([{ stage: change.moved.stage }]);
+    const resumed = await crm(['sync', '--json']);
+    expect(resumed.code).toBe(0);
+    expect(counts(json(resumed)).deals).toEqual([0, 1, 0]);
+    expect(counts(json(resumed)).contacts).toEqual([0, 0, 0]);
+  });
+});
+
+describe('crm query', () => {
+  it('refuses a write with exit 2, and nothing changes', async () => {
+    const { crm, replica } = user();
+    await crm(['sync', 'contacts']);
+    const before = statSync(replica).mtimeMs;
+    const count = json(await crm(['query', 'SELECT count(*) AS n FROM contacts', '--json']));
+    ws.log.length = 0;
+    for (const sql of ['DELETE FROM contacts', "UPDATE contacts SET _record = '{}'", 'WITH x AS (SELECT 1) DELETE FROM contacts', 'DROP TABLE contacts']) {
+      const refused = await crm(['query', sql]);
+      expect(refused.code, sql).toBe(2);
+      expect(refused.stderr).toMatch(/^crm: the replica is read-only: /);
+    }
+    expect(json(await crm(['query', 'SELECT count(*) AS n FROM contacts', '--json']))).toEqual(count);
+    expect(statSync(replica).mtimeMs).toBe(before);
+    expect(ws.requests()).toEqual([]);
+  });
+
+  it('prints through the one printer (tsv, csv, ndjson, --fields, a table on a terminal), from an argument, a file or stdin', async () => {
+    const { crm, home } = user();
+    await crm(['sync']);
+    const sql = 'SELECT name, probability FROM stages ORDER BY position';
+    const stages = (ws.api('GET', '/pipeline/stages').data.stages as Array<Record<string, any>>).sort((a, b) => a.position - b.position);
+    expect((await crm(['query', sql])).stdout).toBe(stages.map((stage) => `${stage.name}\t${stage.probability}\n`).join(''));
+    expect((await crm(['query', sql, '-o', 'csv'])).stdout.split('\r\n')[0]).toBe('name,probability');
+    expect(rows((await crm(['query', sql, '-o', 'ndjson', '--fields', 'name'])).stdout)).toEqual(stages.map((stage) => ({ name: stage.name })));
+    const file = join(home, 'q.sql');
+    writeFileSync(file, `${sql};\n`);
+    expect((await crm(['query', '--file', file, '--json'])).stdout).toBe((await crm(['query', '-', '--json'], { stdin: sql })).stdout);
+    const table = await crm(['query', sql, '--no-color'], { tty: { stdout: true, stderr: true } });
+    expect(table.stdout.split('\n')[0]).toMatch(/^NAME\s+PROBABILITY/);
+  });
+
+  it('says where an SQL error is, in one line, exit 2', async () => {
+    const { crm } = user();
+    await crm(['sync', 'contacts']);
+    const result = await crm(['query', 'SELECT * FORM contacts']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('crm: SQL: near "FORM": syntax error (line 1, column 10)\n');
+    const json = await crm(['query', 'SELECT nmae FROM contacts', '--json']);
+    expect(JSON.parse(json.stderr.split('\n').at(-2)!)).toEqual({ error: { message: 'SQL: no such column: nmae (line 1, column 8)', status: null, code: 'sql_error', exit_code: 2, hint: '`crm query --schema` lists the tables, views and columns' } });
+  });
+
+  it('--fresh syncs first; the views answer the daily questions; --schema lists every column', async () => {
+    const { crm } = user();
+    const weighted = await crm(['query', '--fresh', 'SELECT count(*) AS deals, round(sum(weighted_value)) AS weighted FROM deals_with_stage', '--json']);
+    expect(weighted.code, weighted.stderr).toBe(0);
+    const deals = listAll('deals');
+    const stages = new Map((ws.api('GET', '/pipeline/stages').data.stages as Array<Record<string, any>>).map((stage) => [stage.id, stage.probability]));
+    expect(json(weighted)).toEqual([{ deals: deals.length, weighted: Math.round(deals.reduce((sum, deal) => sum + (deal.amount * stages.get(deal.stage)) / 100, 0)) }]);
+    const open = json(await crm(['query', 'SELECT id, contact_name FROM open_tasks WHERE contact_id IS NOT NULL LIMIT 1', '--json']))[0];
+    const task = ws.api('GET', `/tasks/${open.id}`).data;
+    expect(open.contact_name).toBe(ws.api('GET', `/contacts/${task.contact_id}`).data.name);
+    const schema = json(await crm(['query', '--schema', '--json']));
+    expect(schema).toContainEqual({ table: 'deals', column: 'amount', type: 'REAL', description: 'deal value' });
+    expect(schema).toContainEqual({ table: 'contacts', column: '_record', type: 'TEXT', description: expect.stringMatching(/^the record as the service sent it/) });
+    expect(schema).toContainEqual(expect.objectContaining({ table: 'deals_with_stage', column: 'weighted_value' }));
+    expect(schema).toContainEqual(expect.objectContaining({ table: 'changes', column: 'changes' }));
+  });
+});
+
+describe('crm watch --changes', () => {
+  const servers: Server[] = [];
+  afterEach(() => {
+    for (const server of servers.splice(0)) server.close();
+  });
+
+  it('emits exactly the changes between syncs, each once, oldest first; a restart repeats none', async () => {
+    const { crm, home } = user();
+    const state = join(home, 'changes.json');
+    const baseline = await crm(['watch', 'contacts', '--changes', '--once', '--state', state]);
+    expect(baseline.code, baseline.stderr).toBe(0);
+    expect(baseline.stdout).toBe('');
+    const change = changeTheService();
+    const first = await crm(['watch', 'contacts', '--changes', '--once', '--state', state]);
+    expect(first.code, first.stderr).toBe(0);
+    const events = rows(first.stdout);
+    expect(events.map((event) => [event.event, event.id])).toEqual([
+      ['created', change.created.id],
+      ['updated', change.updated.id],
+      ['deleted', change.gone.id],
+    ]);
+    expect(events[1].changes.title).toEqual({ before: change.updated.title ?? null, after: change.title });
+    expect(events[1].changed).toContain('title');
+    expect(events[2].record).toMatchObject({ id: change.gone.id, email: change.gone.email });
+    const again = await crm(['watch', 'contacts', '--changes', '--once', '--state', state]);
+    expect(again.stdout).toBe('');
+    // The deals' watch sees the stage move, as the event RevOps asks for.
+    const deals = await crm(['watch', 'deals', '--changes', '--once', '--since-start']);
+    expect(rows(deals.stdout)).toEqual([]);
+  });
+
+  it('a stage move is an updated event with the stage before and after; an event whose forward failed is delivered again', async () => {
+    const { crm, home } = user();
+    const state = join(home, 'deals.json');
+    await crm(['watch', 'deals', '--changes', '--once', '--state', state]);
+    const change = changeTheService();
+    const statuses = [500, 500, 500, 500];
+    const deliveries: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => (body += chunk));
+      req.on('end', () => {
+        deliveries.push({ headers: req.headers, body });
+        res.writeHead(statuses.shift() ?? 200).end();
+      });
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks`;
+    const failed = await crm(['watch', 'deals', '--changes', '--once', '--state', state, '--forward-to', url]);
+    expect(failed.code).toBe(6);
+    const delivered = await crm(['watch', 'deals', '--changes', '--once', '--state', state, '--forward-to', url]);
+    expect(delivered.code, delivered.stderr).toBe(0);
+    const [event] = rows(delivered.stdout);
+    expect(event).toMatchObject({ event: 'updated', id: change.moved.id, changes: { stage: { before: change.moved.stage, after: 'closed_won' }, status: { before: 'open', after: 'won' } } });
+    const accepted = deliveries.at(-1)!;
+    expect(JSON.parse(accepted.body)).toEqual(event);
+    expect(accepted.headers['x-crm-event-type']).toBe('deal.updated');
+    // The same event id at every attempt, in both runs: the receiver drops repeats.
+    expect(new Set(deliveries.map((delivery) => delivery.headers['x-crm-event-id']))).toEqual(new Set([event.event_id]));
+    expect(JSON.parse(readFileSync(state, 'utf8')).seq).toBe(event.seq);
+    expect((await crm(['watch', 'deals', '--changes', '--once', '--state', state, '--forward-to', url])).stdout).toBe('');
+  });
+
+  it('--exec gets the event on stdin, and what it is in its environment', async () => {
+    const { crm, home } = user();
+    const state = join(home, 'exec.json');
+    await crm(['watch', 'contacts', '--changes', '--once', '--state', state]);
+    const change = changeTheService();
+    const out = join(home, 'events');
+    const result = await crm(['watch', 'contacts', '--changes', '--once', '--state', state, '--exec', `echo "$CRM_EVENT $CRM_RECORD_ID $CRM_EVENT_ID" >> ${out}`]);
+    expect(result.code, result.stderr).toBe(0);
+    const ids = rows(result.stdout).map((event) => event.event_id);
+    expect(readFileSync(out, 'utf8')).toBe(
+      [`created ${change.created.id} ${ids[0]}`, `updated ${change.updated.id} ${ids[1]}`, `deleted ${change.gone.id} ${ids[2]}`].map((line) => `${line}\n`).join(''),
+    );
+  });
+
+  it('refuses a state file of a plain watch, and --score', async () => {
+    const { crm, home } = user();
+    const state = join(home, 'plain.json');
+    await crm(['watch', 'contacts', '--once', '--state', state]);
+    ws.log.length = 0;
+    const mixed = await crm(['watch', 'contacts', '--changes', '--once', '--state', state]);
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toContain('is not a state file of crm watch --changes');
+    const scored = await crm(['watch', 'contacts', '--changes', '--score']);
+    expect(scored.code).toBe(2);
+    expect(ws.requests()).toEqual([]);
+  });
+});
+
+describe('leaving a workspace offers to forget its replica', () => {
+  it('auth logout: at a terminal it asks; in a script it says where the replica is and how to delete it', async () => {
+    const { crm, replica } = user({ CRM_API_KEY: '' });
+    // A stored profile for the sandbox's server.
+    await crm(['auth', 'login', '--base-url', BASE_URL, '--with-key'], { stdin: ws.apiKey });
+    const profileReplica = replica.replace(/sandbox\.db$/, 'default.db');
+    expect((await crm(['sync', 'stages'])).code).toBe(0);
+    const script = await crm(['auth', 'logout']);
+    expect(script.code).toBe(0);
+    expect(script.stderr).toContain(`Kept the local replica of profile "default" (${profileReplica}, `);
+    expect(script.stderr).toContain('`crm sync --forget --profile default` deletes it.');
+    expect(statSync(profileReplica).isFile()).toBe(true);
+    await crm(['auth', 'login', '--base-url', BASE_URL, '--with-key'], { stdin: ws.apiKey });
+    const prompter = scriptedPrompter([true]);
+    const asked = await crm(['auth', 'logout'], { tty: { stdin: true, stdout: true, stderr: true }, prompter });
+    expect(asked.code).toBe(0);
+    expect(prompter.asked).toEqual([expect.stringMatching(/^Also delete the local replica of profile "default"/)]);
+    expect(() => statSync(profileReplica)).toThrow();
+  });
+
+  it('profiles remove: in a script the replica stays, and `crm sync --forget --profile NAME` still deletes it', async () => {
+    const { crm, replica } = user({ CRM_API_KEY: '' });
+    await crm(['auth', 'login', '--profile', 'staging', '--base-url', BASE_URL, '--with-key'], { stdin: ws.apiKey });
+    expect((await crm(['sync', 'stages'])).code).toBe(0);
+    const removed = await crm(['profiles', 'remove', 'staging', '--json']);
+    expect(json(removed)).toEqual({ profile: 'staging', removed: true, replica_deleted: false });
+    const path = replica.replace(/sandbox\.db$/, 'staging.db');
+    expect(removed.stderr).toContain(`Kept the local replica of profile "staging" (${path}`);
+    const forgotten = await crm(['sync', '--forget', '--profile', 'staging', '--json']);
+    expect(json(forgotten)).toEqual({ profile: 'staging', path, deleted: true });
+  });
+});
