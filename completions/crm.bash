@@ -24,6 +24,8 @@ __crm_child() {
         '/mcp') echo mcp ;;
         '/completion') echo completion ;;
         '/watch') echo watch ;;
+        '/sync') echo sync ;;
+        '/query') echo query ;;
         '/help') echo help ;;
         'contacts/list' | 'contacts/ls') echo list ;;
         'contacts/get' | 'contacts/view') echo get ;;
@@ -88,7 +90,7 @@ __crm_child() {
 # The names and aliases of a command's subcommands.
 __crm_children() {
     case "$1" in
-        '') echo 'contacts accounts deals sequences tasks pipeline search analytics ai auth profiles config sandbox api mcp completion watch help' ;;
+        '') echo 'contacts accounts deals sequences tasks pipeline search analytics ai auth profiles config sandbox api mcp completion watch sync query help' ;;
         'contacts') echo 'list ls get view create new update edit delete rm notes tasks enroll import export' ;;
         'contacts notes') echo 'list ls add' ;;
         'contacts tasks') echo 'add' ;;
@@ -182,7 +184,9 @@ __crm_flags() {
         'api') echo "$globals "'-f --field -F --typed-field --input --paginate --raw -h --help' ;;
         'mcp') echo "$globals "'--read-only --toolsets -h --help' ;;
         'completion') echo "$globals "'-h --help' ;;
-        'watch') echo "$globals "'--interval --once --since-start --state --max-failures --exec --forward-to --secret --score -h --help' ;;
+        'watch') echo "$globals "'--interval --once --since-start --state --max-failures --exec --forward-to --secret --score --changes -h --help' ;;
+        'sync') echo "$globals "'--new --full --status --forget -h --help' ;;
+        'query') echo "$globals "'--file --fresh --schema -h --help' ;;
         'help') echo "$globals "'-h --help' ;;
     esac
 }
@@ -261,6 +265,7 @@ __crm_flag_values() {
         'mcp --toolsets') echo '@list contacts accounts deals sequences tasks pipeline search analytics ai' ;;
         'watch --interval' | 'watch --max-failures' | 'watch --exec' | 'watch --forward-to' | 'watch --secret') ;;
         'watch --state') echo '@file' ;;
+        'query --file') echo '@file' ;;
         *) return 1 ;;
     esac
 }
@@ -278,7 +283,8 @@ __crm_argument_values() {
         'api') case $2 in 0) echo 'GET POST PATCH PUT DELETE' ;; esac ;;
         'completion') case $2 in 0) echo 'bash zsh fish' ;; esac ;;
         'watch') case $2 in 0) echo 'contacts deals tasks accounts sequences' ;; esac ;;
-        'help') case $2 in 0) echo 'environment exit-codes output flags contacts accounts deals sequences tasks pipeline search analytics ai auth profiles config sandbox api mcp completion watch' ;; esac ;;
+        'sync') case $2 in *) (($2 >= 0)) && echo 'contacts accounts deals sequences tasks stages enrollments notes' ;; esac ;;
+        'help') case $2 in 0) echo 'environment exit-codes output flags contacts accounts deals sequences tasks pipeline search analytics ai auth profiles config sandbox api mcp completion watch sync query' ;; esac ;;
     esac
 }
 

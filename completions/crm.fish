@@ -40,6 +40,10 @@ function __crm_child
             echo completion
         case '/watch'
             echo watch
+        case '/sync'
+            echo sync
+        case '/query'
+            echo query
         case '/help'
             echo help
         case 'contacts/list' 'contacts/ls'
@@ -308,6 +312,10 @@ function __crm_value_flags
             echo --output -o --fields --profile --base-url --timeout
         case 'watch'
             echo --output -o --fields --profile --base-url --timeout --interval --state --max-failures --exec --forward-to --secret
+        case 'sync'
+            echo --output -o --fields --profile --base-url --timeout
+        case 'query'
+            echo --output -o --fields --profile --base-url --timeout --file
         case 'help'
             echo --output -o --fields --profile --base-url --timeout
     end
@@ -405,7 +413,9 @@ complete -c crm -n '__crm_at \'\'' -a sandbox -d 'The local sandbox workspace (e
 complete -c crm -n '__crm_at \'\'' -a api -d 'Call any endpoint: crm api METHOD PATH (auth, retries and errors as for every command)'
 complete -c crm -n '__crm_at \'\'' -a mcp -d 'Serve every endpoint as a tool for AI agents (Model Context Protocol on stdio)'
 complete -c crm -n '__crm_at \'\'' -a completion -d 'Print the shell completion script for bash, zsh or fish'
-complete -c crm -n '__crm_at \'\'' -a watch -d 'Follow a list: emit each new record once, oldest first (run a command, forward it to a URL, score it)'
+complete -c crm -n '__crm_at \'\'' -a watch -d 'Follow a list: emit each new record (or, with --changes, each change) once, oldest first (run a command, forward it to a URL, score it)'
+complete -c crm -n '__crm_at \'\'' -a sync -d 'Keep a local replica of the workspace (SQLite) for crm query and crm watch --changes'
+complete -c crm -n '__crm_at \'\'' -a query -d 'Run read-only SQL on the local replica (crm sync keeps it): joins, GROUP BY, offline'
 complete -c crm -n '__crm_at \'\'' -a help -d 'Show help for a command, or a topic'
 complete -c crm -n '__crm_at \'\'' -s h -l help -d 'show help'
 complete -c crm -n '__crm_at \'\'' -s V -l version -d 'print the version'
@@ -811,7 +821,7 @@ complete -c crm -n '__crm_at \'ai trigger\'' -s h -l help -d 'show help'
 # crm auth
 complete -c crm -n '__crm_at \'auth\'' -a login -d 'Store an API key for a workspace (verified before it is saved)'
 complete -c crm -n '__crm_at \'auth\'' -a status -d 'Show the profile, base URL, key (last 4 characters) and whether it works'
-complete -c crm -n '__crm_at \'auth\'' -a logout -d 'Remove the profile\'s stored key'
+complete -c crm -n '__crm_at \'auth\'' -a logout -d 'Remove the profile\'s stored key (and offer to delete its local replica)'
 complete -c crm -n '__crm_at \'auth\'' -s h -l help -d 'show help'
 
 # crm auth login
@@ -828,8 +838,8 @@ complete -c crm -n '__crm_at \'auth logout\'' -s h -l help -d 'show help'
 complete -c crm -n '__crm_at \'profiles\'' -a list -d 'List stored profiles'
 complete -c crm -n '__crm_at \'profiles\'' -a ls -d 'List stored profiles'
 complete -c crm -n '__crm_at \'profiles\'' -a use -d 'Make a profile the active one'
-complete -c crm -n '__crm_at \'profiles\'' -a remove -d 'Remove a stored profile and its key'
-complete -c crm -n '__crm_at \'profiles\'' -a rm -d 'Remove a stored profile and its key'
+complete -c crm -n '__crm_at \'profiles\'' -a remove -d 'Remove a stored profile and its key (and offer to delete its local replica)'
+complete -c crm -n '__crm_at \'profiles\'' -a rm -d 'Remove a stored profile and its key (and offer to delete its local replica)'
 complete -c crm -n '__crm_at \'profiles\'' -s h -l help -d 'show help'
 
 # crm profiles list
@@ -916,9 +926,24 @@ complete -c crm -n '__crm_at \'watch\'' -l exec -x -d 'run this shell command fo
 complete -c crm -n '__crm_at \'watch\'' -l forward-to -x -d 'POST each new record as JSON to this URL (event id header, retries; a signature with --secret)'
 complete -c crm -n '__crm_at \'watch\'' -l secret -x -d 'sign forwarded records with HMAC-SHA256 in X-CRM-Signature (env CRM_WATCH_SECRET)'
 complete -c crm -n '__crm_at \'watch\'' -l score -d 'contacts: score each new contact (POST /ai/trigger, within its rate limit)'
+complete -c crm -n '__crm_at \'watch\'' -l changes -d 'emit created, updated (the fields before and after) and deleted events: each poll syncs the resource into the local replica (crm sync) and emits what changed'
 complete -c crm -n '__crm_at \'watch\'' -s h -l help -d 'show help'
 complete -c crm -n '__crm_argument \'watch\' 0' -a 'contacts deals tasks accounts sequences' -d 'resource'
 
+# crm sync
+complete -c crm -n '__crm_at \'sync\'' -l new -d 'only the records created since the last sync (each list from its head until a record held): a few requests; updates and deletions wait for a full sync'
+complete -c crm -n '__crm_at \'sync\'' -l full -d 'read every list whole: new records, updates and deletions (the default)'
+complete -c crm -n '__crm_at \'sync\'' -l status -d 'what the replica holds and when each table was synced; sends nothing'
+complete -c crm -n '__crm_at \'sync\'' -l forget -d 'delete the profile\'s replica; sends nothing'
+complete -c crm -n '__crm_at \'sync\'' -s h -l help -d 'show help'
+complete -c crm -n '__crm_argument \'sync\' 0 +' -a 'contacts accounts deals sequences tasks stages enrollments notes' -d 'resource'
+
+# crm query
+complete -c crm -n '__crm_at \'query\'' -l file -r -F -d 'read the SQL from this file (- for stdin)'
+complete -c crm -n '__crm_at \'query\'' -l fresh -d 'sync first (every table but notes, as `crm sync`)'
+complete -c crm -n '__crm_at \'query\'' -l schema -d 'list the tables, views and columns'
+complete -c crm -n '__crm_at \'query\'' -s h -l help -d 'show help'
+
 # crm help
 complete -c crm -n '__crm_at \'help\'' -s h -l help -d 'show help'
-complete -c crm -n '__crm_argument \'help\' 0' -a 'environment exit-codes output flags contacts accounts deals sequences tasks pipeline search analytics ai auth profiles config sandbox api mcp completion watch' -d 'topic'
+complete -c crm -n '__crm_argument \'help\' 0' -a 'environment exit-codes output flags contacts accounts deals sequences tasks pipeline search analytics ai auth profiles config sandbox api mcp completion watch sync query' -d 'topic'

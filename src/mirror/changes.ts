@@ -49,6 +49,7 @@ export function changesAfter(replica: Replica, resource: string, afterSeq: numbe
   const pruned = replica.db.prepare("SELECT value FROM _meta WHERE key = 'pruned_through'").get() as { value: string } | undefined;
   if (pruned && Number(pruned.value) > afterSeq) {
     throw new MirrorError(`change events after ${afterSeq} were pruned (events are kept ${CHANGES_KEPT_DAYS} days); the events up to ${pruned.value} cannot be delivered`, {
+      usage: true,
       code: 'changes_pruned',
       hint: 'start the watch again with a new --state file (it takes the changes from now on)',
     });

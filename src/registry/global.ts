@@ -41,7 +41,7 @@ export const ENVIRONMENT: readonly Described[] = [
   { name: 'CRM_NO_INPUT', description: '1: never prompt (as --no-input)' },
   { name: 'CRM_DEBUG', description: '1: trace requests on stderr, key redacted (as --debug)' },
   { name: 'CRM_CONFIG_DIR', description: 'where config.json lives (default $XDG_CONFIG_HOME/crm, else ~/.config/crm)' },
-  { name: 'CRM_DATA_DIR', description: 'where the sandbox database lives (default $XDG_DATA_HOME/crm, else ~/.local/share/crm)' },
+  { name: 'CRM_DATA_DIR', description: 'where the sandbox database and the replicas of crm sync live (default $XDG_DATA_HOME/crm, else ~/.local/share/crm)' },
   { name: 'CRM_SQLITE', description: "the sandbox's SQLite: node:sqlite or better-sqlite3 (default: node:sqlite where Node has it, else better-sqlite3)" },
   { name: 'XDG_CACHE_HOME', description: 'shell completion caches live in its crm folder (default ~/.cache/crm)' },
   { name: 'CRM_WATCH_SECRET', description: 'crm watch --forward-to: sign each delivery with this secret (as --secret)' },
@@ -66,7 +66,7 @@ export const EXIT_CODES: readonly ExitCodeSpec[] = [
   { code: 4, meaning: 'not found (404)' },
   { code: 5, meaning: 'rate limited (429) after the allowed retries, or a 429 or 503 whose Retry-After is longer than crm may wait' },
   { code: 6, meaning: 'network: unreachable, reset, timed out, cut short, TLS; a malformed response (not JSON, no list, a 2xx without the record asked for)' },
-  { code: 7, meaning: 'partial failure in a bulk command (some items failed; see its report; contacts import: a row not imported)' },
+  { code: 7, meaning: 'partial failure in a bulk command (some items failed; see its report; contacts import: a row not imported; crm sync: a table not synced)' },
   { code: 130, meaning: 'interrupted (Ctrl-C, or a prompt or confirmation declined)' },
 ];
 
