@@ -7,7 +7,7 @@ import { MirrorError } from './errors.js';
 import type { Replica } from './replica.js';
 import { CHANGES_KEPT_DAYS, CHANGES_TABLE } from './schema.js';
 
-export type ChangeKind = 'created' | 'updated' | 'deleted';
+type ChangeKind = 'created' | 'updated' | 'deleted';
 
 export interface ChangeEvent {
   /** Stable: `<replica id>.<seq>`. */

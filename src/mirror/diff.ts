@@ -4,16 +4,16 @@
 
 import { isObject, type JsonObject } from '../registry/values.js';
 
-export interface FieldChange {
+interface FieldChange {
   before: unknown;
   after: unknown;
 }
 
 /** Field name → before and after, in the order of the fields of the newer record (then those it lost). */
-export type FieldChanges = Array<[string, FieldChange]>;
+type FieldChanges = Array<[string, FieldChange]>;
 
 /** JSON text of a value with every object's keys sorted. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (isObject(value)) {
     const keys = Object.keys(value).sort();

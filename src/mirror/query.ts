@@ -11,7 +11,7 @@ import type { Replica } from './replica.js';
 /** The statements that read. WITH may lead to a write: the read-only connection refuses that one. */
 const READING = new Set(['SELECT', 'WITH', 'VALUES', 'EXPLAIN', 'PRAGMA']);
 
-export interface QueryRows {
+interface QueryRows {
   /** The result's columns in order (also when no row comes back). */
   columns: string[];
   rows: Iterable<Record<string, unknown>>;

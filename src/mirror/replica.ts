@@ -14,13 +14,13 @@ import { CHANGE_COLUMNS, CHANGES_TABLE, RECORD_COLUMN, SYNCED_COLUMN, TABLES, VI
 const BUSY_TIMEOUT_MS = 60_000;
 const LABEL = 'the local replica';
 
-export interface ReplicaInfo {
+interface ReplicaInfo {
   /** Random, made when the replica is created: change events of another replica are another sequence. */
   id: string;
   baseUrl: string;
 }
 
-export interface ResourceStatus {
+interface ResourceStatus {
   resource: string;
   records: number;
   /** Last full walk: updates and deletions are known as of then. */
@@ -153,7 +153,7 @@ function rebuild(db: Database, table: TableSpec, create: string, indexes: string
 }
 
 
-export interface SchemaRow {
+interface SchemaRow {
   table: string;
   column: string;
   type: string;

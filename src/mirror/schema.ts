@@ -10,7 +10,7 @@ import { OPERATIONS } from '../registry/operations.js';
 import { RESOURCES } from '../registry/resources.js';
 import type { FieldSpec, ResourceName, ValueType } from '../registry/types.js';
 
-export type SqlType = 'TEXT' | 'INTEGER' | 'REAL';
+type SqlType = 'TEXT' | 'INTEGER' | 'REAL';
 
 export interface Column {
   name: string;
@@ -179,7 +179,7 @@ function indexDdl(table: TableSpec): string[] {
     .map((col) => `CREATE INDEX ${quoteName(`${table.name}_${col.name}`)} ON ${quoteName(table.name)} (${quoteName(col.name)});`);
 }
 
-export interface ViewSpec {
+interface ViewSpec {
   name: string;
   description: string;
   /** The table whose columns it has, and the columns it adds to them. */
@@ -246,7 +246,7 @@ export const CHANGE_COLUMNS: ReadonlyArray<[string, SqlType, string]> = [
   ['detected_at', 'TEXT', 'when the sync that saw it ran'],
 ];
 
-export interface Schema {
+interface Schema {
   /** Creates what is missing; run in a transaction. */
   bookkeeping: string;
   tables: Array<{ table: TableSpec; create: string; indexes: string[] }>;

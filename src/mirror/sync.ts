@@ -28,7 +28,7 @@ import { CHANGES_KEPT_DAYS, CHANGES_TABLE, RECORD_COLUMN, SYNCED_COLUMN, keyColu
 
 export type SyncMode = 'full' | 'new';
 /** What a table's sync did: its first (the baseline), a full walk, or the new records only. */
-export type TableMode = 'first' | SyncMode;
+type TableMode = 'first' | SyncMode;
 
 export interface TableReport {
   resource: string;
@@ -48,7 +48,7 @@ export interface TableReport {
   failure?: unknown;
 }
 
-export interface SyncProgress {
+interface SyncProgress {
   resource: string;
   /** Records read so far (for lists read per parent: parents done). */
   done: number;
@@ -394,7 +394,7 @@ function pruneChanges(db: Database, now: Date): void {
 }
 
 /** Observes the pages a walk is answered with (their `total`, for a progress bar), without changing them. */
-export function observePages(client: ApiClient, onPage: (page: ListPage) => void): ApiClient {
+function observePages(client: ApiClient, onPage: (page: ListPage) => void): ApiClient {
   const observed = Object.create(client) as ApiClient;
   observed.list = async (path, query, key) => {
     const page = await client.list(path, query, key);

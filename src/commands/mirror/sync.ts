@@ -14,7 +14,7 @@ import type { LocalHandler } from '../local/types.js';
 import { stopOnSigterm } from '../stop.js';
 import { replicaPathOf, replicaProfile, syncReplica, tablesToSync } from './replica.js';
 
-export const REPORT_COLUMNS = ['resource', 'mode', 'added', 'changed', 'removed', 'records', 'requests', 'error'] as const;
+const REPORT_COLUMNS = ['resource', 'mode', 'added', 'changed', 'removed', 'records', 'requests', 'error'] as const;
 const STATUS_COLUMNS = ['resource', 'records', 'synced_at', 'new_synced_at', 'requests'] as const;
 
 export const run: LocalHandler = async (ctx, invocation) => {
