@@ -15,10 +15,9 @@
 //   node bench/scale.mjs [--runs N (export, 5)] [--import-runs N (9)] [--records N] [--skip-import] [--skip-export]
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { median, scratchSpace, verdict } from './runs.mjs';
 import { CRM, serveSandbox } from './serve.mjs';
 
 const args = process.argv.slice(2);
@@ -30,37 +29,12 @@ const RECORDS = option('--records', 100_000);
 const SMALL = 1_000;
 const IMPORT_ROWS = 2_000;
 const CONCURRENCY = 4;
-const PEAK = fileURLToPath(new URL('./peak-rss.cjs', import.meta.url));
 const FETCH_LOOP = fileURLToPath(new URL('./fetch-pages.mjs', import.meta.url));
 const POST_LOOP = fileURLToPath(new URL('./post-loop.mjs', import.meta.url));
 const node = process.execPath;
 
-const scratch = mkdtempSync(join(tmpdir(), 'crm-bench-scale-'));
-let homes = 0;
-/** The user's environment (minus CRM_* settings) with a home, config and data directory of its own. */
-function home() {
-  const dir = join(scratch, `home-${++homes}`);
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('CRM_')));
-  return { ...env, HOME: dir, XDG_CONFIG_HOME: join(dir, 'config'), XDG_DATA_HOME: join(dir, 'data') };
-}
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
-const verdict = (met) => (met ? 'met' : 'MISSED');
-
-/** Runs a command to its end, stdout drained; wall time in ms and, when preloaded, peak RSS in KB. */
-function measure(argv, env, { peak = false } = {}) {
-  const peakFile = join(scratch, `peak-${process.hrtime.bigint()}`);
-  const full = peak ? [node, '-r', PEAK, ...argv] : [node, ...argv];
-  const start = process.hrtime.bigint();
-  const result = spawnSync(full[0], full.slice(1), { env: { ...env, CRM_BENCH_PEAK_FILE: peakFile }, stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 26 });
-  const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  if (result.status !== 0) throw new Error(`${argv.join(' ')} exited ${result.status}: ${result.stderr}`);
-  return { ms, peakKb: peak ? Number(readFileSync(peakFile, 'utf8')) : undefined };
-}
+const space = scratchSpace('crm-bench-scale-');
+const { home, measure } = space;
 
 async function serve(env) {
   const server = await serveSandbox(env);
@@ -68,7 +42,7 @@ async function serve(env) {
 }
 
 function csvFile(name, rows, company = () => 'Bench Co') {
-  const path = join(scratch, name);
+  const path = space.path(name);
   const lines = ['name,email,company'];
   for (let index = 0; index < rows; index++) lines.push(`Bench Person ${index},${name}-${index}@example.com,${company(index)}`);
   writeFileSync(path, `${lines.join('\n')}\n`);
@@ -171,5 +145,5 @@ try {
   if (!args.includes('--skip-import')) await benchImport();
   if (!args.includes('--skip-export')) await benchExport();
 } finally {
-  rmSync(scratch, { recursive: true, force: true });
+  space.remove();
 }
