@@ -48,7 +48,7 @@ async function freshen(ctx: Context): Promise<void> {
   if (ctx.dryRun) throw usageError('--fresh syncs, which reads every list; --dry-run does not apply');
   const stopper = stopOnSigterm();
   ctx.onClose(() => stopper.dispose());
-  const outcome = await syncReplica(ctx, await ctx.client(), tablesToSync([]), 'full', stopper.signal);
+  const outcome = await syncReplica(ctx, await ctx.client(), tablesToSync([]), 'full', AbortSignal.any([ctx.signal, stopper.signal]));
   if (outcome.failure !== undefined) throw toCliError(outcome.failure);
   const failed = outcome.reports.find((report) => report.error !== undefined);
   if (failed) ctx.warn(`${failed.resource} were not synced: ${failed.error}`);

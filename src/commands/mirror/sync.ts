@@ -35,14 +35,15 @@ async function syncTables(ctx: Context, { args, options }: Invocation): Promise<
   const tables = tablesToSync(args.list('resources'));
   if (ctx.dryRun) throw usageError('crm sync reads every list it syncs; --dry-run does not apply', 'see the requests of one list with `crm contacts list --all --dry-run`');
   const client = await ctx.client();
-  // SIGTERM stops the sync at the next record, as Ctrl-C does: what is committed stays.
+  // Ctrl-C (the command's signal) and SIGTERM stop the sync at the next record: what is committed stays.
   const stopper = stopOnSigterm();
   ctx.onClose(() => stopper.dispose());
-  const outcome = await syncReplica(ctx, client, tables, options.flag('new') ? 'new' : 'full', stopper.signal);
+  const signal = AbortSignal.any([ctx.signal, stopper.signal]);
+  const outcome = await syncReplica(ctx, client, tables, options.flag('new') ? 'new' : 'full', signal);
   const rows = outcome.reports.map(reportRow);
   const result = list(rows, { columns: REPORT_COLUMNS, noun: 'tables', summary: summary(outcome.reports, outcome.ms) });
   if (outcome.failure !== undefined) {
-    const failure = stopper.signal.aborted ? interruptedError() : toCliError(outcome.failure);
+    const failure = signal.aborted ? interruptedError() : toCliError(outcome.failure);
     return { ...result, failure: new CliError(`${failure.message} (${stoppedAt(outcome.reports, tables)})`, failure.exitCode, { status: failure.status, code: failure.code, hint: failure.hint }) };
   }
   const failed = outcome.reports.filter((report) => report.error !== undefined);
