@@ -917,7 +917,7 @@ complete -c crm -n '__crm_at \'completion\'' -s h -l help -d 'show help'
 complete -c crm -n '__crm_argument \'completion\' 0' -a 'bash zsh fish' -d 'shell'
 
 # crm watch
-complete -c crm -n '__crm_at \'watch\'' -l interval -x -d 'time between polls: 30s, 5m, 1h (default 60s)'
+complete -c crm -n '__crm_at \'watch\'' -l interval -x -d 'time between polls: 30s, 5m, 1h (default 60s, at least 1s)'
 complete -c crm -n '__crm_at \'watch\'' -l once -d 'poll once and exit (cron; with --state)'
 complete -c crm -n '__crm_at \'watch\'' -l since-start -d 'the first poll emits every existing record instead of only setting the baseline'
 complete -c crm -n '__crm_at \'watch\'' -l state -r -F -d 'remember what was handled in this file (written atomically), so a restart neither repeats nor misses a record'

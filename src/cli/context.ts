@@ -52,7 +52,7 @@ export interface ContextInit {
   prompter?: Prompter;
   /** The clock of relative times in tables (tests). */
   now?: () => number;
-  /** Every wait between attempts: backoff, Retry-After, the countdown (tests: none that takes real time); the signal ends it. */
+  /** Every wait: backoff, Retry-After, the countdown, watch's interval (tests: none that takes real time); the signal ends it. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Retries of a failed request (default: the HTTP core's); shell completion asks once. */
   maxRetries?: number;
@@ -179,6 +179,11 @@ export class Context {
 
   get prompter(): Prompter {
     return (this.cachedPrompter ??= this.init.prompter ?? createPrompter(this.io));
+  }
+
+  /** Waits `ms` (on the injected clock, in tests), or until the signal is aborted. */
+  pause(ms: number, signal: AbortSignal): Promise<void> {
+    return (this.init.sleep ?? abortableSleep)(ms, signal);
   }
 
   get timeoutMs(): number {

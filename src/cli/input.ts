@@ -58,12 +58,13 @@ export function parseDate(raw: string, label: string, now: Date = new Date()): s
   throw usageError(`invalid ${label} "${raw}" (expected ${hint})`);
 }
 
-/** 30s, 5m, 1h, or a number of seconds; as milliseconds. */
-function parseDuration(raw: string, label: string): number {
+/** 30s, 5m, 1h, or a number of seconds; as milliseconds, at least `minMs`. */
+function parseDuration(raw: string, label: string, minMs = 1): number {
   const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(raw.trim());
   const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(match?.[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
   const ms = match ? Math.round(Number(match[1]) * unit) : NaN;
   if (!Number.isFinite(ms) || ms <= 0 || ms > 2 ** 31 - 1) throw usageError(`invalid ${label} "${raw}" (expected a duration such as 30s, 5m or 1h)`);
+  if (ms < minMs) throw usageError(`invalid ${label} "${raw}" (at least ${minMs % 1000 === 0 ? `${minMs / 1000}s` : `${minMs}ms`})`);
   return ms;
 }
 
@@ -119,7 +120,7 @@ export function parseValue(raw: unknown, field: Pick<FieldSpec, 'type' | 'choice
     case 'date':
       return parseDate(raw, label);
     case 'duration':
-      return parseDuration(raw, label);
+      return parseDuration(raw, label, field.min);
     case 'id':
       return parseId(raw, label);
     case 'file':

@@ -262,7 +262,7 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
     summary: 'Follow a list: emit each new record (or, with --changes, each change) once, oldest first (run a command, forward it to a URL, score it)',
     args: [{ name: 'resource', type: 'string', description: 'the records to watch', choices: WATCHABLE }],
     options: [
-      { name: 'interval', type: 'duration', description: 'time between polls: 30s, 5m, 1h (default 60s)', example: '30s' },
+      { name: 'interval', type: 'duration', min: 1000, description: 'time between polls: 30s, 5m, 1h (default 60s, at least 1s)', example: '30s' },
       { name: 'once', type: 'boolean', description: 'poll once and exit (cron; with --state)' },
       { name: 'since_start', type: 'boolean', description: 'the first poll emits every existing record instead of only setting the baseline' },
       { name: 'state', type: 'file', description: 'remember what was handled in this file (written atomically), so a restart neither repeats nor misses a record' },

@@ -55,7 +55,7 @@ export interface FieldSpec {
   prompt?: boolean;
   /** The sandbox's length limit for text. */
   maxLength?: number;
-  /** Bounds of a number or integer; of the item count for ids. */
+  /** Bounds of a number or integer; of the item count for ids; milliseconds for a duration. */
   min?: number;
   max?: number;
   /** The resource an id field points at (the sandbox checks it exists). */

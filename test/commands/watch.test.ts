@@ -2,11 +2,12 @@
 // SIGTERM is delivered with process.emit (only watch listens for it in a test worker); Ctrl-C, which
 // the runner handles by ending the process, is tested on a real process in test/e2e/scale.test.ts.
 import { createHmac } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Transport } from '../../src/transport/types.js';
 import { homeEnv, run, useWorkspace, BASE_URL, type RunOptions } from '../helpers/inprocess.js';
 import { until } from '../helpers/wait.js';
 
@@ -27,25 +28,37 @@ const stateFile = () => join(mkdtempSync(join(tmpdir(), 'crm-watch-')), 'state.j
 const ids = (stdout: string) => stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line).id as string);
 const polls = () => ws.requests(/^GET \/api\/v1\/contacts\?/).length;
 
+/** The watch's clock in these tests: every wait (the interval, backoff) a few milliseconds of real time. */
+const quick = () => new Promise<void>((resolve) => setTimeout(resolve, 2));
+
+/** crm watch ARGV, run to its end. */
+const watch = (argv: string[], options: RunOptions = {}) => run(['watch', ...argv], { ws, sleep: quick, ...options });
+
 /** Starts a watch that runs until a signal; `live` shows its output as it comes. */
 function startWatch(argv: string[], options: Omit<RunOptions, 'live'> = {}) {
   const live = { stdout: '', stderr: '' };
-  const finished = run(['watch', ...argv], { ws, ...options, live });
+  const finished = watch(argv, { ...options, live });
   return { live, finished, stop: async () => (process.emit('SIGTERM'), finished) };
 }
 
+/** The ids of the records a state file remembers, in the order handled. */
+const remembered = (state: string): string[] => JSON.parse(readFileSync(state, 'utf8')).handled.map((record: { id: string }) => record.id);
+
 describe('crm watch: polling', () => {
   it('sets a baseline first, then emits each new record once, oldest first, as NDJSON in a pipe', async () => {
-    const watch = startWatch(['contacts', '--interval', '20ms']);
-    await until(() => polls() >= 1, 'the baseline');
-    expect(ws.requests()[0]!.url).toBe('/api/v1/contacts?limit=50');
+    const watching = startWatch(['contacts', '--interval', '1s']);
+    await until(() => polls() >= 2, 'the baseline');
+    // The baseline: the first 100 records, in two pages.
+    expect(ws.requests().slice(0, 2).map((request) => request.url)).toEqual(['/api/v1/contacts?limit=50&offset=0', '/api/v1/contacts?limit=50&offset=49']);
     const first = createContacts(2);
-    await until(() => ids(watch.live.stdout).length === 2, 'two records');
+    await until(() => ids(watching.live.stdout).length === 2, 'two records');
     const second = createContacts(3);
-    await until(() => ids(watch.live.stdout).length === 5, 'five records');
+    await until(() => ids(watching.live.stdout).length === 5, 'five records');
     const before = polls();
     await until(() => polls() >= before + 3, 'three more polls');
-    const result = await watch.stop();
+    // An idle poll is one request: a run of handled records within the first page ends it.
+    expect(ws.requests().slice(-3).map((request) => request.url)).toEqual(Array(3).fill('/api/v1/contacts?limit=50&offset=0'));
+    const result = await watching.stop();
     expect(result.code).toBe(0);
     expect(ids(result.stdout)).toEqual([...first, ...second]);
     expect(result.stderr).toBe('');
@@ -53,57 +66,77 @@ describe('crm watch: polling', () => {
 
   it('emits a burst larger than a page whole, oldest first, with a poll that pages on', async () => {
     const state = stateFile();
-    expect((await run(['watch', 'contacts', '--once', '--state', state], { ws })).stdout).toBe('');
+    expect((await watch(['contacts', '--once', '--state', state])).stdout).toBe('');
     const burst = createContacts(120, 'burst');
     ws.log.length = 0;
-    const result = await run(['watch', 'contacts', '--once', '--state', state], { ws });
+    const result = await watch(['contacts', '--once', '--state', state]);
     expect(result.code).toBe(0);
     expect(ids(result.stdout)).toEqual(burst);
+    // 120 new records, then 40 handled in a row end the poll.
     expect(ws.requests().map((request) => request.url)).toEqual([
       '/api/v1/contacts?limit=50&offset=0',
       '/api/v1/contacts?limit=50&offset=49',
       '/api/v1/contacts?limit=50&offset=98',
+      '/api/v1/contacts?limit=50&offset=147',
     ]);
+  });
+
+  it('emits a burst of 150 whole while an old contact is deleted before each page (it emitted 50)', async () => {
+    const state = stateFile();
+    await watch(['contacts', '--once', '--state', state]);
+    const burst = createContacts(150, 'burst-churn');
+    const old = remembered(state);
+    const transport: Transport = async (request) => {
+      if (request.method === 'GET') expect(ws.api('DELETE', `/contacts/${old.pop()}`).status).toBe(200);
+      return ws.transport(request);
+    };
+    const result = await watch(['contacts', '--once', '--state', state], { ws: { ...ws, transport } });
+    expect(result.code).toBe(0);
+    expect(ids(result.stdout)).toEqual(burst);
   });
 
   it('--state: a restart neither repeats nor misses a record; the file is written whole', async () => {
     const state = stateFile();
-    const once = () => run(['watch', 'contacts', '--once', '--state', state], { ws });
+    const once = () => watch(['contacts', '--once', '--state', state]);
     expect((await once()).stdout).toBe('');
     const saved = JSON.parse(readFileSync(state, 'utf8'));
-    expect(saved).toMatchObject({ version: 1, resource: 'contacts', base_url: BASE_URL });
-    expect(saved.seen).toHaveLength(50);
+    expect(saved).toMatchObject({ version: 2, resource: 'contacts', base_url: BASE_URL });
+    expect(saved.handled).toHaveLength(100);
+    expect(saved.handled[0]).toEqual({ id: expect.any(String), created_at: expect.stringMatching(/^\d{4}-/) });
     const [a] = createContacts(1);
     expect(ids((await once()).stdout)).toEqual([a]);
     expect(ids((await once()).stdout)).toEqual([]);
     const [b, c] = createContacts(2);
     expect(ids((await once()).stdout)).toEqual([b, c]);
-    expect(JSON.parse(readFileSync(state, 'utf8')).seen.slice(0, 3)).toEqual([c, b, a]);
-    expect(readdirSync(join(state, '..'))).toEqual(['state.json']); // no temporary file left behind
+    expect(remembered(state).slice(-3)).toEqual([a, b, c]);
+    expect(readdirSync(join(state, '..'))).toEqual(['state.json']); // no temporary file or lock left behind
   });
 
   it('finds where the new records end even when every remembered record was deleted', async () => {
+    // The baseline's records created a little after all others: the records below them are older
+    // than every one remembered (a record created in the same millisecond might be new: it would come).
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    createContacts(100, 'baseline');
     const state = stateFile();
-    await run(['watch', 'contacts', '--once', '--state', state], { ws });
-    const remembered: string[] = JSON.parse(readFileSync(state, 'utf8')).seen;
-    for (const id of remembered) expect(ws.api('DELETE', `/contacts/${id}`).status).toBe(200);
+    await watch(['contacts', '--once', '--state', state]);
+    for (const id of remembered(state)) expect(ws.api('DELETE', `/contacts/${id}`).status).toBe(200);
     const fresh = createContacts(2);
-    const result = await run(['watch', 'contacts', '--once', '--state', state], { ws });
+    const result = await watch(['contacts', '--once', '--state', state]);
     expect(ids(result.stdout)).toEqual(fresh);
   });
 
   it('--since-start: the first poll emits every existing record, oldest first', async () => {
     const all = ws.api('GET', '/deals?limit=50').data.deals.map((deal: { id: string }) => deal.id);
-    const result = await run(['watch', 'deals', '--once', '--since-start'], { ws });
+    const result = await watch(['deals', '--once', '--since-start']);
     expect(result.code).toBe(0);
     expect(ids(result.stdout)).toEqual([...all].reverse());
   });
 
   it('prints a table line for each record on a terminal, under one header', async () => {
     const state = stateFile();
-    await run(['watch', 'contacts', '--once', '--state', state], { ws });
+    await watch(['contacts', '--once', '--state', state]);
     createContacts(2, 'table');
-    const result = await run(['watch', 'contacts', '--once', '--state', state, '--no-color'], { ws, tty: { stdout: true, columns: 140 }, now: Date.now() });
+    const result = await watch(['contacts', '--once', '--state', state, '--no-color'], { tty: { stdout: true, columns: 140 }, now: Date.now() });
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(/^ID\s+NAME\s+EMAIL\s+STATUS\s+SCORE\s+COMPANY\s+CREATED_AT$/);
@@ -114,42 +147,43 @@ describe('crm watch: polling', () => {
 
 describe('crm watch: failures', () => {
   it('backs off with a message when polls fail, then recovers and emits what arrived meanwhile', async () => {
-    const watch = startWatch(['contacts', '--interval', '10ms']);
-    await until(() => polls() >= 1, 'the baseline');
+    const watching = startWatch(['contacts', '--interval', '1s']);
+    await until(() => polls() >= 2, 'the baseline');
     ws.fault({ match: /^GET \/api\/v1\/contacts/, status: 500, times: 2 });
     const fresh = createContacts(2, 'recover');
-    await until(() => ids(watch.live.stdout).length === 2, 'the records after recovery');
-    const result = await watch.stop();
+    await until(() => ids(watching.live.stdout).length === 2, 'the records after recovery');
+    const result = await watching.stop();
     expect(result.code).toBe(0);
     expect(ids(result.stdout)).toEqual(fresh);
-    expect(result.stderr).toBe('crm: warning: injected 500; trying again in 10ms (failure 1 of 10)\ncrm: warning: injected 500; trying again in 20ms (failure 2 of 10)\n');
+    expect(result.stderr).toBe('crm: warning: injected 500; trying again in 1s (failure 1 of 10)\ncrm: warning: injected 500; trying again in 2s (failure 2 of 10)\n');
   });
 
   it('gives up after --max-failures failures in a row, with the failure’s exit code', async () => {
     const state = stateFile();
-    await run(['watch', 'contacts', '--once', '--state', state], { ws });
+    await watch(['contacts', '--once', '--state', state]);
     ws.log.length = 0;
     ws.fault({ match: /^GET \/api\/v1\/contacts/, status: 500, times: 3 });
-    const service = await run(['watch', 'contacts', '--interval', '10ms', '--max-failures', '3', '--state', state], { ws });
+    const service = await watch(['contacts', '--interval', '1s', '--max-failures', '3', '--state', state]);
     expect(service.code).toBe(1);
     expect(service.stderr).toMatch(/\(failure 2 of 3\)\ncrm: giving up after 3 failures in a row: injected 500\n$/);
     expect(ws.requests()).toHaveLength(3);
     // A network failure is exit 6 (the core tried the GET 4 times first).
     ws.fault({ match: /^GET \/api\/v1\/contacts/, network: { code: 'ECONNREFUSED', delivered: false }, times: 4 });
-    const network = await run(['watch', 'contacts', '--max-failures', '1', '--state', state], { ws });
+    const network = await watch(['contacts', '--max-failures', '1', '--state', state]);
     expect(network.code).toBe(6);
     expect(network.stderr).toBe('crm: giving up after a failure: injected ECONNREFUSED\n');
   });
 
   it('stops on SIGTERM with exit 0, the state saved', async () => {
     const state = stateFile();
-    const watch = startWatch(['contacts', '--interval', '10ms', '--state', state]);
+    const watching = startWatch(['contacts', '--interval', '1s', '--state', state]);
     await until(() => existsSync(state), 'the baseline');
     const [fresh] = createContacts(1, 'sigterm');
-    await until(() => ids(watch.live.stdout).length === 1, 'the new record');
-    const result = await watch.stop();
+    await until(() => ids(watching.live.stdout).length === 1, 'the new record');
+    const result = await watching.stop();
     expect(result.code).toBe(0);
-    expect(JSON.parse(readFileSync(state, 'utf8')).seen[0]).toBe(fresh);
+    expect(remembered(state).at(-1)).toBe(fresh);
+    expect(existsSync(`${state}.lock`)).toBe(false);
     expect(process.listenerCount('SIGTERM')).toBe(0);
   });
 
@@ -159,10 +193,13 @@ describe('crm watch: failures', () => {
     [['contacts', '--forward-to', 'ftp://example.com/x'], 'invalid --forward-to "ftp://example.com/x" (expected an http:// or https:// URL)'],
     [['contacts', '--once'], '--once without --state has nothing to compare with: every run would only set a new baseline'],
     [['contacts', '--interval', 'soon'], 'invalid --interval "soon" (expected a duration such as 30s, 5m or 1h)'],
+    // It polled hundreds of times a second.
+    [['contacts', '--interval', '1ms'], 'invalid --interval "1ms" (at least 1s)'],
+    [['contacts', '--interval', '0.5'], 'invalid --interval "0.5" (at least 1s)'],
     [['people'], 'invalid RESOURCE "people" (expected one of: contacts, deals, tasks, accounts, sequences)'],
     [['contacts', '--dry-run'], 'watch keeps polling the service; --dry-run does not apply'],
   ])('refuses %j with exit 2 before sending anything', async (argv, message) => {
-    const result = await run(['watch', ...argv], { ws });
+    const result = await watch(argv);
     expect(result.code).toBe(2);
     expect(result.stderr.split('\n')[0]).toBe(`crm: ${message}`);
     expect(ws.requests()).toEqual([]);
@@ -170,14 +207,125 @@ describe('crm watch: failures', () => {
 
   it('refuses a state file of another watch, or one that is not a state file', async () => {
     const state = stateFile();
-    await run(['watch', 'deals', '--once', '--state', state], { ws });
-    const other = await run(['watch', 'contacts', '--once', '--state', state], { ws });
+    await watch(['deals', '--once', '--state', state]);
+    const other = await watch(['contacts', '--once', '--state', state]);
     expect(other.code).toBe(2);
     expect(other.stderr).toContain(`crm: --state ${state} belongs to a watch of deals at ${BASE_URL}`);
     writeFileSync(state, '{"not": "a state"}');
-    const garbage = await run(['watch', 'deals', '--once', '--state', state], { ws });
+    const garbage = await watch(['deals', '--once', '--state', state]);
     expect(garbage.code).toBe(2);
     expect(garbage.stderr).toContain('is not a state file of crm watch');
+  });
+});
+
+describe('crm watch: where a poll stops (issue 17)', () => {
+  /**
+   * A service whose contacts list is this array, kept newest first by created_at as the service sorts
+   * it (clocks that disagree put a new record below others); everything else is not found.
+   */
+  function scriptedService() {
+    const contacts: Array<{ id: string; name: string; created_at: string }> = [];
+    let made = 0;
+    const at = (minutes: number) => new Date(Date.UTC(2025, 0, 1, 12, 0) + minutes * 60_000).toISOString();
+    const sort = () => contacts.sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
+    const transport: Transport = async (request) => {
+      const url = new URL(request.url);
+      if (request.method !== 'GET' || !url.pathname.endsWith('/contacts')) return { status: 404, headers: {}, body: JSON.stringify({ data: null, error: 'Not found' }) };
+      const offset = Number(url.searchParams.get('offset') ?? 0);
+      const page = contacts.slice(offset, offset + Number(url.searchParams.get('limit') ?? 20));
+      return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ data: { contacts: page, total: contacts.length }, error: null }) };
+    };
+    return {
+      workspace: { ...ws, transport },
+      /** A new contact created at `minutes` past noon by the service's clock (the next id unless one is given). */
+      create(minutes: number, id = `con_${++made}`) {
+        contacts.push({ id, name: `Scripted ${id}`, created_at: at(minutes) });
+        sort();
+        return id;
+      },
+      remove: (id: string) => contacts.splice(contacts.findIndex((contact) => contact.id === id), 1),
+    };
+  }
+
+  /** 60 contacts a minute apart (minute 0 to 59), then a baseline in STATE. */
+  async function baselined(service: ReturnType<typeof scriptedService>, state: string) {
+    for (let minute = 0; minute < 60; minute++) service.create(minute);
+    expect((await watch(['contacts', '--once', '--state', state], { ws: service.workspace })).code).toBe(0);
+  }
+
+  it('a record with a future created_at does not hide the records after it, in this run or the next (it hid every one)', async () => {
+    const service = scriptedService();
+    const state = stateFile();
+    await baselined(service, state);
+    const future = service.create(60 * 24 * 365 * 50); // fifty years on
+    expect(ids((await watch(['contacts', '--once', '--state', state], { ws: service.workspace })).stdout)).toEqual([future]);
+    const later = [service.create(61), service.create(62)];
+    expect(ids((await watch(['contacts', '--once', '--state', state], { ws: service.workspace })).stdout)).toEqual(later);
+  });
+
+  it('a record from a server whose clock is minutes behind is found below the records handled (it was taken as old)', async () => {
+    const service = scriptedService();
+    const state = stateFile();
+    await baselined(service, state);
+    const handled = [service.create(60), service.create(61), service.create(62)];
+    expect(ids((await watch(['contacts', '--once', '--state', state], { ws: service.workspace })).stdout)).toEqual(handled);
+    // Created after those three, on a server 5 minutes behind: listed below them and three more.
+    const skewed = service.create(57.5);
+    const now = service.create(63);
+    expect(ids((await watch(['contacts', '--once', '--state', state], { ws: service.workspace })).stdout)).toEqual([skewed, now]);
+  });
+
+  it('a new record given the id of a deleted one is a new record (it was taken as handled)', async () => {
+    const service = scriptedService();
+    const state = stateFile();
+    await baselined(service, state);
+    const [first] = [service.create(60)];
+    expect(ids((await watch(['contacts', '--once', '--state', state], { ws: service.workspace })).stdout)).toEqual([first]);
+    service.remove(first!);
+    service.create(61, first);
+    const result = await watch(['contacts', '--once', '--state', state], { ws: service.workspace });
+    expect(result.stdout.trim().split('\n').map((line) => JSON.parse(line))).toMatchObject([{ id: first, created_at: '2025-01-01T13:01:00.000Z' }]);
+  });
+
+  it('a state file of an older crm poisoned by a future created_at is repaired on load: later records are emitted, and it is rewritten', async () => {
+    const service = scriptedService();
+    for (let minute = 0; minute < 60; minute++) service.create(minute);
+    const state = stateFile();
+    const seen = Array.from({ length: 60 }, (_, index) => `con_${60 - index}`);
+    writeFileSync(state, JSON.stringify({ version: 1, resource: 'contacts', base_url: BASE_URL, seen, newest: '2075-01-01T00:00:00.000Z' }));
+    const fresh = [service.create(60), service.create(61)];
+    const result = await watch(['contacts', '--once', '--state', state], { ws: service.workspace });
+    expect(result.code).toBe(0);
+    expect(ids(result.stdout)).toEqual(fresh);
+    const saved = JSON.parse(readFileSync(state, 'utf8'));
+    expect(saved).toMatchObject({ version: 2, handled: expect.arrayContaining([{ id: fresh[1], created_at: '2025-01-01T13:01:00.000Z' }]) });
+    expect(saved.newest).toBeUndefined();
+  });
+});
+
+describe('crm watch: its state file', () => {
+  it('two watches on one --state: the second exits 2 naming the process that holds it (both delivered every record)', async () => {
+    const state = stateFile();
+    const first = startWatch(['contacts', '--interval', '1s', '--state', state]);
+    await until(() => existsSync(state), 'the baseline');
+    const second = await watch(['contacts', '--once', '--state', state]);
+    expect(second.code).toBe(2);
+    expect(second.stderr).toBe(`crm: --state ${state} is in use by another crm watch (process ${process.pid})\nhint: give each watch a state file of its own; if no watch is running, delete ${state}.lock\n`);
+    expect((await first.stop()).code).toBe(0);
+    // Released: the next watch may use it.
+    expect((await watch(['contacts', '--once', '--state', state])).code).toBe(0);
+  });
+
+  it('a --state that can no longer be written stops the watch (exit 1) naming the state file, not a temporary file', async () => {
+    const state = stateFile();
+    await watch(['contacts', '--once', '--state', state]);
+    const [fresh] = createContacts(1, 'unwritable');
+    // The temporary file it writes before renaming it over the state is a directory: the write fails.
+    mkdirSync(`${state}.${process.pid}.tmp`);
+    const result = await watch(['contacts', '--interval', '1s', '--state', state]);
+    expect(result.code).toBe(1);
+    expect(ids(result.stdout)).toEqual([fresh]);
+    expect(result.stderr).toBe(`crm: cannot write --state ${state}: EISDIR\nhint: the records since the last one saved will be delivered again when the watch is restarted with a writable --state\n`);
   });
 });
 
@@ -204,31 +352,58 @@ describe('crm watch: reactions', () => {
     return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks/crm?token=t0ps3cret`, deliveries };
   }
 
-  it('--exec runs the command once per record, in order, with the record on stdin and its id and resource in the environment', async () => {
+  /** A baselined state, two new contacts, and an environment whose $OUT is a directory for the command to write in. */
+  async function execSetUp(tag: string) {
     const out = mkdtempSync(join(tmpdir(), 'crm-exec-'));
     const state = stateFile();
     const env = { ...homeEnv(ws.home), CRM_BASE_URL: BASE_URL, CRM_API_KEY: ws.apiKey, PATH: process.env.PATH, OUT: out };
-    await run(['watch', 'contacts', '--once', '--state', state], { ws, env });
-    const fresh = createContacts(2, 'exec');
-    const command = 'cat > "$OUT/$CRM_RECORD_ID.json"; echo "$CRM_RESOURCE $CRM_RECORD_ID" >> "$OUT/order"; echo "to stdout"; exit 3';
-    const result = await run(['watch', 'contacts', '--once', '--state', state, '--exec', command], { ws, env });
+    await watch(['contacts', '--once', '--state', state], { env });
+    return { out, state, env, fresh: createContacts(2, tag) };
+  }
+
+  it('--exec runs the command once per record, in order, with the record on stdin and its id and resource in the environment', async () => {
+    const { out, state, env, fresh } = await execSetUp('exec');
+    const command = 'cat > "$OUT/$CRM_RECORD_ID.json"; echo "$CRM_RESOURCE $CRM_RECORD_ID" >> "$OUT/order"; echo "to stdout"';
+    const result = await watch(['contacts', '--once', '--state', state, '--exec', command], { env });
     expect(result.code).toBe(0);
     expect(ids(result.stdout)).toEqual(fresh); // the command's own output is not mixed into the data
     expect(readFileSync(join(out, 'order'), 'utf8')).toBe(fresh.map((id) => `contacts ${id}\n`).join(''));
     for (const id of fresh) expect(JSON.parse(readFileSync(join(out, `${id}.json`), 'utf8'))).toMatchObject({ id, name: expect.stringMatching(/^Watch Person/) });
-    expect(result.stderr).toBe(fresh.map((id) => `to stdout\ncrm: warning: --exec for contact ${id} exited with code 3\n`).join(''));
-    expect(JSON.parse(readFileSync(state, 'utf8')).seen[0]).toBe(fresh[1]);
+    expect(result.stderr).toBe('to stdout\nto stdout\n');
+    expect(remembered(state).slice(-2)).toEqual(fresh);
+  });
+
+  it('--exec that fails is a failed delivery: the record stays unhandled, --once exits 1, the next poll runs it again (it was marked handled, exit 0)', async () => {
+    const { out, state, env, fresh } = await execSetUp('exec-fails');
+    // Fails for the first record until the file "ok" exists.
+    const command = 'echo "$CRM_RECORD_ID" >> "$OUT/runs"; test -e "$OUT/ok"';
+    const failed = await watch(['contacts', '--once', '--state', state, '--exec', command], { env });
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toBe(`crm: --exec for contact ${fresh[0]} exited with code 1\n`);
+    expect(remembered(state)).not.toContain(fresh[0]);
+    // Within one watch, a failed command is retried at the next poll, like a failed forward.
+    const watching = startWatch(['contacts', '--interval', '1s', '--state', state, '--exec', command], { env });
+    await until(() => readFileSync(join(out, 'runs'), 'utf8').split('\n').length >= 4, 'a retry');
+    writeFileSync(join(out, 'ok'), '');
+    await until(() => remembered(state).includes(fresh[1]!), 'both records handled');
+    const result = await watching.stop();
+    expect(result.code).toBe(0);
+    expect(ids(result.stdout)).toEqual(fresh); // printed once each
+    expect(result.stderr).toContain(`crm: warning: --exec for contact ${fresh[0]} exited with code 1; trying again in 1s (failure 1 of 10)`);
+    const runs = readFileSync(join(out, 'runs'), 'utf8').trim().split('\n');
+    expect(runs.filter((id) => id === fresh[1])).toHaveLength(1);
+    expect(runs.at(-2)).toBe(fresh[0]);
   });
 
   it('--forward-to: a receiver that fails, then recovers, gets every record, each accepted once, signed, with a stable event id', async () => {
     const app = await receiver([500, 503, 502, 500, 500]);
     const secret = 'whsec_test';
     const env = { ...homeEnv(ws.home), CRM_BASE_URL: BASE_URL, CRM_API_KEY: ws.apiKey, CRM_WATCH_SECRET: secret };
-    const watch = startWatch(['contacts', '--interval', '10ms', '--forward-to', app.url], { env });
-    await until(() => polls() >= 1, 'the baseline');
+    const watching = startWatch(['contacts', '--interval', '1s', '--forward-to', app.url], { env });
+    await until(() => polls() >= 2, 'the baseline');
     const fresh = createContacts(2, 'forward');
     await until(() => app.deliveries.filter((delivery) => delivery.status === 200).length === 2, 'two accepted deliveries');
-    const result = await watch.stop();
+    const result = await watching.stop();
     expect(result.code).toBe(0);
     expect(ids(result.stdout)).toEqual(fresh); // printed once, though the first forward was retried
     const accepted = app.deliveries.filter((delivery) => delivery.status === 200);
@@ -249,9 +424,9 @@ describe('crm watch: reactions', () => {
   it('--forward-to: in a successful run each record is sent exactly once', async () => {
     const app = await receiver([]);
     const state = stateFile();
-    await run(['watch', 'contacts', '--once', '--state', state], { ws });
+    await watch(['contacts', '--once', '--state', state]);
     const fresh = createContacts(3, 'once');
-    const result = await run(['watch', 'contacts', '--once', '--state', state, '--forward-to', app.url], { ws });
+    const result = await watch(['contacts', '--once', '--state', state, '--forward-to', app.url]);
     expect(result.code).toBe(0);
     expect(app.deliveries.map((delivery) => JSON.parse(delivery.body).id)).toEqual(fresh);
     expect(app.deliveries.every((delivery) => delivery.headers['x-crm-signature'] === undefined)).toBe(true);
@@ -260,22 +435,36 @@ describe('crm watch: reactions', () => {
   it('a record whose delivery failed is not counted as handled: the next run delivers it again (--once exits 6)', async () => {
     const app = await receiver([500, 500, 500, 500]);
     const state = stateFile();
-    await run(['watch', 'contacts', '--once', '--state', state], { ws });
+    await watch(['contacts', '--once', '--state', state]);
     const [fresh] = createContacts(1, 'redeliver');
-    const failed = await run(['watch', 'contacts', '--once', '--state', state, '--forward-to', app.url], { ws });
+    const failed = await watch(['contacts', '--once', '--state', state, '--forward-to', app.url]);
     expect(failed.code).toBe(6);
     expect(failed.stderr).toMatch(/crm: could not forward contact con_\w+ to http:\/\/127\.0\.0\.1:\d+\/hooks\/crm: HTTP 500 \(4 attempts\)\n$/);
-    const again = await run(['watch', 'contacts', '--once', '--state', state, '--forward-to', app.url], { ws });
+    const again = await watch(['contacts', '--once', '--state', state, '--forward-to', app.url]);
     expect(again.code).toBe(0);
     expect(ids(again.stdout)).toEqual([fresh]);
     expect(app.deliveries.at(-1)).toMatchObject({ status: 200 });
   });
 
+  it('an id outside Latin-1 is forwarded with a percent-encoded event id; the body keeps the id (it blocked every delivery, exit 6)', async () => {
+    const app = await receiver([]);
+    const records = [{ id: 'con_ascii-1', name: 'Plain' }, { id: '联系人-1', name: 'Wang' }, { id: 'con_é 100%', name: 'Édith' }];
+    ws.fault({ match: /^GET \/api\/v1\/contacts/, status: 200, body: JSON.stringify({ data: { contacts: records, total: 3 }, error: null }) });
+    const result = await watch(['contacts', '--once', '--since-start', '--forward-to', app.url]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(app.deliveries.map((delivery) => JSON.parse(delivery.body).id)).toEqual(records.map((record) => record.id).reverse());
+    expect(app.deliveries.map((delivery) => delivery.headers['x-crm-event-id'])).toEqual([
+      'contact.created.con_%C3%A9%20100%25',
+      'contact.created.%E8%81%94%E7%B3%BB%E4%BA%BA-1',
+      'contact.created.con_ascii-1',
+    ]);
+  });
+
   it('--score scores each new contact and emits it with its score', async () => {
     const state = stateFile();
-    await run(['watch', 'contacts', '--once', '--state', state], { ws });
+    await watch(['contacts', '--once', '--state', state]);
     const fresh = createContacts(2, 'score');
-    const result = await run(['watch', 'contacts', '--once', '--state', state, '--score'], { ws });
+    const result = await watch(['contacts', '--once', '--state', state, '--score']);
     expect(result.code).toBe(0);
     const records = result.stdout.trim().split('\n').map((line) => JSON.parse(line));
     expect(records.map((record) => record.id)).toEqual(fresh);

@@ -29,16 +29,17 @@ describe('crm watch in a process', () => {
   it.each([
     ['SIGTERM', 0],
     ['SIGINT', 130],
-  ] as const)('%s ends it cleanly (exit %i) with the state saved', async (signal, code) => {
+  ] as const)('%s ends it cleanly (exit %i) with the state saved and its lock given back', async (signal, code) => {
     const state = join(dir(), 'state.json');
-    const watch = start(['watch', 'contacts', '--interval', '100ms', '--state', state]);
+    const watch = start(['watch', 'contacts', '--interval', '1s', '--state', state]);
     await until(() => existsSync(state), 'the baseline');
     const created = (await api(live.server, 'POST', '/contacts', { name: `Signal ${signal}`, email: `signal-${signal.toLowerCase()}-${process.pid}@example.com` })).data;
     await until(() => watch.output.stdout.includes(created.id), 'the new contact');
     watch.child.kill(signal);
     expect(await watch.exit).toEqual({ code, signal: null });
     expect(JSON.parse(watch.output.stdout.trim())).toMatchObject({ id: created.id });
-    expect(JSON.parse(readFileSync(state, 'utf8')).seen[0]).toBe(created.id);
+    expect(JSON.parse(readFileSync(state, 'utf8')).handled.at(-1).id).toBe(created.id);
+    expect(existsSync(`${state}.lock`)).toBe(false); // the lock is given back
     expect(watch.output.stderr).toBe(signal === 'SIGINT' ? 'crm: interrupted\n' : '');
   });
 });

@@ -9,7 +9,6 @@ import { VERSION } from '../../cli/version.js';
 import { backoffDelay } from '../../http/retry.js';
 import { formatDuration } from '../../registry/values.js';
 import { TransportError, type Transport } from '../../transport/types.js';
-import { sleep } from '../../http/pace.js';
 import { unlessStopped } from '../stop.js';
 
 /** Attempts of one forward before the poll counts as failed (the record is delivered again later). */
@@ -61,6 +60,8 @@ interface ForwardOptions {
   transport: Transport;
   timeoutMs: number;
   signal: AbortSignal;
+  /** Waits between attempts (the command's clock). */
+  pause: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Told about each failed attempt that will be tried again. */
   onRetry?: (message: string) => void;
 }
@@ -74,7 +75,7 @@ export async function forward(delivery: Delivery, options: ForwardOptions): Prom
       'Content-Type': 'application/json',
       'User-Agent': `crm/${VERSION}`,
       // The same for every attempt and every restart: the receiver drops what it has already seen.
-      [EVENT_ID_HEADER]: delivery.event?.id ?? `${delivery.noun}.created.${delivery.id}`,
+      [EVENT_ID_HEADER]: eventId(delivery),
       'X-CRM-Event-Type': `${delivery.noun}.${delivery.event?.type ?? 'created'}`,
       'X-CRM-Delivery-Attempt': String(attempt),
     };
@@ -92,8 +93,19 @@ export async function forward(delivery: Delivery, options: ForwardOptions): Prom
     if (attempt >= FORWARD_ATTEMPTS) throw new CliError(`${message} (${attempt} attempts)`, ExitCode.network, { code: 'delivery_failed' });
     const delay = backoffDelay(attempt - 1);
     options.onRetry?.(`${message}; trying again in ${formatDuration(delay)}`);
-    await sleep(delay, options.signal);
+    await options.pause(delay, options.signal);
   }
+}
+
+/**
+ * The change's event id (--changes), or `contact.created.<id>`. A header holds printable ASCII only,
+ * and ids are any text: every other character (and `%` itself, so that no two ids share an event id)
+ * is percent-encoded as UTF-8. Ids of letters, digits and punctuation read as they are; the body keeps
+ * the id as it is.
+ */
+function eventId(delivery: Delivery): string {
+  const id = delivery.event?.id ?? `${delivery.noun}.created.${delivery.id}`;
+  return id.replace(/[^\x21-\x24\x26-\x7e]+/g, (run) => [...Buffer.from(run, 'utf8')].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
 }
 
 /**

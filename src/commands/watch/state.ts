@@ -1,95 +1,173 @@
 // What crm watch has handled, so that a poll knows where the new records end and a restart neither
-// repeats nor misses a record. The list is newest first: a poll reads from the head until it meets
-// a record it has handled (or one older than the newest it has handled, should every remembered
-// record have been deleted). Kept in memory, and with --state in a file rewritten atomically (a
-// temporary file renamed over it) after every record, so a crash leaves the previous version whole.
+// repeats nor misses a record. Records are told apart by id and created_at together (a new record
+// given a deleted record's id is another record), and no time is ever compared: a record with a
+// future created_at, servers whose clocks disagree, or an id handed out again cannot make a later
+// record look old (the one use of a time, the poll's backstop, can only end a poll among records
+// older than every one remembered). Kept in memory, and with --state in a file rewritten atomically (a temporary file
+// renamed over it) after every record, so a crash leaves the previous version whole; the file is
+// locked while a watch uses it (FILE.lock, naming its process), so two watches never share it.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { usageError } from '../../cli/errors.js';
+import { CliError, ExitCode, usageError } from '../../cli/errors.js';
 import { writeFileAtomic } from '../../config/atomic.js';
+import { describeHolder, tryLock } from '../../config/lock.js';
 import { recordId } from '../../http/envelope.js';
 import { isObject } from '../../registry/values.js';
 
-/** Ids remembered: enough that deletions at the head of the list never hide where the new records end. */
-const SEEN_IDS = 200;
-const VERSION = 1;
+/** Records handled that are remembered: more than a poll's stop rule needs after many deletions. */
+const REMEMBERED = 300;
+const VERSION = 2;
+
+/** A handled record. created_at null: from a state file of an older crm, which kept ids only. */
+interface Handled {
+  id: string;
+  created_at: string | null;
+}
 
 interface StateData {
   version: number;
   resource: string;
   base_url: string;
-  /** Ids of the newest handled records, newest first. */
-  seen: string[];
-  /** created_at of the newest handled record. */
-  newest: string | null;
+  /** The records handled, in the order they were handled (the newest last). */
+  handled: Handled[];
 }
 
-function createdAt(record: unknown): string | undefined {
-  return isObject(record) && typeof record.created_at === 'string' && !Number.isNaN(Date.parse(record.created_at)) ? record.created_at : undefined;
+/** A --state that cannot be written: the watch stops (its promise to remember would be broken). */
+export class StateUnwritable extends CliError {
+  constructor(file: string, error: unknown) {
+    super(`cannot write --state ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, ExitCode.service, {
+      code: 'state_unwritable',
+      hint: 'the records since the last one saved will be delivered again when the watch is restarted with a writable --state',
+    });
+  }
 }
+
+const createdAt = (record: unknown): string | null => (isObject(record) && typeof record.created_at === 'string' ? record.created_at : null);
+const keyOf = (id: string, created: string | null) => `${id}\u0000${created ?? ''}`;
 
 export class WatchState {
+  /** By key (id and created_at), in the order handled. */
+  private readonly records = new Map<string, Handled>();
+  /** Ids from an older state file, whose created_at is not known: any record with the id matches. */
+  private readonly idsOnly = new Set<string>();
+
   private constructor(
-    private readonly data: StateData,
+    private readonly resource: string,
+    private readonly baseUrl: string,
     private readonly file: string | undefined,
+    private readonly release: () => void,
     /** False until the first poll: it sets the baseline. */
     public baselined: boolean,
   ) {}
 
-  /** The state in FILE, a fresh one when there is none yet; a file of another watch is refused. */
+  /**
+   * The state in FILE (a fresh one when there is none yet), locked for this process. A file of
+   * another watch, or one another watch holds, is refused before anything is sent.
+   */
   static open(file: string | undefined, resource: string, baseUrl: string): WatchState {
-    const fresh: StateData = { version: VERSION, resource, base_url: baseUrl, seen: [], newest: null };
-    if (file === undefined) return new WatchState(fresh, undefined, false);
+    if (file === undefined) return new WatchState(resource, baseUrl, undefined, () => {}, false);
     if (file === '-') throw usageError('--state needs a file name, not -');
-    if (!existsSync(file)) {
-      if (!existsSync(dirname(file))) throw usageError(`--state ${file}: the directory ${dirname(file)} does not exist`);
-      return new WatchState(fresh, file, false);
+    if (!existsSync(dirname(file))) throw usageError(`--state ${file}: the directory ${dirname(file)} does not exist`);
+    const lock = `${file}.lock`;
+    let attempt: ReturnType<typeof tryLock>;
+    try {
+      attempt = tryLock(lock);
+    } catch (error) {
+      throw usageError(`--state ${file} cannot be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'give a file in a directory crm may write');
     }
-    const data = readStateFile(file);
-    if (data.resource !== resource || data.base_url !== baseUrl) {
-      throw usageError(
-        `--state ${file} belongs to a watch of ${data.resource} at ${data.base_url}`,
-        'give each watch (resource and workspace) a state file of its own',
-      );
+    if (!attempt.acquired) {
+      throw usageError(`--state ${file} is in use by another crm watch (${describeHolder(attempt.holder)})`, `give each watch a state file of its own; if no watch is running, delete ${lock}`);
     }
-    return new WatchState(data, file, true);
+    try {
+      const state = new WatchState(resource, baseUrl, file, attempt.release, existsSync(file));
+      if (state.baselined) state.load(readStateFile(file));
+      return state;
+    } catch (error) {
+      attempt.release();
+      throw error;
+    }
+  }
+
+  /** Gives the state file's lock back (the watch is over). */
+  close(): void {
+    this.release();
+  }
+
+  private load(data: StateData): void {
+    if (data.resource !== this.resource || data.base_url !== this.baseUrl) {
+      throw usageError(`--state ${this.file} belongs to a watch of ${data.resource} at ${data.base_url}`, 'give each watch (resource and workspace) a state file of its own');
+    }
+    for (const record of data.handled) this.remember(record);
   }
 
   /** The first poll without --since-start: what is there now counts as handled. */
   setBaseline(records: readonly unknown[]): void {
-    this.data.seen = records.map(recordId).filter((id): id is string => id !== undefined).slice(0, SEEN_IDS);
-    this.data.newest = records.map(createdAt).reduce<string | null>((newest, at) => (at !== undefined && (newest === null || Date.parse(at) > Date.parse(newest)) ? at : newest), null);
+    for (const record of [...records].reverse()) this.add(record);
     this.baselined = true;
     this.save();
   }
 
-  /** Where a poll stops: a record handled before, or older than the newest handled one. */
-  isKnown(record: unknown): boolean {
+  /** Handled before (by id and created_at; by id alone for what an older crm remembered). */
+  isHandled(record: unknown): boolean {
     const id = recordId(record);
-    if (id !== undefined && this.data.seen.includes(id)) return true;
-    const at = createdAt(record);
-    return at !== undefined && this.data.newest !== null && Date.parse(at) < Date.parse(this.data.newest);
+    if (id === undefined) return false;
+    return this.records.has(keyOf(id, createdAt(record))) || this.idsOnly.has(id);
   }
 
-  /** A record's deliveries all succeeded: remember it (it is the newest handled so far) and save. */
-  handled(record: unknown): void {
-    const id = recordId(record);
-    if (id !== undefined) {
-      this.data.seen = [id, ...this.data.seen.filter((seen) => seen !== id)].slice(0, SEEN_IDS);
+  /** When the oldest record remembered was created (ms since the epoch); undefined when none says. */
+  oldestCreated(): number | undefined {
+    let oldest: number | undefined;
+    for (const { created_at } of this.records.values()) {
+      const at = created_at === null ? NaN : Date.parse(created_at);
+      if (!Number.isNaN(at) && (oldest === undefined || at < oldest)) oldest = at;
     }
-    const at = createdAt(record);
-    if (at !== undefined && (this.data.newest === null || Date.parse(at) > Date.parse(this.data.newest))) this.data.newest = at;
+    return oldest;
+  }
+
+  /** A record's deliveries all succeeded: remember it and save. */
+  handled(record: unknown): void {
+    this.add(record);
     this.baselined = true;
     this.save();
+  }
+
+  private add(record: unknown): void {
+    const id = recordId(record);
+    if (id === undefined) return;
+    // Met again with its created_at: the older crm's entry for it is replaced by a whole one.
+    if (this.idsOnly.delete(id)) this.records.delete(keyOf(id, null));
+    this.remember({ id, created_at: createdAt(record) });
+  }
+
+  private remember(record: Handled): void {
+    const key = keyOf(record.id, record.created_at);
+    this.records.delete(key);
+    this.records.set(key, record);
+    if (record.created_at === null) this.idsOnly.add(record.id);
+    while (this.records.size > REMEMBERED) {
+      const [oldest, forgotten] = this.records.entries().next().value as [string, Handled];
+      this.records.delete(oldest);
+      if (forgotten.created_at === null) this.idsOnly.delete(forgotten.id);
+    }
   }
 
   private save(): void {
     if (this.file === undefined) return;
-    writeFileAtomic(this.file, `${JSON.stringify(this.data, null, 2)}\n`);
+    const data: StateData = { version: VERSION, resource: this.resource, base_url: this.baseUrl, handled: [...this.records.values()] };
+    try {
+      writeFileAtomic(this.file, `${JSON.stringify(data, null, 2)}\n`);
+    } catch (error) {
+      throw new StateUnwritable(this.file, error);
+    }
   }
 }
 
+/**
+ * Reads a state file, this version's or an older one's. Version 1 kept ids only and the newest
+ * created_at handled, which a record with a future created_at poisoned (every later record looked
+ * older): the ids are kept, the time is dropped.
+ */
 function readStateFile(file: string): StateData {
   let parsed: unknown;
   try {
@@ -97,16 +175,20 @@ function readStateFile(file: string): StateData {
   } catch (error) {
     throw usageError(`--state ${file} cannot be read: ${(error as Error).message}`, 'give the file of an earlier `crm watch --state`, or a new file name');
   }
-  if (
-    !isObject(parsed) ||
-    parsed.version !== VERSION ||
-    typeof parsed.resource !== 'string' ||
-    typeof parsed.base_url !== 'string' ||
-    !Array.isArray(parsed.seen) ||
-    !parsed.seen.every((id) => typeof id === 'string') ||
-    !(parsed.newest === null || typeof parsed.newest === 'string')
-  ) {
-    throw usageError(`--state ${file} is not a state file of crm watch`, 'give the file of an earlier `crm watch --state`, or a new file name');
+  const notState = () => usageError(`--state ${file} is not a state file of crm watch`, 'give the file of an earlier `crm watch --state`, or a new file name');
+  if (!isObject(parsed) || typeof parsed.resource !== 'string' || typeof parsed.base_url !== 'string') throw notState();
+  const { resource, base_url } = parsed;
+  if (parsed.version === 1 && Array.isArray(parsed.seen) && parsed.seen.every((id) => typeof id === 'string')) {
+    // Newest first, as version 1 kept them.
+    return { version: VERSION, resource, base_url, handled: (parsed.seen as string[]).map((id) => ({ id, created_at: null })).reverse() };
   }
-  return { version: VERSION, resource: parsed.resource, base_url: parsed.base_url, seen: (parsed.seen as string[]).slice(0, SEEN_IDS), newest: parsed.newest as string | null };
+  const handled = parsed.handled;
+  if (
+    parsed.version !== VERSION ||
+    !Array.isArray(handled) ||
+    !handled.every((entry) => isObject(entry) && typeof entry.id === 'string' && (entry.created_at === null || typeof entry.created_at === 'string'))
+  ) {
+    throw notState();
+  }
+  return { version: VERSION, resource, base_url, handled: handled as Handled[] };
 }

@@ -1,10 +1,14 @@
 // crm watch RESOURCE: the polling recipe of service-api.md section 6. Every --interval the list is
-// read from its newest record until one already handled; the new ones are emitted oldest first,
-// each exactly once, through the printer (a table line on a terminal, NDJSON in a pipe). With
-// --exec, --forward-to and --score each record is also run, forwarded and scored; it counts as
-// handled (and --state records it) only once all of that is done, so a crash delivers it again.
-// Failed polls back off and are retried; after --max-failures in a row the command gives up.
-// SIGTERM stops it after saving the state; Ctrl-C ends it at once, with the state as it was saved.
+// walked from its newest record (src/http/paginate.ts, so a burst of any size is read whole while
+// records are deleted) until a run of STOP_RUN records already handled: records are not compared by
+// time, so a future created_at or servers whose clocks disagree cannot hide a later record, and a
+// new record listed among handled ones (a clock behind the others) is still found. The new ones are
+// emitted oldest first, each once, through the printer (a table line on a terminal, NDJSON in a
+// pipe). With --exec, --forward-to and --score each record is also run, forwarded and scored; it
+// counts as handled (and --state records it) only once all of that succeeded, so a failed command, a
+// failed forward or a crash delivers it again. Failed polls and deliveries back off and are retried;
+// after --max-failures in a row the command gives up. SIGTERM stops it after saving the state;
+// Ctrl-C ends it at once, with the state as it was saved.
 // With --changes the records are the change events of the replica (./changes.ts), with the same
 // reactions and guarantees.
 
@@ -16,8 +20,8 @@ import type { ApiClient } from '../../http/core.js';
 import { PAGE_MAX } from '../../http/core.js';
 import { recordId } from '../../http/envelope.js';
 import type { ChangeEvent } from '../../mirror/changes.js';
-import { type JsonObject } from '../../registry/values.js';
-import { walk } from '../../http/paginate.js';
+import { isObject, type JsonObject } from '../../registry/values.js';
+import { recordKey, walk } from '../../http/paginate.js';
 import type { WATCHABLE } from '../../registry/local.js';
 import { RESOURCES } from '../../registry/resources.js';
 import type { ResourceName } from '../../registry/types.js';
@@ -28,15 +32,22 @@ import type { Transport } from '../../transport/types.js';
 import type { Invocation } from '../invocation.js';
 import type { LocalHandler } from '../local/types.js';
 import { Scorer, withScore } from '../scoring.js';
-import { sleep } from '../../http/pace.js';
 import { stopOnSigterm, unlessStopped, type Stopper } from '../stop.js';
 import { ChangeFeed } from './changes.js';
 import { forward, runCommand, type Delivery } from './deliver.js';
-import { WatchState } from './state.js';
+import { StateUnwritable, WatchState } from './state.js';
 
 type Watchable = (typeof WATCHABLE)[number];
 
 const DEFAULT_INTERVAL_MS = 60_000;
+/**
+ * Handled records in a row that end a poll. A new record may be listed below some handled ones (its
+ * server's clock behind the others'): up to this many are read past, so one created within the last
+ * STOP_RUN records is still found. Fewer than a page, so that an idle poll is one request.
+ */
+const STOP_RUN = 40;
+/** Records the first poll takes as handled: more than STOP_RUN, so that deletions among them do not expose older records. */
+const BASELINE = 2 * PAGE_MAX;
 const DEFAULT_MAX_FAILURES = 10;
 /** Failed polls wait longer each time, up to this (or the interval, when that is longer). */
 const MAX_BACKOFF_MS = 5 * 60_000;
@@ -67,6 +78,7 @@ export const run: LocalHandler = async (ctx, invocation) => {
   const client = await ctx.client();
   const feed = settings.changes ? ChangeFeed.open(ctx, client, settings.resource, settings.stateFile, settings.sinceStart) : undefined;
   const state = feed ? undefined : WatchState.open(settings.stateFile, settings.resource, client.baseUrl);
+  ctx.onClose(() => state?.close());
   // SIGTERM ends the stream (exit 0); Ctrl-C ends the command at once (the runner's, exit 130).
   const stopper = stopOnSigterm();
   ctx.onClose(() => stopper.dispose());
@@ -156,7 +168,7 @@ class Watcher {
     let delay = 0;
     for (;;) {
       try {
-        if (delay > 0) await sleep(delay, signal);
+        if (delay > 0) await this.ctx.pause(delay, signal);
         yield* this.poll();
         failures = 0;
         delay = intervalMs;
@@ -164,7 +176,7 @@ class Watcher {
         // Stopped: what was handled is saved; what was under way is delivered again next time.
         if (signal.aborted) return;
         const failure = toCliError(error);
-        if (once || !TRANSIENT.has(failure.exitCode)) throw failure;
+        if (once || !TRANSIENT.has(failure.exitCode) || error instanceof StateUnwritable) throw failure;
         failures++;
         if (failures >= maxFailures) {
           throw new CliError(`giving up after ${failures === 1 ? 'a failure' : `${failures} failures in a row`}: ${failure.message}`, failure.exitCode, { status: failure.status, code: failure.code, hint: failure.hint });
@@ -177,7 +189,7 @@ class Watcher {
   }
 
   private async *poll(): AsyncGenerator<unknown> {
-    const { resource, sinceStart } = this.settings;
+    const { sinceStart } = this.settings;
     const signal = this.stopper.signal;
     if (this.feed) {
       for (const event of await unlessStopped(this.feed.poll(signal), signal)) yield* this.handle(event, changeHandling(event, this.feed));
@@ -185,20 +197,38 @@ class Watcher {
     }
     const state = this.state!;
     if (!state.baselined && !sinceStart) {
-      const page = await unlessStopped(this.client.list(`/${resource}`, { limit: PAGE_MAX }, resource), signal);
-      state.setBaseline(page.items);
+      state.setBaseline(await unlessStopped(this.newest(BASELINE), signal));
       return;
     }
     for (const record of await unlessStopped(this.newRecords(), signal)) {
-      const id = recordId(record)!;
-      yield* this.handle(record, { key: id, id, handled: () => state.handled(record) });
+      yield* this.handle(record, { key: recordKey(record), id: recordId(record)!, handled: () => state.handled(record) });
     }
   }
 
-  /** From the head of the list down to the first record already handled; returned oldest first. */
+  /** The first records of the list (the baseline). */
+  private async newest(count: number): Promise<unknown[]> {
+    const { resource } = this.settings;
+    const records: unknown[] = [];
+    for await (const record of walk(this.client, `/${resource}`, {}, { key: resource, limit: count })) records.push(record);
+    return records;
+  }
+
+  /**
+   * The records not handled, from the head of the list down to a run of STOP_RUN handled ones;
+   * oldest first. Should every record remembered have been deleted, there is no such run: the poll
+   * then stops at STOP_RUN records in a row created before every record it remembers (or the end of
+   * the list), instead of taking the whole older list for new. One record from a clock behind the
+   * others cannot end a poll this way: it would take STOP_RUN of them, all older than everything
+   * remembered, with no handled record among them.
+   */
   private async newRecords(): Promise<unknown[]> {
     const { resource } = this.settings;
+    const state = this.state!;
+    const oldest = state.oldestCreated();
     const fresh: unknown[] = [];
+    /** Records read since the last handled or newer one, created before the oldest remembered. */
+    let older: unknown[] = [];
+    let run = 0;
     for await (const record of walk(this.client, `/${resource}`, {}, { key: resource })) {
       if (this.stopper.signal.aborted) break;
       if (recordId(record) === undefined) {
@@ -206,8 +236,21 @@ class Watcher {
         this.warnedNoId = true;
         continue;
       }
-      if (this.state!.isKnown(record)) break;
-      fresh.push(record);
+      if (state.isHandled(record)) {
+        fresh.push(...older);
+        older = [];
+        if (++run >= STOP_RUN) break;
+        continue;
+      }
+      run = 0;
+      const created = isObject(record) && typeof record.created_at === 'string' ? Date.parse(record.created_at) : NaN;
+      if (oldest !== undefined && created < oldest) {
+        older.push(record);
+        if (older.length >= STOP_RUN) break;
+      } else {
+        fresh.push(...older, record);
+        older = [];
+      }
     }
     return fresh.reverse();
   }
@@ -234,7 +277,8 @@ class Watcher {
     const delivery: Delivery = { record: pending.record, id, resource, noun, event };
     if (exec !== undefined && !pending.done.has('exec')) {
       const problem = await runCommand(exec, delivery, this.ctx.env, this.ctx.io.stderr, signal);
-      if (problem) this.ctx.warn(`--exec for ${noun} ${safeLine(id)} ${problem}`);
+      // A failed command is a failed delivery: the record stays unhandled and is run again.
+      if (problem) throw new CliError(`--exec for ${noun} ${safeLine(id)} ${problem}`, ExitCode.service, { code: 'exec_failed' });
       pending.done.add('exec');
     }
     if (forwardTo !== undefined) {
@@ -244,6 +288,7 @@ class Watcher {
         transport: await this.transport(),
         timeoutMs: this.ctx.timeoutMs,
         signal,
+        pause: (ms, stop) => this.ctx.pause(ms, stop),
         onRetry: (message) => this.ctx.warn(message),
       });
     }
