@@ -122,9 +122,9 @@ export class ApiClient {
     return { status: response.status, data: parsed.data, envelope };
   }
 
-  /** One page of a list endpoint. */
-  async list(path: string, query: Query = {}, key?: string): Promise<ListPage> {
-    const data = await this.request('GET', path, { query });
+  /** One page of a list endpoint; the signal cancels it (a walk that ended with pages in flight). */
+  async list(path: string, query: Query = {}, key?: string, signal?: AbortSignal): Promise<ListPage> {
+    const data = await this.request('GET', path, { query, signal });
     const page = unwrapList(data, key);
     if (!page) throw new HttpError('malformed', 'malformed response from the service (expected a list)', { code: 'malformed_response' });
     return page;

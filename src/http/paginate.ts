@@ -146,6 +146,8 @@ export class Walk implements AsyncIterable<unknown> {
   private margin = 0;
   private totalHint?: number;
   private readonly inFlight: Page[] = [];
+  /** Aborted when the walk ends (the list's end, --limit, a reader that stopped): the pages in flight are cancelled. */
+  private readonly ending = new AbortController();
   /** Pages in flight now, and at most (halved by failures, grown back slowly). */
   private concurrency = 1;
   private ceiling: number;
@@ -187,6 +189,14 @@ export class Walk implements AsyncIterable<unknown> {
   }
 
   async *records(): AsyncGenerator<unknown> {
+    try {
+      yield* this.pages();
+    } finally {
+      this.ending.abort(new Error('the walk ended'));
+    }
+  }
+
+  private async *pages(): AsyncGenerator<unknown> {
     const { limit } = this.options;
     for (;;) {
       // The last record read is held back until the next page shows what follows it.
@@ -212,7 +222,7 @@ export class Walk implements AsyncIterable<unknown> {
 
   private ask(offset: number, size: number, yields: number): Page {
     this.requests++;
-    const answer = this.client.list(this.path, { ...this.filters, limit: size, offset }, this.options.key);
+    const answer = this.client.list(this.path, { ...this.filters, limit: size, offset }, this.options.key, this.ending.signal);
     // A page that is never awaited (the walk ended first) must not be an unhandled rejection.
     answer.catch(() => {});
     return { offset, size, yields, alongside: this.concurrency, answer, missed: false };

@@ -390,6 +390,8 @@ describe('paging', () => {
     const gates = new Map<number, { opened: Promise<void>; open: () => void }>();
     const changes = new Map<number, () => void>();
     const failOnce = new Set<number>();
+    /** The signal each page was asked with, by offset. */
+    const signals = new Map<number, AbortSignal | undefined>();
     let answered = 0;
     const api = new ApiClient({
       baseUrl: 'https://crm.test/api/v1',
@@ -401,6 +403,7 @@ describe('paging', () => {
         const query = new URL(request.url).searchParams;
         const offset = Number(query.get('offset'));
         offsets.push(offset);
+        signals.set(offset, request.signal);
         await gates.get(offset)?.opened;
         changes.get(++answered)?.();
         if (failOnce.delete(offset)) return fail(500, { message: 'busy' });
@@ -413,6 +416,7 @@ describe('paging', () => {
       ids,
       offsets,
       failOnce,
+      signals,
       before: (answer: number, change: () => void) => changes.set(answer, change),
       gate(offset: number) {
         let open = () => {};
@@ -513,6 +517,19 @@ describe('paging', () => {
     list.ids.splice(10, 5); // c10..c14, already written, deleted
     list.release(49);
     expect(await walked).toEqual(range(0, 200).map((id) => `c${id}`));
+  });
+
+  it('a walk that ends early (its reader stopped) cancels the pages still in flight', async () => {
+    const list = liveList(400);
+    for (const offset of [98, 147, 196]) list.gate(offset);
+    const taken: string[] = [];
+    for await (const record of walk(list.api, '/contacts', {}, { concurrency: PAGES_IN_FLIGHT })) {
+      taken.push((record as { id: string }).id);
+      if (taken.length === 60) break;
+    }
+    await settle(() => list.offsets.includes(196));
+    for (const offset of [98, 147, 196]) expect(list.signals.get(offset)?.aborted, `page ${offset}`).toBe(true);
+    expect(list.signals.get(0)?.aborted).toBe(true); // one signal for the walk: nothing of it is left running
   });
 
   it('a page in flight that failed is asked for again, with fewer pages in flight; a page asked for alone that fails is the failure', async () => {
