@@ -13,7 +13,8 @@
 //   seeds N; the key is --key or a random one), or, with --upstream BASE_URL (e.g. a
 //   `crm sandbox serve`), forwards every /api/v1 request there (the upstream checks the key) and
 //   only adds the round trip and the limit.
-// - GET /__bench/stats answers what it saw ({requests, gets, posts, accepted, refused, connections});
+// - GET /__bench/stats answers what it saw ({requests, gets, posts, accepted, refused, connections,
+//   firstAt, lastAt: when the first request came and the last answer left});
 //   POST /__bench/reset zeroes it. Neither is delayed nor limited.
 // - --compress gzips JSON answers when the request accepts gzip.
 //
@@ -46,7 +47,8 @@ const DEFAULT_LIMIT = 20;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const stats = { requests: 0, gets: 0, posts: 0, accepted: 0, refused: 0, connections: 0 };
+/** What it saw; firstAt and lastAt (epoch ms): the first API request's arrival, the last answer's departure. */
+const stats = { requests: 0, gets: 0, posts: 0, accepted: 0, refused: 0, connections: 0, firstAt: 0, lastAt: 0 };
 const resetStats = () => Object.keys(stats).forEach((name) => (stats[name] = 0));
 
 /** POSTs allowed at POST_RATE a second, at most BURST at once; refills continuously. */
@@ -164,6 +166,7 @@ async function handle(request, response) {
     return send(request, response, 200, JSON.stringify(stats));
   }
   const body = await readBody(request);
+  stats.firstAt ||= Date.now();
   stats.requests++;
   if (request.method === 'GET') stats.gets++;
   await sleep(RTT / 2);
@@ -185,6 +188,7 @@ async function handle(request, response) {
   }
   await sleep(RTT / 2);
   send(request, response, ...answer);
+  stats.lastAt = Date.now();
 }
 
 const server = createServer((request, response) => {

@@ -1,5 +1,6 @@
 // What the scale benchmarks share: a scratch directory of homes (each a user of its own: config and
-// data), medians, verdicts, and running the built crm to its end with its wall time and peak RSS.
+// data), medians, verdicts, and running the built crm to its end with its wall time, peak RSS and
+// CPU time.
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -7,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const PEAK = fileURLToPath(new URL('./peak-rss.cjs', import.meta.url));
+const USAGE = fileURLToPath(new URL('./usage.cjs', import.meta.url));
 const node = process.execPath;
 
 export const median = (values) => {
@@ -30,16 +31,17 @@ export function scratchSpace(prefix) {
     },
     /**
      * Runs `node ARGV` to its end, stdout drained (kept with `stdout`); wall time in ms and, with
-     * `peak`, peak RSS in KB (bench/peak-rss.cjs preloaded).
+     * `peak`, peak RSS in KB and CPU time in ms (bench/usage.cjs preloaded).
      */
     measure(argv, env, { peak = false, stdout = false } = {}) {
-      const peakFile = join(scratch, `peak-${process.hrtime.bigint()}`);
-      const full = peak ? [node, '-r', PEAK, ...argv] : [node, ...argv];
+      const usageFile = join(scratch, `usage-${process.hrtime.bigint()}`);
+      const full = peak ? [node, '-r', USAGE, ...argv] : [node, ...argv];
       const start = process.hrtime.bigint();
-      const result = spawnSync(full[0], full.slice(1), { env: { ...env, CRM_BENCH_PEAK_FILE: peakFile }, stdio: ['ignore', stdout ? 'pipe' : 'ignore', 'pipe'], maxBuffer: 1 << 30 });
+      const result = spawnSync(full[0], full.slice(1), { env: { ...env, CRM_BENCH_USAGE_FILE: usageFile }, stdio: ['ignore', stdout ? 'pipe' : 'ignore', 'pipe'], maxBuffer: 1 << 30 });
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       if (result.status !== 0) throw new Error(`${argv.join(' ')} exited ${result.status}: ${result.stderr}`);
-      return { ms, peakKb: peak ? Number(readFileSync(peakFile, 'utf8')) : undefined, stdout: stdout ? String(result.stdout) : undefined };
+      const used = peak ? JSON.parse(readFileSync(usageFile, 'utf8')) : {};
+      return { ms, peakKb: used.peakKb, cpuMs: used.cpuMs, stdout: stdout ? String(result.stdout) : undefined };
     },
     path: (name) => join(scratch, name),
     remove: () => rmSync(scratch, { recursive: true, force: true }),

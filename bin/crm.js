@@ -1,7 +1,18 @@
 #!/usr/bin/env node
-// `crm __complete` (what the shell completions ask while you press TAB) loads only its own small module.
+// `crm --version` reads the version from package.json without loading the app; `crm __complete`
+// (what the shell completions ask while you press TAB) loads only its own small module.
+import { readFileSync } from 'node:fs';
+
 const args = process.argv.slice(2);
-if (args[0] === '__complete') {
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  // As the app reports a stdout that cannot be written: a reader gone away is no error.
+  process.stdout.on('error', (error) => {
+    if (error.code === 'EPIPE') return;
+    process.stderr.write(`crm: cannot write the output: ${error.message}\n`);
+    process.exitCode = 1;
+  });
+  process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
+} else if (args[0] === '__complete') {
   const { complete } = await import('../dist/complete.js');
   process.exitCode = await complete(args.slice(1));
 } else {

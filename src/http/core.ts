@@ -145,7 +145,7 @@ export class ApiClient {
     return request;
   }
 
-  /** The same two frozen header sets for every request, so the transport may keep their text. */
+  /** The same two header sets for every request, made (and the key checked) once. */
   private headersFor(withBody: boolean): Readonly<Record<string, string>> {
     if (!this.headerSets) {
       const headers: Record<string, string> = {
@@ -160,7 +160,7 @@ export class ApiClient {
         }
         headers[API_KEY_HEADER] = this.options.apiKey;
       }
-      this.headerSets = { bare: Object.freeze(headers), json: Object.freeze({ ...headers, 'Content-Type': 'application/json' }) };
+      this.headerSets = { bare: headers, json: { ...headers, 'Content-Type': 'application/json' } };
     }
     return withBody ? this.headerSets.json : this.headerSets.bare;
   }

@@ -173,6 +173,7 @@ describe.runIf(existsSync('/dev/full'))('a stdout that cannot be written (> /dev
     ['a list', ['contacts', 'list']],
     ['a streamed walk', ['contacts', 'list', '--all', '-o', 'ndjson']],
     ['help', ['--help']],
+    ['the version (its fast path)', ['--version']],
   ])('%s: one crm: line and exit 1, no stack trace, no bundled source', async (_, args) => {
     const result = await toDevFull(args);
     expect(result.code).toBe(1);
