@@ -2,6 +2,7 @@
 // a result as table, tsv, json, ndjson or csv; MCP tools return the same data as JSON and `watch`
 // streams it. No command renders for itself.
 
+import type { Walk } from '../http/paginate.js';
 import type { CliError } from './errors.js';
 
 export interface View {
@@ -48,8 +49,11 @@ export interface ReportRow {
 }
 
 export type Result = (
-  /** Records: a page, a walk streamed as it arrives, or the rows of a bulk command's report. */
-  | { kind: 'list'; items: readonly unknown[] | AsyncIterable<unknown>; view?: View; page?: PageInfo }
+  /**
+   * Records: a page, a walk streamed as it arrives, or the rows of a bulk command's report. `walk`:
+   * the walk behind the items, which says where it stands once they are read (an MCP cursor).
+   */
+  | { kind: 'list'; items: readonly unknown[] | AsyncIterable<unknown>; view?: View; page?: PageInfo; walk?: Walk }
   /**
    * One record. `quietId`: -q prints its id (create). `afterPrint`: work that goes on once the
    * record is out (a server announces its address, then serves until stopped).
@@ -66,7 +70,7 @@ export type Result = (
   failure?: CliError;
 };
 
-export const list = (items: readonly unknown[] | AsyncIterable<unknown>, view?: View, page?: PageInfo): Result => ({ kind: 'list', items, view, page });
+export const list = (items: readonly unknown[] | AsyncIterable<unknown>, view?: View, page?: PageInfo, walk?: Walk): Result => ({ kind: 'list', items, view, page, walk });
 export const record = (value: unknown, view?: View): Result => ({ kind: 'record', record: value, view });
 export const done = (message: string, data?: Record<string, unknown>): Result => ({ kind: 'done', message, data });
 export const NOTHING: Result = { kind: 'none' };

@@ -16,7 +16,7 @@ import { run as pipelineDeals } from './handlers/pipeline-deals.js';
 import { run as search } from './handlers/search.js';
 import { run as sequencesEnroll } from './handlers/sequences-enroll.js';
 import { run as tasksComplete } from './handlers/tasks-complete.js';
-import { parseInvocation, type KeyOf } from './invocation.js';
+import { parseInvocation, type Invocation, type KeyOf } from './invocation.js';
 import * as auth from './local/auth.js';
 import * as config from './local/config.js';
 import * as profiles from './local/profiles.js';
@@ -68,13 +68,15 @@ const LOCAL_HANDLERS: Record<LocalHandlerName, () => LocalHandler | Promise<Loca
 interface RawInput {
   args: Readonly<Record<string, unknown>>;
   options: Readonly<Record<string, unknown>>;
+  /** An MCP list tool: the list read as a walk that can be continued. */
+  walk?: Invocation['walk'];
 }
 
 /** Options by commander's camelCase key; an MCP tool passes them by field name. */
 const COMMANDER_KEYS: KeyOf = optionKey;
 
 export async function runOperation(ctx: Context, op: Operation, input: RawInput, keyOf: KeyOf = COMMANDER_KEYS): Promise<Result> {
-  const invocation = parseInvocation(op, input.args, input.options, keyOf);
+  const invocation = { ...parseInvocation(op, input.args, input.options, keyOf), walk: input.walk };
   checkFields(ctx, printedFields(op), op.plural ?? op.noun);
   return (op.handler ? HANDLERS[op.handler] : runGeneric)(ctx, invocation);
 }

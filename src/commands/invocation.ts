@@ -5,6 +5,7 @@
 import { usageError } from '../cli/errors.js';
 import { parseValue } from '../cli/input.js';
 import { commandOptions } from '../registry/options.js';
+import type { WalkPosition } from '../http/paginate.js';
 import type { LocalCommand } from '../registry/local.js';
 import { flagName, type FieldSpec, type Operation } from '../registry/types.js';
 
@@ -50,6 +51,11 @@ export interface Invocation<Spec extends Operation | LocalCommand = Operation | 
   spec: Spec;
   args: Values;
   options: Values;
+  /**
+   * A list read as a walk that can be continued later (MCP list tools, with --limit as the page):
+   * from where an earlier walk stood, or from the start.
+   */
+  walk?: { from?: WalkPosition };
 }
 
 /** Where the raw value of an option is found: commander's camelCase key, or the field's name (MCP). */

@@ -67,7 +67,7 @@ export function filterQuery(filters: readonly FieldSpec[], options: Values): Que
 
 /**
  * A list: one page (the service's default size, or --limit up to 50), or a walk streamed page by
- * page (--all, or --limit above 50: no request ever asks for more than 50).
+ * page (--all, --limit above 50: no request ever asks for more than 50; or a walk to be continued).
  */
 async function listResult(ctx: Context, invocation: Invocation<Operation>, query: Query, view: View = viewOf(invocation.spec)): Promise<Result> {
   const { spec: op, options } = invocation;
@@ -75,12 +75,19 @@ async function listResult(ctx: Context, invocation: Invocation<Operation>, query
   const path = pathOf(invocation);
   const limit = options.number('limit');
   const offset = options.number('offset');
-  if (options.flag('all') || (limit !== undefined && limit > PAGE_MAX)) {
-    return list(await streamedWalk(client, path, { ...query, offset }, { limit, key: op.listKey }), view);
+  if (walks(invocation)) {
+    const walk = await streamedWalk(client, path, { ...query, offset }, { limit, key: op.listKey, from: invocation.walk?.from });
+    return list(walk, view, undefined, walk);
   }
   const page = await client.list(path, { ...query, limit, offset }, op.listKey);
   const size = limit ?? DEFAULT_PAGE;
   return list(page.items, view, { offset: offset ?? 0, total: page.total, full: page.items.length >= size });
+}
+
+/** Whether a list is read as a walk: --all, --limit above a page, or a walk asked for (MCP). */
+export function walks({ options, walk }: Invocation<Operation>): boolean {
+  const limit = options.number('limit');
+  return walk !== undefined || options.flag('all') || (limit !== undefined && limit > PAGE_MAX);
 }
 
 /** A request whose answer must be a record (get, create, update); a 404 names the id. */

@@ -8,11 +8,11 @@
 // time it would grow the space.
 
 import type { ApiClient } from '../http/core.js';
-import { PAGES_IN_FLIGHT, walk, type WalkOptions } from '../http/paginate.js';
+import { PAGES_IN_FLIGHT, Walk, type WalkOptions } from '../http/paginate.js';
 import type { Query } from '../http/url.js';
 
-export async function streamedWalk(client: ApiClient, path: string, query: Query, options: Omit<WalkOptions, 'concurrency'> = {}): Promise<AsyncGenerator<unknown>> {
+export async function streamedWalk(client: ApiClient, path: string, query: Query, options: Omit<WalkOptions, 'concurrency'> = {}): Promise<Walk> {
   const { setFlagsFromString } = await import('node:v8');
   setFlagsFromString('--semi-space-growth-factor=1');
-  return walk(client, path, query, { ...options, concurrency: PAGES_IN_FLIGHT });
+  return new Walk(client, path, query, { ...options, concurrency: PAGES_IN_FLIGHT });
 }

@@ -126,6 +126,9 @@ class GivenKeys {
   last(count: number): string[] {
     return [...this.keys].slice(-count);
   }
+  forget(key: string): void {
+    this.keys.delete(key);
+  }
 }
 
 export class Walk implements AsyncIterable<unknown> {
@@ -178,6 +181,21 @@ export class Walk implements AsyncIterable<unknown> {
 
   [Symbol.asyncIterator](): AsyncGenerator<unknown> {
     return this.records();
+  }
+
+  /** The service's count of the records, as its last page said (a hint: the walk never relies on it). */
+  get total(): number | undefined {
+    return this.totalHint;
+  }
+
+  /**
+   * The last record given out, given back: the reader could not use it (an MCP response that would
+   * grow too large). It is the next record again, and where the walk stands counts it as not given.
+   */
+  unread(record: unknown): void {
+    this.given.forget(recordKey(record));
+    this.held.unshift(record);
+    this.count--;
   }
 
   /** Where the walk stands; undefined once the list has been read to its end. */

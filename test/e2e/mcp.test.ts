@@ -77,7 +77,8 @@ describe('crm mcp: the tools', () => {
       if (reads || op.method === 'DELETE' || op.method === 'PATCH') expect(tool.annotations?.idempotentHint, op.name).toBe(true);
       if (op.kind === 'create') expect(tool.annotations?.idempotentHint, op.name).toBe(false);
       if (op.paged) {
-        expect(tool.inputSchema.properties).toMatchObject({ limit: { type: 'integer', minimum: 1, maximum: 100 }, offset: { type: 'integer', minimum: 0 } });
+        expect(tool.inputSchema.properties).toMatchObject({ limit: { type: 'integer', minimum: 1, maximum: 100 }, cursor: { type: 'string' } });
+        expect(tool.inputSchema.properties).not.toHaveProperty('offset');
         expect(tool.outputSchema).toMatchObject({ required: ['items', 'count', 'has_more'] });
       }
     }
@@ -108,7 +109,7 @@ describe('crm mcp: the tools', () => {
     const idOf = (result: CallResult) => result.structuredContent.id as string;
     // In an order that works: records are created, used, then deleted.
     const steps: Array<[string, () => Record<string, unknown>, ((result: CallResult) => void)?]> = [
-      ['contacts_list', () => ({ limit: 3, status: 'lead' }), (r) => expect(r.structuredContent).toMatchObject({ count: 3, has_more: true, next_offset: 3 })],
+      ['contacts_list', () => ({ limit: 3, status: 'lead' }), (r) => expect(r.structuredContent).toMatchObject({ count: 3, has_more: true, cursor: expect.any(String) })],
       ['contacts_get', () => ({ id: DEMO.contact }), (r) => expect(r.structuredContent.id).toBe(DEMO.contact)],
       ['contacts_create', () => ({ name: 'Agent Smith', email: `agent-${unique}@example.com`, company: 'Matrix' }), (r) => (state.contact = idOf(r))],
       ['contacts_update', () => ({ id: state.contact, title: 'Agent' }), (r) => expect(r.structuredContent.title).toBe('Agent')],
@@ -165,35 +166,88 @@ describe('crm mcp: the tools', () => {
 });
 
 describe('crm mcp: lists', () => {
-  it('pages with limit and offset, saying whether more exist and how to get them', async () => {
+  const ids = (result: CallResult): string[] => result.structuredContent.items.map((item: { id: string }) => item.id);
+
+  it('pages with limit and a cursor, saying whether more exist and how to get them', async () => {
     const first = await call(main.client, 'contacts_list', { limit: 5 });
-    expect(first.structuredContent).toMatchObject({ count: 5, offset: 0, has_more: true, next_offset: 5 });
-    expect(first.structuredContent.next).toContain('call contacts_list again with offset 5');
-    const second = await call(main.client, 'contacts_list', { limit: 5, offset: 5 });
-    expect(second.structuredContent).toMatchObject({ count: 5, offset: 5, next_offset: 10 });
-    const ids = (result: CallResult) => result.structuredContent.items.map((item: any) => item.id);
-    expect(ids(second).filter((id: string) => ids(first).includes(id))).toEqual([]);
+    expect(first.structuredContent).toMatchObject({ count: 5, has_more: true, cursor: expect.any(String) });
+    expect(first.structuredContent.next).toBe('call contacts_list again with this cursor (and the same other arguments) for the next records');
+    const second = await call(main.client, 'contacts_list', { limit: 5, cursor: first.structuredContent.cursor });
+    // The next five, in the list's order.
+    const head = (await api(live.server, 'GET', '/contacts?limit=10')).data.contacts.map((contact: { id: string }) => contact.id);
+    expect([...ids(first), ...ids(second)]).toEqual(head);
     // More than one service page: no request ever asks the service for more than 50.
     for (let index = 0; index < 5; index++) await api(live.server, 'POST', '/contacts', { name: `Paging ${index}`, email: `paging-${index}-${unique}@example.com` });
-    const all = await call(main.client, 'contacts_list', { limit: 100 });
-    expect(all.structuredContent.count).toBeGreaterThan(50);
+    const total = (await api(live.server, 'GET', '/contacts?limit=1')).data.total as number;
+    const seen: string[] = [];
+    let page = await call(main.client, 'contacts_list', { limit: 100 });
+    expect(page.structuredContent.count).toBeGreaterThan(50); // up to 80,000 characters of records
+    for (;;) {
+      seen.push(...ids(page));
+      if (!page.structuredContent.has_more) break;
+      page = await call(main.client, 'contacts_list', { limit: 100, cursor: page.structuredContent.cursor });
+    }
+    // The last page says there is no more, and gives no cursor.
+    expect(page.structuredContent).not.toHaveProperty('cursor');
+    expect(seen).toHaveLength(total);
+    expect(new Set(seen).size).toBe(total);
     for (const request of live.server.requests(/GET \/api\/v1\/contacts\?/)) expect(Number(new URL(request.url, 'http://x').searchParams.get('limit'))).toBeLessThanOrEqual(50);
-    const last = await call(main.client, 'contacts_list', { limit: 100, offset: all.structuredContent.count - 2 });
-    expect(last.structuredContent).toMatchObject({ count: 2, has_more: false });
-    expect(last.structuredContent).not.toHaveProperty('next_offset');
+  });
+
+  it('an agent that completes each page of open tasks before asking for the next completes every one (with offsets it skipped 10 of 27)', async () => {
+    for (let index = 0; index < 45; index++) await api(live.server, 'POST', '/tasks', { title: `Agent task ${index} ${unique}` });
+    const open = async () => (await api(live.server, 'GET', '/tasks?status=open&limit=1')).data.total as number;
+    const before = await open();
+    expect(before).toBeGreaterThanOrEqual(45);
+    let completed = 0;
+    let pages = 0;
+    let cursor: string | undefined;
+    for (;;) {
+      const page = await call(main.client, 'tasks_list', { status: 'open', limit: 10, ...(cursor ? { cursor } : {}) });
+      expect(page.isError, textOf(page)).toBeFalsy();
+      pages++;
+      if (page.structuredContent.count > 0) {
+        const done = await call(main.client, 'tasks_complete', { ids: ids(page) });
+        expect(done.isError, textOf(done)).toBeFalsy();
+        completed += page.structuredContent.count;
+      }
+      if (!page.structuredContent.has_more) break;
+      // The agent follows the list: the cursor, never the head of the list again.
+      expect(page.structuredContent.cursor).toEqual(expect.any(String));
+      cursor = page.structuredContent.cursor;
+    }
+    expect(await open()).toBe(0);
+    expect(completed).toBe(before);
+    expect(pages).toBe(Math.ceil(before / 10));
+  });
+
+  it('refuses a cursor of another call, and one that is not a cursor, sending nothing', async () => {
+    const leads = await call(main.client, 'contacts_list', { status: 'lead', limit: 2 });
+    live.server.log.length = 0;
+    const other = await call(main.client, 'contacts_list', { status: 'customer', limit: 2, cursor: leads.structuredContent.cursor });
+    expect(other).toMatchObject({ isError: true, content: [{ text: 'this cursor belongs to another call: give it with the same tool and arguments (other than limit) as the call that returned it' }] });
+    const elsewhere = await call(main.client, 'deals_list', { cursor: leads.structuredContent.cursor });
+    expect(elsewhere.isError).toBe(true);
+    for (const cursor of ['not-a-cursor', '', Buffer.from('{"v":1}').toString('base64url'), Buffer.from(JSON.stringify({ v: 1, s: 'x', o: -1, t: [], a: ['k'] })).toString('base64url')]) {
+      const result = await call(main.client, 'contacts_list', { status: 'lead', cursor });
+      expect(result, cursor).toMatchObject({ isError: true, content: [{ text: 'invalid cursor: give the cursor of the previous call as it was returned' }] });
+    }
+    // A larger limit is the same call.
+    expect((await call(main.client, 'contacts_list', { status: 'lead', limit: 5, cursor: leads.structuredContent.cursor })).isError).toBeFalsy();
+    expect(live.server.requests(/cursor|status=customer|\/deals/)).toEqual([]);
   });
 
   it('never sends one giant response: long records are left for the next call', async () => {
     const contact = (await api(live.server, 'POST', '/contacts', { name: 'Long Notes', email: `long-${unique}@example.com` })).data;
     for (let index = 0; index < 12; index++) await api(live.server, 'POST', `/contacts/${contact.id}/notes`, { body: `${index} ${'x'.repeat(9_990)}` });
     const first = await call(main.client, 'contacts_notes_list', { id: contact.id, limit: 20 });
-    const { count, has_more, next_offset } = first.structuredContent;
+    const { count, has_more, cursor } = first.structuredContent;
     expect(count).toBeLessThan(12);
     expect(has_more).toBe(true);
-    expect(next_offset).toBe(count);
     expect(first.content[0]!.text!.length).toBeLessThan(90_000);
-    const rest = await call(main.client, 'contacts_notes_list', { id: contact.id, limit: 20, offset: next_offset });
+    const rest = await call(main.client, 'contacts_notes_list', { id: contact.id, limit: 20, cursor });
     expect(count + rest.structuredContent.count).toBe(12);
+    expect(new Set([...ids(first), ...ids(rest)]).size).toBe(12);
     expect(rest.structuredContent.has_more).toBe(false);
   });
 });

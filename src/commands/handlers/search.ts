@@ -4,7 +4,7 @@
 import { usageError } from '../../cli/errors.js';
 import { list } from '../../cli/result.js';
 import { isObject, type JsonObject } from '../../registry/values.js';
-import { listQuery, viewOf, type Handler } from '../run.js';
+import { listQuery, viewOf, walks, type Handler } from '../run.js';
 import { streamedWalk } from '../stream.js';
 
 const SINGULAR: Record<string, string> = { contacts: 'contact', deals: 'deal', accounts: 'account', tasks: 'task' };
@@ -18,8 +18,9 @@ export const run: Handler = async (ctx, invocation) => {
   const client = await ctx.client();
   const limit = options.number('limit');
   const offset = options.number('offset');
-  if (options.flag('all') || (limit !== undefined && limit > 50)) {
-    return list(typed(await streamedWalk(client, op.path, { ...query, offset }, { limit, key: op.listKey })), view);
+  if (walks(invocation)) {
+    const walk = await streamedWalk(client, op.path, { ...query, offset }, { limit, key: op.listKey, from: invocation.walk?.from });
+    return list(typed(walk), view, undefined, walk);
   }
   const data = await client.request('GET', op.path, { query: { ...query, limit, offset } });
   const total = isObject(data) && typeof data.total === 'number' ? data.total : undefined;

@@ -13,13 +13,15 @@ import { HttpError } from '../../http/errors.js';
 import { commandOptions } from '../../registry/options.js';
 import { flagName, type Operation } from '../../registry/types.js';
 import type { KeyOf } from '../invocation.js';
-import { DATA, LIST_DEFAULT, type Tool } from './tools.js';
+import type { WalkPosition } from '../../http/paginate.js';
+import { cursorScope, decodeCursor, encodeCursor } from './cursor.js';
+import { CURSOR, DATA, LIST_DEFAULT, type Tool } from './tools.js';
 
 /** runOperation (../dispatch.ts), handed in: dispatch loads this command, so importing it back would be a cycle. */
 export type OperationRunner = (
   ctx: Context,
   op: Operation,
-  input: { args: Record<string, unknown>; options: Record<string, unknown> },
+  input: { args: Record<string, unknown>; options: Record<string, unknown>; walk?: { from?: WalkPosition } },
   keyOf: KeyOf,
 ) => Promise<Result>;
 
@@ -33,7 +35,10 @@ interface ToolResult {
 /** What a list tool was asked for (with the defaults filled in). */
 interface Paging {
   limit: number;
-  offset: number;
+  /** Where the previous call's walk stood (its cursor), or nothing: from the head of the list. */
+  from?: WalkPosition;
+  /** The call the cursors belong to. */
+  scope: string;
 }
 
 /** A tool's values come by field name, not by commander's camelCase key. */
@@ -49,8 +54,8 @@ export async function callTool(ctx: Context, tool: Tool, given: Record<string, u
   const args = given ?? {};
   const problem = argumentProblem(tool, args);
   if (problem) return failed(`invalid arguments for ${tool.name}: ${problem}`);
-  const paging: Paging | undefined = tool.op.paged ? { limit: (args.limit as number | undefined) ?? LIST_DEFAULT, offset: (args.offset as number | undefined) ?? 0 } : undefined;
   try {
+    const paging = tool.op.paged ? pagingOf(tool, args) : undefined;
     const result = await run(ctx, tool.op, inputOf(tool, args, paging), BY_FIELD_NAME);
     // A streamed list is read here, so a page that fails midway is a tool error too.
     const data = result.kind === 'list' ? await listData(tool, result, paging) : asObject(resultValue(result));
@@ -95,41 +100,55 @@ function describeError(error: ErrorObject): string {
   }
 }
 
-/** The call's arguments as the command's raw input: positional arguments and options, by field name. */
-function inputOf({ op, inputSchema }: Tool, args: Record<string, unknown>, paging: Paging | undefined): { args: Record<string, unknown>; options: Record<string, unknown> } {
+function pagingOf(tool: Tool, args: Record<string, unknown>): Paging {
+  const scope = cursorScope(tool.name, args);
+  const cursor = args[CURSOR.name] as string | undefined;
+  return { limit: (args.limit as number | undefined) ?? LIST_DEFAULT, from: cursor === undefined ? undefined : decodeCursor(cursor, scope), scope };
+}
+
+/** The call's arguments as the command's raw input: positional arguments and options, by field name, and for a list how to walk it. */
+function inputOf({ op, inputSchema }: Tool, args: Record<string, unknown>, paging: Paging | undefined): Parameters<OperationRunner>[2] {
   const positional: Record<string, unknown> = {};
   const options: Record<string, unknown> = {};
   for (const name of Object.keys(inputSchema.properties)) {
-    if (!Object.hasOwn(args, name)) continue;
+    if (!Object.hasOwn(args, name) || name === CURSOR.name) continue;
     if (op.args.some((field) => field.name === name)) positional[name] = args[name];
     // --data takes JSON text.
     else options[name] = name === DATA.name ? JSON.stringify(args[name]) : args[name];
   }
-  // One record more than asked for tells whether more exist, without a count from the service.
-  if (paging) options.limit = paging.limit + 1;
   // The call is the confirmation: the tool says it deletes (destructiveHint), the client asks.
   if (op.kind === 'delete') options.yes = true;
-  return { args: positional, options };
+  if (!paging) return { args: positional, options };
+  // A walk, so that the result can say where the next call continues (the cursor).
+  return { args: positional, options: { ...options, limit: paging.limit }, walk: { from: paging.from } };
 }
 
 // ---- results ------------------------------------------------------------------------------------
 
 async function listData(tool: Tool, result: Extract<Result, { kind: 'list' }>, paging: Paging | undefined): Promise<Record<string, unknown>> {
-  const { items, cut } = await collectItems(result.items, { max: paging?.limit, maxChars: RESPONSE_MAX_CHARS });
-  const data: Record<string, unknown> = { items, count: items.length };
-  if (paging) {
-    const total = result.page?.total;
-    const hasMore = cut || (total !== undefined && paging.offset + items.length < total);
-    Object.assign(data, { offset: paging.offset, ...(total === undefined ? {} : { total }), has_more: hasMore });
-    if (hasMore) {
-      const next = paging.offset + items.length;
-      Object.assign(data, { next_offset: next, next: `call ${tool.name} again with offset ${next} (and the same other arguments) for the next records` });
-    }
-  } else {
-    data.has_more = cut;
+  const walk = result.walk;
+  if (!paging || !walk) {
+    const { items, cut } = await collectItems(result.items, { maxChars: RESPONSE_MAX_CHARS });
+    const data: Record<string, unknown> = { items, count: items.length, has_more: cut };
     if (cut) data.next = `more items were left out to keep the response under ${RESPONSE_MAX_CHARS} characters`;
+    if (result.view?.summary) data.summary = result.view.summary;
+    return data;
   }
-  if (result.view?.summary) data.summary = result.view.summary;
+  // The walk gives at most `limit` records; one that would make the response too large is given back.
+  const items: unknown[] = [];
+  let chars = 0;
+  for await (const item of result.items) {
+    const size = JSON.stringify(item)?.length ?? 0;
+    if (items.length > 0 && chars + size > RESPONSE_MAX_CHARS) {
+      walk.unread(item);
+      break;
+    }
+    items.push(item);
+    chars += size;
+  }
+  const position = walk.position();
+  const data: Record<string, unknown> = { items, count: items.length, ...(walk.total === undefined ? {} : { total: walk.total }), has_more: position !== undefined };
+  if (position) Object.assign(data, { cursor: encodeCursor(position, paging.scope), next: `call ${tool.name} again with this cursor (and the same other arguments) for the next records` });
   return data;
 }
 

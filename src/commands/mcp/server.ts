@@ -72,7 +72,7 @@ function workspaceOf(ctx: Context): string {
 function instructions(workspace: string, groups: string): string {
   return [
     `Tools for ${workspace}, a CRM: ${groups}.`,
-    `Lists are newest first and return at most ${LIST_MAX} records a call: when has_more is true, call again with offset = next_offset.`,
+    `Lists are newest first and return at most ${LIST_MAX} records a call: when has_more is true, call again with the cursor it returned (and the same other arguments).`,
     'Ids are strings: find them with the list tools or search. Arguments are checked before anything is sent; a failed call returns isError with the reason.',
   ].join('\n');
 }

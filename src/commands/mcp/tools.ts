@@ -54,17 +54,18 @@ function writes(op: Operation): boolean {
 
 /** The tool's own paging: `limit` is capped so that no response is giant. */
 const LIMIT: FieldSpec = { name: 'limit', type: 'integer', min: 1, max: LIST_MAX, description: `records to return (default ${LIST_DEFAULT}, at most ${LIST_MAX})` };
-const OFFSET: FieldSpec = { name: 'offset', type: 'integer', min: 0, description: 'records to skip: the next_offset of the previous call' };
+/** Where the previous call stopped: a list tool continues from its cursor, not from a count of records (./cursor.ts). */
+export const CURSOR: FieldSpec = { name: 'cursor', type: 'string', description: 'the cursor of the previous call, to get the records after its own' };
 /** --data, as a JSON object. */
 export const DATA: FieldSpec = { name: 'data', type: 'json', description: 'more body fields as a JSON object (fields this schema does not list); named arguments win' };
 
 /**
- * The command's own paging, body and confirmation flags as a tool takes them: limit, offset and data
- * in their tool form; --all (no giant responses), --set (key=value text: data says it better) and
- * --yes (the call is the confirmation) not at all.
+ * The command's own paging, body and confirmation flags as a tool takes them: limit and data in
+ * their tool form, and a cursor in place of offset; --all (no giant responses), --set (key=value
+ * text: data says it better) and --yes (the call is the confirmation) not at all.
  */
 const IN_TOOL_FORM = new Map<FieldSpec, FieldSpec | undefined>(
-  [...PAGING_OPTIONS, ...BODY_OPTIONS, ...DELETE_OPTIONS].map((field) => [field, [LIMIT, OFFSET, DATA].find((own) => own.name === field.name)]),
+  [...PAGING_OPTIONS, ...BODY_OPTIONS, ...DELETE_OPTIONS].map((field) => [field, field.name === 'offset' ? CURSOR : [LIMIT, DATA].find((own) => own.name === field.name)]),
 );
 
 /** The options of the command a tool call may give, by field name (never a file: an agent names no local files). */
@@ -148,7 +149,7 @@ function schemaOf(field: FieldSpec): JsonSchema {
 function descriptionOf(op: Operation, schema: Tool['inputSchema']): string {
   const lines = [`${forAgents(op.summary)}.`];
   if (op.paged) {
-    lines.push(`Returns at most \`limit\` records (default ${LIST_DEFAULT}, at most ${LIST_MAX}); when has_more is true, call again with offset = next_offset.`);
+    lines.push(`Returns at most \`limit\` records (default ${LIST_DEFAULT}, at most ${LIST_MAX}); when has_more is true, call again with the cursor it returned (it stays right when records are completed or deleted meanwhile).`);
   }
   if (op.kind === 'delete') lines.push('Deletes at once: there is no confirmation step.');
   if (Object.keys(schema.properties).length === 0) lines.push('Takes no arguments.');
@@ -289,10 +290,9 @@ const LIST_OUTPUT: JsonSchema = {
   properties: {
     items: { type: 'array', description: 'the records, newest first' },
     count: { type: 'integer', description: 'records in items' },
-    offset: { type: 'integer', description: 'records skipped before the first of items' },
     total: { type: 'number', description: "the service's count of every matching record, when it sends one" },
     has_more: { type: 'boolean', description: 'more records exist after these' },
-    next_offset: { type: 'integer', description: 'the offset that returns the next records' },
+    cursor: { type: 'string', description: 'when has_more: give it to the next call (with the same other arguments) for the records after these' },
     next: { type: 'string', description: 'how to get the next records' },
   },
   required: ['items', 'count', 'has_more'],
