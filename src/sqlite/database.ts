@@ -1,7 +1,7 @@
 // One small interface over the two SQLite bindings crm can run on: node:sqlite (built into Node 22.13
 // and newer: nothing to compile) and better-sqlite3 (an optional dependency, compiled at install,
-// for Node 20). Whatever keeps a local database (the sandbox; a replica later) opens it here and
-// never learns which binding it got.
+// for Node 20). Whatever keeps a local database (the sandbox, the replica) opens it here and never
+// learns which binding it got.
 
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -209,7 +209,7 @@ class SqliteDatabase implements Database {
   }
 }
 
-/** Creates the file owner-only before SQLite sees it (and creates it with the umask's mode). */
+/** Creates the file owner-only before SQLite would create it with the umask's mode. */
 function createPrivateFile(path: string): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   try {
