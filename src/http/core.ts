@@ -184,9 +184,17 @@ export class ApiClient {
         if (error.code === CANCELLED) throw this.cancelledError(request, error.delivered);
         failure = error;
         outcome = { kind: 'network', delivered: error.delivered };
+      } finally {
+        // Before any wait for a retry: a request waiting out a Retry-After holds no place on the wire.
+        this.pace.done();
       }
-      if (response?.status === 429) this.pace.refused(startedAt);
-      else if (response) this.pace.answered();
+      if (response?.status === 429) {
+        const before = this.pace.requestsPerSecond;
+        this.pace.refused(startedAt);
+        if (this.pace.requestsPerSecond !== before) this.trace(`* pace: ${this.pace.requestsPerSecond.toFixed(1)} requests a second from now on (429)`);
+      } else if (response) {
+        this.pace.answered();
+      }
       if (response && (response.status < 400 || !shouldRetry(request.method, outcome))) {
         return this.forgiveRepeatedDelete(request, response, previousUnanswered);
       }

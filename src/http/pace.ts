@@ -4,6 +4,10 @@
 // raised slowly until the next refusal (additive increase, multiplicative decrease): the run settles
 // just under the service's limit instead of each worker sleeping alone or all of them stopping. The
 // refused request itself waits its Retry-After (the core's).
+//
+// A command may also cap how many requests are on the wire at once (`maxInFlight`, an import's
+// --concurrency): a request waiting out a Retry-After holds no place, so the other rows keep the
+// pace while a few wait.
 
 /** The rate is set to this share of what the service accepted when it refused one. */
 const DECREASE = 0.9;
@@ -33,7 +37,14 @@ export class Pace {
   /** When recent requests started, and when the service accepted recent ones, oldest first. */
   private readonly started: number[] = [];
   private readonly accepted: number[] = [];
+  /** When the first request started, and when the first answer came (the service's rate is counted from then). */
   private firstAt?: number;
+  private firstAnswerAt?: number;
+  /** Requests on the wire at most (turn() to done()); Infinity: no cap. */
+  maxInFlight = Infinity;
+  private inFlight = 0;
+  /** Turns waiting for a place on the wire, first come first served. */
+  private readonly queue: Array<() => void> = [];
 
   constructor(private readonly clock: PaceClock) {}
 
@@ -42,24 +53,61 @@ export class Pace {
     return this.rate;
   }
 
-  /** Waits for a request's turn; resolves with the time it starts. */
+  /**
+   * Waits for a request's turn: a place on the wire, then its moment at the current rate; resolves
+   * with the time it starts. Every turn taken is ended with done().
+   */
   async turn(signal?: AbortSignal): Promise<number> {
-    const now = this.clock.now();
-    this.firstAt ??= now;
-    let at = now;
-    if (this.rate !== Infinity) {
-      at = Math.max(now, this.nextAt);
-      this.nextAt = at + 1000 / this.rate;
-      if (at > now) await this.clock.sleep(at - now, signal);
+    await this.place(signal);
+    try {
+      const now = this.clock.now();
+      this.firstAt ??= now;
+      let at = now;
+      if (this.rate !== Infinity) {
+        at = Math.max(now, this.nextAt);
+        this.nextAt = at + 1000 / this.rate;
+        if (at > now) await this.clock.sleep(at - now, signal);
+      }
+      this.started.push(at);
+      inWindow(this.started, at);
+      return at;
+    } catch (error) {
+      this.done();
+      throw error;
     }
-    this.started.push(at);
-    inWindow(this.started, at);
-    return at;
+  }
+
+  /** The request of a turn got its answer, or failed: its place on the wire is free. */
+  done(): void {
+    this.inFlight--;
+    this.queue.shift()?.();
+  }
+
+  private place(signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (this.inFlight < this.maxInFlight) {
+      this.inFlight++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve, reject) => {
+      const take = () => {
+        signal?.removeEventListener('abort', onAbort);
+        this.inFlight++;
+        resolve();
+      };
+      const onAbort = () => {
+        this.queue.splice(this.queue.indexOf(take), 1);
+        reject(signal!.reason);
+      };
+      this.queue.push(take);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
   }
 
   /** The service answered a request (started at `startedAt`) without refusing it. */
   answered(): void {
     const now = this.clock.now();
+    this.firstAnswerAt ??= now;
     this.accepted.push(now);
     inWindow(this.accepted, now);
     if (this.rate === Infinity) return;
@@ -71,11 +119,10 @@ export class Pace {
   refused(startedAt: number): void {
     if (startedAt <= this.loweredAt) return;
     const now = this.clock.now();
-    // What the service took over the last second (or since the first request, if sooner); when it
-    // took nothing, how fast requests were sent.
-    const span = Math.max(1, Math.min(WINDOW_MS, now - (this.firstAt ?? now)));
-    const perSecond = (times: number[]) => (inWindow(times, now) * 1000) / span;
-    const taken = perSecond(this.accepted) || perSecond(this.started);
+    // What the service took over the last second, or since its first answer if sooner (the time a
+    // connection took to open is not the service's); when it took nothing, how fast requests went.
+    const perSecond = (times: number[], since = this.firstAt ?? now) => (inWindow(times, now) * 1000) / Math.max(1, Math.min(WINDOW_MS, now - since));
+    const taken = this.accepted.length > 0 ? perSecond(this.accepted, this.firstAnswerAt) : perSecond(this.started);
     this.rate = Math.max(MIN_RATE, Math.min(this.rate, taken) * DECREASE);
     this.loweredAt = now;
     this.raisedAt = now;

@@ -241,6 +241,31 @@ describe('bulk work and the rate limit', () => {
     expect(requests).toHaveLength(10);
   });
 
+  it('a request waiting out its Retry-After holds no place on the wire: the others go on', async () => {
+    let releaseSleep: () => void = () => {};
+    const order: string[] = [];
+    const api = new ApiClient({
+      baseUrl: 'https://crm.test/api/v1',
+      apiKey: 'key_live_abcdefghijklmnopqrstuvwxyz123456',
+      userAgent: 'crm/test',
+      transport: async (request) => {
+        const name = JSON.parse(request.body!).name as string;
+        order.push(name);
+        return name === 'A' && order.filter((n) => n === 'A').length === 1 ? fail(429, 'slow down', { 'retry-after': '1' }) : ok({ id: name }, 201);
+      },
+      // A's Retry-After lasts until released; the pace's own short waits pass at once.
+      sleep: (ms) => (ms === 1000 ? new Promise<void>((resolve) => (releaseSleep = resolve)) : Promise.resolve()),
+    });
+    api.pace.maxInFlight = 1;
+    const a = api.request('POST', '/contacts', { body: { name: 'A' }, waitOutRateLimit: true });
+    await new Promise((resolve) => setImmediate(resolve));
+    // A waits its Retry-After; B takes the one place meanwhile.
+    await expect(api.request('POST', '/contacts', { body: { name: 'B' }, waitOutRateLimit: true })).resolves.toEqual({ id: 'B' });
+    releaseSleep();
+    await expect(a).resolves.toEqual({ id: 'A' });
+    expect(order).toEqual(['A', 'B', 'A']);
+  });
+
   it('a 429 slows every request of the client down to the pace the service takes', async () => {
     const { api } = client([...Array.from({ length: 30 }, () => ok({})), tooMany(), ok({})]);
     for (let n = 0; n < 30; n++) await api.request('GET', '/contacts');

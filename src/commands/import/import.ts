@@ -219,6 +219,9 @@ class Importer {
     this.progress = startProgress(this.ctx.io, 'Importing', lines.length);
     /** --upsert: a row waits for the earlier rows with its email, and updates the contact they left. */
     const byEmail = new Map<string, Promise<string | undefined>>();
+    // --concurrency requests on the wire; as many rows again may be waiting out a 429 meanwhile,
+    // so that the others keep the shared pace (src/http/pace.ts).
+    this.client.pace.maxInFlight = this.options.concurrency;
     await pMap(
       toImport,
       async ({ item, outcome }) => {
@@ -230,7 +233,7 @@ class Importer {
         byEmail.set(email, mine.then(() => outcome.id ?? undefined));
         return mine;
       },
-      { concurrency: this.options.concurrency },
+      { concurrency: this.options.concurrency * 2 },
     );
     await Promise.all(this.scoring);
     this.progress.stop();
