@@ -2,15 +2,13 @@
 // against the test server (the sandbox served over loopback HTTP behind a logging proxy), lists the
 // tools, calls every one, and checks that bad arguments send nothing. One server process serves most
 // of the file; --read-only and --toolsets get one more.
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, OPERATIONS } from '../../src/registry/operations.js';
 import { GROUP_NAMES } from '../../src/registry/types.js';
+import { chunksWith, loadedUpFront } from '../helpers/bundle.js';
 import { CRM_BIN, crm, freshHome } from '../helpers/crm.js';
 import { api, useTestServer } from '../helpers/server.js';
 
@@ -410,19 +408,10 @@ describe('crm mcp: the process', () => {
   });
 
   it('is the only command that loads the SDK', () => {
-    const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
-    const chunks = readdirSync(join(dist, 'chunks')).map((name) => join(dist, 'chunks', name));
-    const sdk = chunks.filter((file) => readFileSync(file, 'utf8').includes('StdioServerTransport already started'));
+    const sdk = chunksWith('StdioServerTransport already started');
     expect(sdk).toHaveLength(1);
     // Every file a command loads before its action runs: the static imports of the entry and the app.
-    const loaded = new Set<string>();
-    const visit = (file: string) => {
-      if (loaded.has(file)) return;
-      loaded.add(file);
-      for (const match of readFileSync(file, 'utf8').matchAll(/(?:^|[;\s}])(?:import|export)\s*(?:[\w{}*$,\s]+from\s*)?["'](\.[^"']+)["']/g)) visit(resolve(dirname(file), match[1]!));
-    };
-    visit(join(dist, 'crm.js'));
-    visit(join(dist, 'app.js'));
+    const loaded = loadedUpFront(['crm.js', 'app.js']);
     expect(loaded.size).toBeGreaterThan(2);
     expect([...loaded]).not.toContain(sdk[0]);
   });

@@ -2,14 +2,15 @@
 // certificate authority (trusted with NODE_EXTRA_CA_CERTS) reached through a CONNECT proxy, a proxy
 // that refuses or is not there, a certificate nobody trusts; and which commands load the HTTP
 // client at all.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { connect as connectTcp, createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { DIST, chunksWith, loadedUpFront } from '../helpers/bundle.js';
 import { crm, freshHome } from '../helpers/crm.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/tls/', import.meta.url));
@@ -175,21 +176,13 @@ describe('URLs that cannot be sent', () => {
 
 describe('which commands load the HTTP client', () => {
   it('only commands that reach the network: not --version, help, completions or the embedded sandbox', () => {
-    const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
-    const chunks = readdirSync(join(dist, 'chunks')).map((name) => join(dist, 'chunks', name));
-    const undici = chunks.filter((file) => readFileSync(file, 'utf8').includes('llhttp'));
+    const undici = chunksWith('llhttp');
     expect(undici).toHaveLength(1);
     // Every file loaded before a command's action runs: the static imports of the entries and the app.
-    const loaded = new Set<string>();
-    const visit = (file: string) => {
-      if (loaded.has(file)) return;
-      loaded.add(file);
-      for (const match of readFileSync(file, 'utf8').matchAll(/(?:^|[;\s}])(?:import|export)\s*(?:[\w{}*$,\s]+from\s*)?["'](\.[^"']+)["']/g)) visit(resolve(dirname(file), match[1]!));
-    };
-    for (const entry of ['crm.js', 'app.js', 'complete.js']) visit(join(dist, entry));
+    const loaded = loadedUpFront(['crm.js', 'app.js', 'complete.js']);
     expect(loaded.size).toBeGreaterThan(3);
     expect([...loaded]).not.toContain(undici[0]);
     // Nor node:http2 (undici's HTTP/2 client is left out: crm speaks HTTP/1.1).
-    for (const file of [...chunks, join(dist, 'crm.js'), join(dist, 'app.js')]) expect(readFileSync(file, 'utf8'), file).not.toMatch(/require\(["']node:http2["']\)/);
+    for (const file of [...chunksWith(''), join(DIST, 'crm.js'), join(DIST, 'app.js')]) expect(readFileSync(file, 'utf8'), file).not.toMatch(/require\(["']node:http2["']\)/);
   });
 });
