@@ -203,6 +203,23 @@ describe('the network transport', () => {
     expect(server.connections).toHaveLength(2);
   });
 
+  it('an idle kept-alive connection does not keep the process alive; a request under way does', async () => {
+    const sockets = () => process.getActiveResourcesInfo().filter((kind) => kind === 'TCPSocketWrap').length;
+    let during = 0;
+    const { server, get } = await setUp((_, socket) => {
+      // The peer's end lives in this process too: it is not what is counted.
+      socket.unref();
+      during = sockets();
+      socket.write(OK);
+    });
+    await get();
+    await settle();
+    // Still open on the peer's side, and kept for the next request, but holding nothing up.
+    expect(server.connections[0]!.closed).toBe(false);
+    expect(sockets()).toBe(0);
+    expect(during).toBe(1);
+  });
+
   it('connection refused: nothing was delivered', async () => {
     const transport = await transportFor();
     const error = await failure(transport({ method: 'POST', url: 'http://127.0.0.1:9/api/v1/contacts', headers: {}, body: '{}', timeoutMs: 5000 }));
