@@ -105,7 +105,7 @@ export const TOPICS: Readonly<Record<(typeof HELP_TOPICS)[number], Topic>> = {
           'Lists: --limit N (-L) returns at most N records in all, fetched 50 a request;',
           '  --all walks every page, streamed; a table shows where the page sits on stderr.',
           '  A record there for the whole walk is printed once while others are created and deleted,',
-          '  up to 4 a request; beyond that the walk stops with exit 1, never a silent gap.',
+          '  up to 3 a request; beyond that the walk stops with exit 1, never a silent gap.',
           'Colour only on a terminal (JSON too): NO_COLOR or --no-color turn it off, FORCE_COLOR forces it.',
           'A failure prints `crm: <message>` (and `hint: ...`) on stderr; with JSON output (--json,',
           '  -o json, CRM_OUTPUT=json) also {"error": {"message", "status", "code", "exit_code"}}.',

@@ -17,7 +17,8 @@
 //   and 1 for every 49 after, plus one to find the end (a short page, never `total`).
 // - A long walk keeps `concurrency` pages in flight, each planned to start on the last record of the
 //   one before and taken in list order by the same rule, whatever order they are answered in. A
-//   page that failed after the core's retries halves the pages in flight and is asked again.
+//   page that failed after the core's retries halves the pages in flight and is asked again; a page
+//   that does not follow on halves them too (fewer keep up with more change), grown back one a page.
 // - `total` is a hint: no page is planned past it while another is in flight.
 //
 // test/unit/walk.property.test.ts checks all of this against a model of such a list.
@@ -30,7 +31,7 @@ import { isObject } from '../registry/values.js';
 import type { Query } from './url.js';
 
 /** Pages a long walk (export, --all, --paginate) keeps asked for at once. */
-export const PAGES_IN_FLIGHT = 6;
+export const PAGES_IN_FLIGHT = 8;
 /** Pages searched back from a page that holds none of the walk's records, before giving up. */
 const SEARCH_PAGES = 8;
 /** How far before such a page the search looks: half a page, so that each look overlaps the one after it by half a page. */
@@ -235,6 +236,9 @@ export class Walk implements AsyncIterable<unknown> {
         throw error;
       }
       this.take(page, answer);
+      // A long walk asks for its next pages before this one is written out: the service never waits
+      // for the printer. A walk that usually stops early (a poll) asks only when it needs more.
+      if (!this.ended && this.ceiling > 1) this.plan();
     }
   }
 
@@ -258,7 +262,8 @@ export class Walk implements AsyncIterable<unknown> {
     let coming = this.inFlight.reduce((sum, page) => sum + page.yields, 0);
     while (this.inFlight.length < this.concurrency) {
       const previous = this.inFlight.at(-1);
-      if (previous && (coming >= wanted || (this.totalHint !== undefined && previous.offset + previous.size >= this.totalHint))) return;
+      if (coming >= wanted) return;
+      if (previous && this.totalHint !== undefined && previous.offset + previous.size >= this.totalHint) return;
       let offset: number;
       let known: number;
       if (previous) {
@@ -295,6 +300,7 @@ export class Walk implements AsyncIterable<unknown> {
     const short = items.length < page.size;
     const from = this.started ? this.continuation(items) : 0;
     if (from === undefined) return this.searchBack(page, items, short);
+    const first = !this.started;
     if (this.started) {
       // How far the list moved back since the record held back was read: the margin of the next pages.
       const shift = this.next - (page.offset + from);
@@ -321,9 +327,10 @@ export class Walk implements AsyncIterable<unknown> {
         this.ceiling++;
         this.steady = 0;
       }
-      // A total says how many pages there are to ask for; without one, one more each page, so that a
-      // short list is not asked for many pages past its end.
-      this.concurrency = this.totalHint === undefined ? Math.min(this.ceiling, this.concurrency + 1) : this.ceiling;
+      // After the first page a total says how many pages there are to ask for; without one, and after
+      // a page that did not follow on, one more each page (a short list is not asked for many pages
+      // past its end; a list that moves is followed with fewer pages in flight, which keep up with more).
+      this.concurrency = first && this.totalHint !== undefined ? this.ceiling : Math.min(this.ceiling, this.concurrency + 1);
     } else if (++this.fruitless >= FRUITLESS_PAGES) {
       throw new WalkOutpaced(`${this.fruitless} pages in a row brought nothing new (records are created faster than they can be read, or the service ignores offset)`, this.count);
     }
@@ -361,6 +368,7 @@ export class Walk implements AsyncIterable<unknown> {
       return;
     }
     this.margin = Math.min(MAX_MARGIN, 2 * this.margin + 2);
+    this.concurrency = Math.max(1, this.concurrency >> 1);
     // A page kept while the search went further back, still not following on: dropped (the walk
     // asks for the pages it needs from where it stands).
     if (page.missed) return;

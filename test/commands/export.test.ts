@@ -29,10 +29,10 @@ function chooser(seed: number) {
 
 /**
  * Between the pages of the walk, another client creates `created` contacts, deletes `behind` of
- * those the walk has already read (which pulls the rest of the list earlier) and 2 anywhere.
+ * those the walk has already read (which pulls the rest of the list earlier) and `anywhere` others.
  * Optionally the service sends no `total`, so the walk has to notice from the records themselves.
  */
-function churningWorkspace(options: { created: number; behind: number; withTotal: boolean; seed: number }) {
+function churningWorkspace(options: { created: number; behind: number; anywhere: number; withTotal: boolean; seed: number }) {
   const pick = chooser(options.seed);
   const deleted = new Set<string>();
   const served: string[] = [];
@@ -48,7 +48,7 @@ function churningWorkspace(options: { created: number; behind: number; withTotal
     if (isPage && pages++ > 0) {
       for (let index = 0; index < options.created; index++) ws.api('POST', '/contacts', { name: `Churn ${options.seed}-${++made}`, email: `churn-${options.seed}-${made}@example.com` });
       for (let index = 0; index < options.behind; index++) remove(served);
-      for (let index = 0; index < 2; index++) remove(liveIds());
+      for (let index = 0; index < options.anywhere; index++) remove(liveIds());
     }
     const response = await ws.transport(request);
     if (!isPage) return response;
@@ -101,21 +101,22 @@ describe('contacts export', () => {
     expect(ws.requests()).toEqual([]);
   });
 
+  // The rate the walk promises to keep up with: 3 records created or deleted a request, here one
+  // created, one of those just read deleted (which pulls the rest of the list earlier) and one anywhere.
   it.each([
-    ['with the service’s total', true, 6, 11],
-    // More deletions behind the walk than a page's margin: the walk searches back.
-    ['without a total', false, 8, 12],
-  ])('writes every record that exists for the whole walk exactly once while others are created and deleted (%s)', async (_, withTotal, behind, seed) => {
+    ['with the service’s total', true, 11],
+    ['without a total', false, 12],
+  ])('writes every record that exists for the whole walk exactly once while others are created and deleted (%s)', async (_, withTotal, seed) => {
     for (let index = 0; index < 400; index++) ws.api('POST', '/contacts', { name: `Export ${seed}-${index}`, email: `export-${seed}-${index}@example.com` });
     const before = liveIds();
-    const churn = churningWorkspace({ created: 3, behind, withTotal, seed });
+    const churn = churningWorkspace({ created: 1, behind: 1, anywhere: 1, withTotal, seed });
     const result = await run(['contacts', 'export', '--format', 'ndjson'], { ws: churn.workspace });
-    expect(result.code).toBe(0);
+    expect(result.code, result.stderr).toBe(0);
     const written = result.stdout.trim().split('\n').map((line) => JSON.parse(line).id as string);
     expect(new Set(written).size).toBe(written.length); // nothing twice
     const survivors = before.filter((id) => !churn.deleted.has(id));
     expect(written).toEqual(expect.arrayContaining(survivors)); // no survivor skipped
-    expect(churn.deleted.size).toBeGreaterThanOrEqual((behind + 2) * 8);
+    expect(churn.deleted.size).toBeGreaterThanOrEqual(2 * 8);
     expect(churn.pages()).toBeGreaterThanOrEqual(9);
   });
 });

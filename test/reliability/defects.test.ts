@@ -178,7 +178,8 @@ describe('--all against a server that ignores offset', () => {
     expect(result.code).toBe(1);
     expect(result.stdout.trim().split('\n')).toHaveLength(49);
     expect(result.stderr).toMatch(/^crm: the list changed faster than crm could walk it: .*or the service ignores offset.*49 records were written, others may be missing\n/);
-    expect(ws.requests().length).toBeLessThanOrEqual(10);
+    // The first page, the pages that brought nothing new (FRUITLESS_PAGES, 10), and one more in flight.
+    expect(ws.requests().length).toBeLessThanOrEqual(12);
   });
 });
 
