@@ -67,7 +67,7 @@ function seededWorkspace(contacts, deals) {
   return { env, counts };
 }
 
-/** A client's environment for a server (a home of its own: its own replica). */
+/** A client's environment for a server (a home of its own: its own replica, of the profile `sandbox`, as nothing is configured). */
 const client = (url, key) => ({ ...home(), CRM_BASE_URL: url, CRM_API_KEY: key });
 const reportOf = (stdout) => JSON.parse(stdout);
 
@@ -130,7 +130,7 @@ try {
   const analyst = client(largeServer.url, largeServer.api_key);
   const dealSync = reportOf(measure([CRM, 'sync', 'deals', '--json'], analyst).stdout)[0];
   const sql = 'SELECT stage, count(*) AS deals, sum(amount) AS total FROM deals GROUP BY stage';
-  const replica = openSqlite(join(analyst.XDG_DATA_HOME, 'crm', 'replicas', 'default.db'), true);
+  const replica = openSqlite(join(analyst.XDG_DATA_HOME, 'crm', 'replicas', 'sandbox.db'), true);
   const statement = replica.prepare(sql);
   statement.all();
   const inSqlite = [];

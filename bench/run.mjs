@@ -4,9 +4,10 @@
 //
 // Then bench/network.mjs: import and export where the network is the limit (a workspace 40 ms away
 // that takes 50 POSTs a second; --skip-network leaves it out), and bench/scale.mjs: an export of
-// 100,000 records (minutes; --skip-scale leaves it out).
+// 100,000 records (minutes; --skip-scale leaves it out), and bench/mirror.mjs: the replica at scale
+// (minutes; --skip-mirror).
 //
-//   node bench/run.mjs [--runs N] [--skip-load] [--skip-network] [--skip-scale]
+//   node bench/run.mjs [--runs N] [--skip-load] [--skip-network] [--skip-scale] [--skip-mirror]
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -119,7 +120,7 @@ try {
 }
 
 // Scripts of their own, on servers of their own: they take minutes, and can be run alone.
-for (const [script, skip] of [['./network.mjs', '--skip-network'], ['./scale.mjs', '--skip-scale']]) {
+for (const [script, skip] of [['./network.mjs', '--skip-network'], ['./scale.mjs', '--skip-scale'], ['./mirror.mjs', '--skip-mirror']]) {
   if (args.includes(skip)) continue;
   console.log('');
   const result = spawnSync(node, [fileURLToPath(new URL(script, import.meta.url))], { stdio: 'inherit' });

@@ -13,6 +13,10 @@ import { CHANGE_COLUMNS, CHANGES_TABLE, RECORD_COLUMN, SYNCED_COLUMN, TABLES, VI
 /** A sync's apply step holds the write lock for a second or two: another sync waits that long. */
 const BUSY_TIMEOUT_MS = 60_000;
 const LABEL = 'the local replica';
+const PAGE_SIZE = 16_384;
+/** The page cache of a sync's connection, and of its staging tables (sync.ts). */
+export const CACHE_KIB = 2_048;
+const MMAP_BYTES = 256 * 1_048_576;
 
 interface ReplicaInfo {
   /** Random, made when the replica is created: change events of another replica are another sequence. */
@@ -47,9 +51,15 @@ export class Replica {
     const db = openDatabase(path, { ownerOnly: true, busyTimeoutMs: BUSY_TIMEOUT_MS, label: LABEL });
     const replica = new Replica(db, path);
     try {
+      // Pages of 16 KiB (for a new file): a table is read in a quarter of the reads, so a GROUP BY
+      // over 100,000 deals takes about half the time it takes with SQLite's 4 KiB (bench/mirror.mjs).
+      db.exec(`PRAGMA page_size = ${PAGE_SIZE}`);
       db.exec('PRAGMA journal_mode = WAL');
       // A sync's staging tables are this connection's own, in a file of their own.
       db.exec('PRAGMA temp_store = FILE');
+      // The page cache is SQLite's default size whichever the binding (better-sqlite3's is 16 MiB),
+      // so a sync's memory does not grow with the workspace (bench/mirror.mjs: 1,000 against 100,000).
+      db.exec(`PRAGMA cache_size = -${CACHE_KIB}`);
       replica.migrate(baseUrl);
     } catch (error) {
       db.close();
@@ -64,6 +74,8 @@ export class Replica {
     const db = openDatabase(path, { readOnly: true, busyTimeoutMs: BUSY_TIMEOUT_MS, label: LABEL });
     try {
       db.exec('PRAGMA query_only = ON');
+      // Read through a memory map: no copy of each page a scan reads.
+      db.exec(`PRAGMA mmap_size = ${MMAP_BYTES}`);
       if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_meta'").get()) {
         throw new MirrorError(`${path} is not a replica of crm`, { usage: true, hint: 'remove it, or run `crm sync --forget`' });
       }

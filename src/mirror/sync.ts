@@ -19,11 +19,11 @@ import type { ListPage } from '../http/envelope.js';
 import { recordId } from '../http/envelope.js';
 import { isObject, type JsonObject } from '../registry/values.js';
 import { HttpError } from '../http/errors.js';
-import { PAGES_IN_FLIGHT, Walk, type WalkPosition } from '../http/paginate.js';
+import { PAGES_IN_FLIGHT, Walk } from '../http/paginate.js';
 import { fillPath } from '../http/url.js';
 import type { Database, SqlValue, Statement } from '../sqlite/database.js';
 import { changesObject, fieldChanges } from './diff.js';
-import type { Replica } from './replica.js';
+import { CACHE_KIB, type Replica } from './replica.js';
 import { CHANGES_KEPT_DAYS, CHANGES_TABLE, RECORD_COLUMN, SYNCED_COLUMN, keyColumns, quoteName, storedColumns, tableSpec, type Column, type TableSpec } from './schema.js';
 
 export type SyncMode = 'full' | 'new';
@@ -76,7 +76,7 @@ export interface SyncOutcome {
 }
 
 /** Records staged per transaction of the staging table. */
-const STAGE_BATCH = 500;
+const STAGE_BATCH = 50;
 /** Updated records diffed at a time while a table is applied. */
 const DIFF_BATCH = 500;
 /** `--new` reads this many records with one page in flight (a few new records: 1 request in 49) before it asks for several. */
@@ -121,7 +121,6 @@ class TableSync {
   private readonly mode: TableMode;
   private requests = 0;
   private skipped = 0;
-  private staged = 0;
   private batch: StagedRow[] = [];
   private stageInsert?: Statement;
   private heldLookup?: Statement;
@@ -163,6 +162,8 @@ class TableSync {
     const columns = this.stored.map((col) => `${quoteName(col.name)} ${col.type} NOT NULL`);
     this.db.exec(`DROP TABLE IF EXISTS ${STAGE}`);
     this.db.exec(`CREATE TABLE ${STAGE} (pos INTEGER PRIMARY KEY, ${columns.join(', ')}, json TEXT NOT NULL)`);
+    // The temporary database exists from its first table on: its cache is set then, as the replica's.
+    this.db.exec(`PRAGMA temp.cache_size = -${CACHE_KIB}`);
     this.db.exec(`CREATE UNIQUE INDEX temp._stage_key ON _stage (${this.keys.map((col) => quoteName(col.name)).join(', ')})`);
     const names = [...this.stored.map((col) => quoteName(col.name)), 'json'];
     this.stageInsert = this.db.prepare(`INSERT OR REPLACE INTO ${STAGE} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`);
@@ -204,45 +205,34 @@ class TableSync {
   /** Walks one list (the table's, or one parent's) into the staging table. */
   private async walkList(path: string, parentId: string | undefined, client: ApiClient): Promise<void> {
     const head = this.mode === 'new';
-    let walk = new Walk(client, path, {}, { key: this.table.listKey, concurrency: head ? 1 : PAGES_IN_FLIGHT });
-    let position: WalkPosition | undefined;
-    try {
-      let read = 0;
-      for await (const record of walk.records()) {
-        this.checkStopped();
-        const row = this.row(record, parentId);
-        if (!row) {
-          this.skip(record);
-          continue;
+    let read = 0;
+    /** Stages what the walk gives, up to `until` records; false once the list (or, with --new, what is new) has ended. */
+    const take = async (walk: Walk, until?: number): Promise<boolean> => {
+      try {
+        for await (const record of walk.records()) {
+          this.checkStopped();
+          const row = this.row(record, parentId);
+          if (!row) {
+            this.skip(record);
+            continue;
+          }
+          if (head && this.isHeld(row, record)) return false;
+          this.stage(row);
+          read++;
+          if (!parentId) this.progress(read);
+          if (read === until) return true;
         }
-        if (head && this.isHeld(row, record)) return;
-        this.stage(row);
-        read++;
-        if (!parentId) this.progress(read);
-        // A long run of new records: the rest with several pages in flight.
-        if (head && read === NEW_RECORDS_BEFORE_CONCURRENCY) {
-          position = walk.position();
-          break;
-        }
+        return false;
+      } finally {
+        this.requests += walk.requests;
       }
-      if (!position) return;
-      this.requests += walk.requests;
-      walk = new Walk(client, path, {}, { key: this.table.listKey, concurrency: PAGES_IN_FLIGHT, from: position });
-      for await (const record of walk.records()) {
-        this.checkStopped();
-        const row = this.row(record, parentId);
-        if (!row) {
-          this.skip(record);
-          continue;
-        }
-        if (this.isHeld(row, record)) return;
-        this.stage(row);
-        read++;
-        if (!parentId) this.progress(read);
-      }
-    } finally {
-      this.requests += walk.requests;
-    }
+    };
+    const key = this.table.listKey;
+    const first = new Walk(client, path, {}, { key, concurrency: head ? 1 : PAGES_IN_FLIGHT });
+    if (!(await take(first, head ? NEW_RECORDS_BEFORE_CONCURRENCY : undefined))) return;
+    // A long run of new records: the rest with several pages in flight, from where the walk stands.
+    const position = first.position();
+    if (position) await take(new Walk(client, path, {}, { key, concurrency: PAGES_IN_FLIGHT, from: position }));
   }
 
   private progress(done: number): void {
@@ -295,7 +285,6 @@ class TableSync {
     this.db.transaction(() => {
       for (const row of rows) this.stageInsert!.run(...row.values, row.json);
     });
-    this.staged += rows.length;
   }
 
   /** The table brought to what was walked, and the change log written, in one transaction. */

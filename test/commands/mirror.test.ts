@@ -129,6 +129,19 @@ describe('crm sync', () => {
   });
 });
 
+describe('a table the key may not read', () => {
+  it('is reported with its error, the other tables are synced, and the exit code is 7', async () => {
+    const { crm } = user();
+    ws.fault({ match: /^GET \/api\/v1\/deals\?/, status: 403, body: JSON.stringify({ data: null, error: 'Missing scope deals:read' }) });
+    const result = await crm(['sync', '--json']);
+    expect(result.code).toBe(7);
+    const report = json(result);
+    expect(report.find((row: { resource: string }) => row.resource === 'deals')).toMatchObject({ error: 'Missing scope deals:read', added: 0 });
+    expect(report.filter((row: { error: unknown }) => row.error === null).map((row: { resource: string }) => row.resource)).toEqual(['contacts', 'accounts', 'sequences', 'tasks', 'stages', 'enrollments']);
+    expect(result.stderr.split('\n')[0]).toBe('crm: 1 of 7 tables were not synced: deals (Missing scope deals:read)');
+  });
+});
+
 describe('an interrupted sync', () => {
   it('leaves the replica as the last sync left it; the next sync reports everything, nothing lost', async () => {
     const { crm } = user();

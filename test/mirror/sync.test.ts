@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/http/core.js';
+import { PAGES_IN_FLIGHT } from '../../src/http/paginate.js';
 import { changesAfter, latestSeq } from '../../src/mirror/changes.js';
 import { MirrorError } from '../../src/mirror/errors.js';
 import { replicaFiles } from '../../src/mirror/files.js';
@@ -201,6 +202,27 @@ describe('crm sync --new', () => {
       replica.close();
     }
     expect(read('SELECT title FROM contacts WHERE id = ?', someone!.id)).toEqual([{ title: someone!.title ?? null }]);
+  });
+
+  it('reads a long run of new records on with several pages in flight, each record once, oldest first', async () => {
+    await syncOnce();
+    const created: string[] = [];
+    for (let index = 0; index < 300; index++) created.push(ws.api('POST', '/contacts', { name: `Burst ${index}`, email: `burst-${index}@example.com` }).data.id);
+    ws.log.length = 0;
+    const { reports } = await syncOnce({ tables: ['contacts'], mode: 'new' });
+    expect(reports[0]).toMatchObject({ added: 300, changed: 0, removed: 0 });
+    // One page at a time for the first 196 records, then several in flight from where that walk stood:
+    // the pages for the other 104, and at most a round of pages in flight past the first record held.
+    const offsets = ws.requests(/GET \/api\/v1\/contacts/).map((request) => Number(new URL(request.url, 'http://x').searchParams.get('offset')));
+    expect(offsets.slice(0, 4)).toEqual([0, 49, 98, 147]);
+    expect(offsets.length).toBeLessThanOrEqual(4 + 3 + PAGES_IN_FLIGHT);
+    expect(reports[0]!.requests).toBe(offsets.length);
+    const { replica, events } = withEvents();
+    try {
+      expect(events('contacts').map((event) => event.id)).toEqual(created);
+    } finally {
+      replica.close();
+    }
   });
 
   it('with nothing new asks for one page', async () => {

@@ -14,6 +14,7 @@ import { Replica } from '../../mirror/replica.js';
 import { TABLES, tableSpec } from '../../mirror/schema.js';
 import { sync, type SyncMode, type SyncOutcome } from '../../mirror/sync.js';
 import { REPLICA_TABLES } from '../../registry/local.js';
+import { keepYoungGenerationSmall } from '../stream.js';
 
 /** The profile whose replica a command means: the one named (even if no longer configured: --forget after `profiles remove`), else the active one. */
 export function replicaProfile(ctx: Context): string {
@@ -57,6 +58,7 @@ export async function syncReplica(
   { quiet = false }: { quiet?: boolean } = {},
 ): Promise<SyncOutcome & { ms: number }> {
   const started = Date.now();
+  await keepYoungGenerationSmall();
   const replica = Replica.openForSync(replicaPathOf(ctx), client.baseUrl);
   ctx.onClose(() => replica.close());
   const held = new Set(replica.status().map((status) => status.resource));
