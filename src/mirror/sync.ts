@@ -19,7 +19,7 @@ import type { ListPage } from '../http/envelope.js';
 import { recordId } from '../http/envelope.js';
 import { isObject, type JsonObject } from '../registry/values.js';
 import { HttpError } from '../http/errors.js';
-import { PAGES_IN_FLIGHT, Walk } from '../http/paginate.js';
+import { PAGES_IN_FLIGHT, Walk, type WalkPosition } from '../http/paginate.js';
 import { fillPath } from '../http/url.js';
 import type { Database, SqlValue, Statement } from '../sqlite/database.js';
 import { changesObject, fieldChanges } from './diff.js';
@@ -231,7 +231,7 @@ class TableSync {
     const first = new Walk(client, path, {}, { key, concurrency: head ? 1 : PAGES_IN_FLIGHT });
     if (!(await take(first, head ? NEW_RECORDS_BEFORE_CONCURRENCY : undefined))) return;
     // A long run of new records: the rest with several pages in flight, from where the walk stands.
-    const position = first.position();
+    const position: WalkPosition | undefined = first.position();
     if (position) await take(new Walk(client, path, {}, { key, concurrency: PAGES_IN_FLIGHT, from: position }));
   }
 
