@@ -37,6 +37,9 @@ export function runQuery(replica: Replica, sql: string): QueryRows {
     // better-sqlite3 has no columns for a statement that returns no rows: one that writes.
     throw sqlError(error, statement, replica);
   }
+  // node:sqlite gives such a statement no columns rather than an error: refused alike, before any
+  // output (WITH ... DELETE gets this far).
+  if (columns?.length === 0) throw wouldWrite();
   const duplicate = columns?.find((name, index) => columns.indexOf(name) !== index);
   if (duplicate !== undefined) {
     throw new MirrorError(`two result columns are named "${duplicate}"`, { usage: true, code: 'sql_error', hint: `name them apart with AS, e.g. SELECT d.id AS deal_id, c.id AS contact_id` });
@@ -114,12 +117,14 @@ function lineAndColumn(sql: string, index: number): { line: number; column: numb
 const SYNTAX = /^(?:near "([\s\S]*)": syntax error|unrecognized token: "([\s\S]*)")$/;
 const NAMED = /^(?:no such (?:table|column|function)|ambiguous column name): (.+)$/;
 
+const wouldWrite = () => new MirrorError('the replica is read-only: this statement would write (only `crm sync` changes it)', { usage: true, code: 'read_only' });
+
 /** SQLite's failure as one line with its place in the statement; a write refused is said so. */
 function sqlError(error: unknown, sql: string, replica: Replica): MirrorError {
   const message = error instanceof Error ? error.message : String(error);
   const { code, errcode } = (error ?? {}) as { code?: unknown; errcode?: unknown };
   const readOnly = code === 'SQLITE_READONLY' || (typeof errcode === 'number' && (errcode & 0xff) === 8) || /readonly database|does not return data|only for statements that return data/.test(message);
-  if (readOnly) return new MirrorError('the replica is read-only: this statement would write (only `crm sync` changes it)', { usage: true, code: 'read_only' });
+  if (readOnly) return wouldWrite();
   const at = locate(message, sql, replica);
   const where = at === undefined ? '' : (({ line, column }) => ` (line ${line}, column ${column})`)(lineAndColumn(sql, at));
   const hint = /^no such (table|column)/.test(message) ? '`crm query --schema` lists the tables, views and columns' : undefined;
