@@ -5,6 +5,7 @@
 
 import { Command, Help } from 'commander';
 import { ENVIRONMENT, EXIT_CODES, FORMAT_DESCRIPTIONS, GLOBAL_OPTIONS, HELP_FLAG, HELP_TOPICS, OUTPUT_FORMATS, VERSION_FLAG } from './registry/global.js';
+import { PAGE_MAX } from './registry/service.js';
 import { flagName, staticValues, type Example, type FieldSpec } from './registry/types.js';
 
 /** A command of the tree, with the examples shown on its help page. */
@@ -102,7 +103,7 @@ export const TOPICS: Readonly<Record<(typeof HELP_TOPICS)[number], Topic>> = {
           '--fields a,b,c keeps those fields, in this order (dotted paths reach into nested objects);',
           '  a name the command does not print is exit 2, naming the fields it does.',
           '-q prints only ids, one a line (list, create): ready for xargs or a - argument.',
-          'Lists: --limit N (-L) returns at most N records in all, fetched 50 a request;',
+          `Lists: --limit N (-L) returns at most N records in all, fetched ${PAGE_MAX} a request;`,
           '  --all walks every page, streamed; a table shows where the page sits on stderr.',
           '  A record there for the whole walk is printed once while others are created and deleted,',
           '  up to 3 a request; beyond that the walk stops with exit 1, never a silent gap.',

@@ -1,6 +1,6 @@
-// Entry point: builds the command tree (from the endpoint registry plus the local commands) and
-// runs it. Only commander and the two command lists load up front; the code that runs a command
-// (src/app.ts: the HTTP core, output, commands) is imported when a command actually runs.
+// Entry point: builds the command tree from the commands' definitions (src/commands/index.ts) and
+// runs it. Only commander and the definitions load up front; the code that runs a command
+// (src/app.ts: the HTTP core, output, the command's handler) is imported when a command actually runs.
 
 import { Command, CommanderError, Option } from 'commander';
 import type { ContextInit, GlobalOptions } from './cli/context.js';
@@ -9,9 +9,9 @@ import { describeOutputFailure, handleOutputErrors, whileRunning, type OutStream
 import type { CommandBody, RunSettings } from './cli/runner.js';
 import { VERSION } from './cli/version.js';
 import { CrmCommand, TOPICS, describe, optionTerm } from './help.js';
+import type { Command as CrmCommandSpec } from './commands/command.js';
+import { COMMANDS, GROUPS } from './commands/index.js';
 import { GLOBAL_OPTIONS, HELP_FLAG, HELP_TOPICS, VERSION_FLAG } from './registry/global.js';
-import { LOCAL_COMMANDS, LOCAL_GROUPS, type LocalCommand } from './registry/local.js';
-import { GROUPS, OPERATIONS } from './registry/operations.js';
 import { commandOptions } from './registry/options.js';
 import { flagSpellings, optionKey, staticValues, type Example, type FieldSpec } from './registry/types.js';
 
@@ -97,10 +97,9 @@ export function buildProgram(run: Run, words: string[] | typeof ALL_COMMANDS, io
     .helpOption(optionTerm(HELP_FLAG), HELP_FLAG.description)
     .showSuggestionAfterError(true);
   addOptions(program, GLOBAL_OPTIONS);
-  const specs = [...OPERATIONS, ...LOCAL_COMMANDS];
-  (program as CrmCommand).examples = OVERVIEW_EXAMPLES.flatMap((name) => specs.find((spec) => spec.name === name)?.examples.slice(0, 1) ?? []);
+  (program as CrmCommand).examples = OVERVIEW_EXAMPLES.flatMap((name) => COMMANDS.find((spec) => spec.name === name)?.examples.slice(0, 1) ?? []);
 
-  const descriptions = new Map([...GROUPS, ...LOCAL_GROUPS]);
+  const descriptions = new Map(GROUPS);
   const groupOf = (path: readonly string[]): Command => {
     let parent: Command = program;
     for (let depth = 0; depth < path.length; depth++) {
@@ -110,30 +109,10 @@ export function buildProgram(run: Run, words: string[] | typeof ALL_COMMANDS, io
     return parent;
   };
 
-  for (const op of OPERATIONS) {
-    const level = detail(op.command, op.aliases);
-    if (level === 'group') {
-      placeholder(program, op.command, op.summary, descriptions);
-      continue;
-    }
-    const command = groupOf(op.command.slice(0, -1)).command(op.command.at(-1)!).description(`${op.summary}  [${op.method} ${op.path}]`);
-    if (op.aliases) command.aliases([...op.aliases]);
-    if (level === 'name') continue;
-    withExamples(command, op.examples);
-    addArguments(command, op.args);
-    addOptions(command, commandOptions(op));
-    command.action(async (...actionArgs: unknown[]) => {
-      const leaf = actionArgs.at(-1) as Command;
-      await run(async (ctx) => {
-        const { runOperation } = await import('./app.js');
-        return runOperation(ctx, op, { args: positionalArgs(op.args, leaf), options: leaf.opts() });
-      }, leaf);
-    });
-  }
-  for (const local of LOCAL_COMMANDS) {
-    const level = detail(local.command, local.aliases);
-    if (level === 'group') placeholder(program, local.command, local.summary, descriptions);
-    else addLocalCommand(groupOf(local.command.slice(0, -1)), local, run, level === 'full');
+  for (const spec of COMMANDS) {
+    const level = detail(spec.command, spec.aliases);
+    if (level === 'group') placeholder(program, spec.command, spec.summary, descriptions);
+    else addCommand(groupOf(spec.command.slice(0, -1)), spec, run, level === 'full');
   }
   // Set last, so that groups keep commander's own `help [command]`: topics are crm's.
   program.helpCommand('help [topic|command...]', `show help for a command, or a topic: ${HELP_TOPICS.join(', ')}`);
@@ -169,28 +148,30 @@ function withExamples(command: Command, examples: readonly Example[]): void {
   (command as CrmCommand).examples = examples;
 }
 
-function addLocalCommand(parent: Command, local: LocalCommand, run: Run, full: boolean): void {
-  const command = parent.command(local.command.at(-1)!).description(local.summary);
-  if (local.aliases) command.aliases([...local.aliases]);
+/** A command of the tree; its endpoint, if it calls one, shown in its description. */
+function addCommand(parent: Command, spec: CrmCommandSpec, run: Run, full: boolean): void {
+  const command = parent.command(spec.command.at(-1)!).description(spec.endpoint ? `${spec.summary}  [${spec.endpoint.method} ${spec.endpoint.path}]` : spec.summary);
+  if (spec.aliases) command.aliases([...spec.aliases]);
   if (!full) return;
-  withExamples(command, local.examples);
-  addArguments(command, local.args);
-  addOptions(command, local.options);
+  withExamples(command, spec.examples);
+  addArguments(command, spec.args);
+  addOptions(command, commandOptions(spec));
   command.action(async (...actionArgs: unknown[]) => {
     const leaf = actionArgs.at(-1) as Command;
     await run(
       async (ctx) => {
-        const { runLocal } = await import('./app.js');
-        return runLocal(ctx, local, { args: positionalArgs(local.args, leaf), options: leaf.opts() });
+        // app.js holds the definitions too, with their handlers' loaders: it is given the name.
+        const { runNamed } = await import('./app.js');
+        return runNamed(ctx, spec.name, { args: positionalArgs(spec.args, leaf), options: leaf.opts() });
       },
       leaf,
-      { ignoreProfileOutput: local.ignoresOutputSetting, defaultFormat: chosenFormat(local, leaf) ?? local.defaultFormat, pipeFormat: local.pipeFormat },
+      { ignoreProfileOutput: spec.ignoresOutputSetting, defaultFormat: chosenFormat(spec, leaf) ?? spec.defaultFormat, pipeFormat: spec.pipeFormat },
     );
   });
 }
 
 /** The value of a command's own format option, when it is one the option offers (else it fails its check later). */
-function chosenFormat(local: LocalCommand, leaf: Command): Format | undefined {
+function chosenFormat(local: CrmCommandSpec, leaf: Command): Format | undefined {
   const field = local.options.find((option) => option.name === local.formatOption);
   const value = field ? leaf.opts()[optionKey(field)] : undefined;
   if (typeof value !== 'string') return undefined;

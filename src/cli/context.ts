@@ -10,6 +10,7 @@ import { API_KEY_HEADER, ApiClient } from '../http/core.js';
 import { maskKey, redact } from '../http/redact.js';
 import { sleep as abortableSleep } from '../http/pace.js';
 import { SANDBOX_BASE_URL, assertSafeTransport } from '../http/url.js';
+import { TIMEOUT_DEFAULT_SECONDS } from '../registry/global.js';
 import { formatDuration } from '../registry/values.js';
 import { createNetworkTransport } from '../transport/network.js';
 import { createRecordingTransport, type PlannedRequest } from '../transport/recording.js';
@@ -17,7 +18,7 @@ import { openEmbeddedSandbox } from '../transport/sandbox.js';
 import type { Transport, TransportRequest } from '../transport/types.js';
 import { noKeyError, usageError, type UncertainWrites } from './errors.js';
 import { safeLine } from './format.js';
-import { checkName, parseChoice } from './input.js';
+import { checkName, parseChoice, parseTimeout } from './input.js';
 import { createStreams, isTruthy, startSpinner, type InStream, type IOStreams, type OutStream, type Spinner } from './io.js';
 import { FORMATS, Printer, type Format } from './printer.js';
 import { createPrompter, type Prompter } from './prompt.js';
@@ -68,8 +69,6 @@ interface OutputSettings {
   /** JSON was asked for (--json, -o json, CRM_OUTPUT, the profile): failures print the JSON error object too. */
   jsonErrors: boolean;
 }
-
-const MAX_TIMEOUT_SECONDS = 86_400;
 
 export class Context {
   readonly env: NodeJS.ProcessEnv;
@@ -188,12 +187,7 @@ export class Context {
 
   get timeoutMs(): number {
     const raw = this.options.timeout ?? this.safeSettings()?.timeout;
-    if (raw === undefined) return 30_000;
-    const seconds = Number(raw);
-    if (String(raw).trim() === '' || !Number.isFinite(seconds) || seconds <= 0 || seconds > MAX_TIMEOUT_SECONDS) {
-      throw usageError(`invalid --timeout "${String(raw)}" (expected seconds, more than 0 and at most ${MAX_TIMEOUT_SECONDS})`);
-    }
-    return Math.round(seconds * 1000);
+    return Math.round((raw === undefined ? TIMEOUT_DEFAULT_SECONDS : parseTimeout(String(raw), '--timeout')) * 1000);
   }
 
   /** A message for people, on stderr; whatever of it came from the service cannot drive the terminal. */

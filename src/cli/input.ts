@@ -3,6 +3,7 @@
 
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { TIMEOUT_MAX_SECONDS } from '../registry/global.js';
 import { isObject, type JsonObject } from '../registry/values.js';
 import { isEmail, type FieldSpec, type ValueType } from '../registry/types.js';
 import { usageError } from './errors.js';
@@ -285,4 +286,13 @@ export function parseIdList(text: string, source: string): string[] {
     ids = trimmed.split(/\r?\n/).filter((line) => !line.trim().startsWith('#'));
   }
   return ids.map((id) => id.trim()).filter(Boolean).map((id) => parseId(id, `id in ${source}`));
+}
+
+/** A request timeout in seconds: more than 0, at most the registry's bound. */
+export function parseTimeout(raw: string, label: string): number {
+  const seconds = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(seconds) || seconds <= 0 || seconds > TIMEOUT_MAX_SECONDS) {
+    throw usageError(`invalid ${label} "${raw}" (expected seconds, more than 0 and at most ${TIMEOUT_MAX_SECONDS})`);
+  }
+  return seconds;
 }

@@ -71,7 +71,7 @@ export type Result = (
 };
 
 export const list = (items: readonly unknown[] | AsyncIterable<unknown>, view?: View, page?: PageInfo, walk?: Walk): Result => ({ kind: 'list', items, view, page, walk });
-export const record = (value: unknown, view?: View): Result => ({ kind: 'record', record: value, view });
+export const record = (value: unknown, view?: View): Extract<Result, { kind: 'record' }> => ({ kind: 'record', record: value, view });
 export const done = (message: string, data?: Record<string, unknown>): Result => ({ kind: 'done', message, data });
 export const NOTHING: Result = { kind: 'none' };
 

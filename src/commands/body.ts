@@ -8,15 +8,16 @@ import { safeLine } from '../cli/format.js';
 import { deepMerge, emailProblem, parseSetPairs, parseValue, readDataOption } from '../cli/input.js';
 import type { Choice } from '../cli/prompt.js';
 import { isObject, type JsonObject } from '../registry/values.js';
-import { PAGE_MAX } from '../http/core.js';
-import { flagName, staticValues, type DynamicValues, type FieldSpec, type Operation } from '../registry/types.js';
-import type { Invocation } from './invocation.js';
+import { PAGE_MAX } from '../registry/service.js';
+import { flagName, staticValues, type DynamicValues, type FieldSpec } from '../registry/types.js';
+import type { Call } from './command.js';
+import { pick } from './invocation.js';
 
-export async function buildBody(ctx: Context, { spec: op, options }: Invocation<Operation>, fixed: JsonObject = {}): Promise<JsonObject> {
+export async function buildBody(ctx: Context, { command: op, options }: Call, fixed: JsonObject = {}): Promise<JsonObject> {
   const fields = op.body;
-  const data = options.has('data') ? await readDataOption(options.string('data')!, ctx.io.stdin) : {};
-  const set = parseSetPairs(options.list('set'));
-  let body = deepMerge(data, set, options.pick(fields), fixed);
+  const data = typeof options.data === 'string' ? await readDataOption(options.data, ctx.io.stdin) : {};
+  const set = parseSetPairs((options.set as string[] | undefined) ?? []);
+  let body = deepMerge(data, set, pick(options, fields), fixed);
 
   for (const field of fields) {
     const value = body[field.name];

@@ -1,162 +1,67 @@
-// The generic command runner: for any operation of the registry, call the service with the checked
-// invocation and return the result. Handlers (./handlers/) add behaviour on top of these pieces.
+// Runs a command: its arguments and options read and checked against its definition, --fields
+// checked against what it prints, then its handler (loaded on use) or the generic runner. Each
+// returns a Result for the printer.
 
 import type { Context } from '../cli/context.js';
-import { CliError, ExitCode, noRecordError, toCliError, usageError } from '../cli/errors.js';
-import { cellText, safeLine } from '../cli/format.js';
-import { done, list, record, type Result, type View } from '../cli/result.js';
-import { isObject, type JsonObject } from '../registry/values.js';
-import { HttpError } from '../http/errors.js';
-import { PAGE_MAX } from '../http/core.js';
-import { fillPath, type Query } from '../http/url.js';
-import type { FieldSpec, Operation } from '../registry/types.js';
-import { buildBody } from './body.js';
-import { streamedWalk } from './stream.js';
-import type { Invocation, Values } from './invocation.js';
+import { usageError } from '../cli/errors.js';
+import type { Result } from '../cli/result.js';
+import { RESOURCES, resourceNamed } from '../registry/resources.js';
+import { optionKey, type ResourceName } from '../registry/types.js';
+import { REPORT_FIELDS } from './bulk.js';
+import { callsEndpoint, type Command, type Invocation, type Tree } from './command.js';
+import { runGeneric } from './endpoint.js';
+import { parseInvocation, text, type KeyOf } from './invocation.js';
 
-export type Handler = (ctx: Context, invocation: Invocation<Operation>) => Promise<Result>;
-
-/** The service's page size when no limit is sent. */
-const DEFAULT_PAGE = 20;
-
-export const runGeneric: Handler = async (ctx, invocation) => {
-  const op = invocation.spec;
-  switch (op.kind) {
-    case 'list':
-      return listResult(ctx, invocation, listQuery(invocation));
-    case 'get':
-      return record(await requestRecord(ctx, invocation, 'GET'), viewOf(op));
-    case 'delete':
-      return runDelete(ctx, invocation);
-    default: {
-      const body = await buildBody(ctx, invocation);
-      return { ...record(await requestRecord(ctx, invocation, op.method, body), viewOf(op)), quietId: op.kind === 'create' };
-    }
-  }
-};
-
-export function viewOf(op: Operation): View {
-  return { columns: op.columns, noun: op.plural };
+/** Arguments and options as commander (or an MCP tool call) hands them over. */
+interface RawInput {
+  args: Readonly<Record<string, unknown>>;
+  options: Readonly<Record<string, unknown>>;
+  /** An MCP list tool: the list read as a walk that can be continued. */
+  walk?: Invocation['walk'];
 }
 
-/** The path with its `{placeholders}` filled from the positional arguments (URL-encoded). */
-export function pathOf({ spec, args }: Invocation<Operation>, id?: string): string {
-  const params: Record<string, string> = {};
-  for (const field of spec.args) {
-    const value = args.get(field.name);
-    if (typeof value === 'string') params[field.name] = value;
-  }
-  if (id !== undefined) params.id = id;
-  return fillPath(spec.path, params);
-}
+/** Options by commander's camelCase key; an MCP tool passes them by field name. */
+const COMMANDER_KEYS: KeyOf = optionKey;
 
-/** The filters of a list command as query parameters. */
-export function listQuery({ spec, options }: Invocation<Operation>): Query {
-  return filterQuery(spec.query, options);
-}
-
-/** The given values of these filters as query parameters (lists joined with commas). */
-export function filterQuery(filters: readonly FieldSpec[], options: Values): Query {
-  const query: Query = {};
-  for (const field of filters) {
-    const value = options.get(field.name);
-    if (value !== undefined) query[field.name] = Array.isArray(value) ? value.join(',') : (value as string | number | boolean);
-  }
-  return query;
+/** Runs COMMAND, one of TREE's, with arguments and options as given. */
+export async function runCommand(ctx: Context, tree: Tree, command: Command, input: RawInput, keyOf: KeyOf = COMMANDER_KEYS): Promise<Result> {
+  const invocation = { ...parseInvocation(command, input.args, input.options, keyOf), walk: input.walk };
+  const argument = command.printsResource === 'argument' ? text(invocation.args, 'resource') : undefined;
+  const what = callsEndpoint(command) ? (command.plural ?? command.noun) : (argument ?? `crm ${command.command.join(' ')}`);
+  checkFields(ctx, printedFields(command, argument), what);
+  if (command.load) return (await command.load())(ctx, { ...invocation, tree });
+  if (!callsEndpoint(command)) throw new Error(`crm ${command.command.join(' ')} has neither a handler nor an endpoint`);
+  return runGeneric(ctx, { ...invocation, command });
 }
 
 /**
- * A list: one page (the service's default size, or --limit up to 50), or a walk streamed page by
- * page (--all, --limit above 50: no request ever asks for more than 50; or a walk to be continued).
+ * The top-level fields a command prints (the first part of a dotted --fields name); undefined when
+ * its definition cannot say (crm api prints whatever the service sends; analytics, any rollup).
+ * `argument`: the value of the command's resource argument (crm watch deals).
  */
-async function listResult(ctx: Context, invocation: Invocation<Operation>, query: Query, view: View = viewOf(invocation.spec)): Promise<Result> {
-  const { spec: op, options } = invocation;
-  const client = await ctx.client();
-  const path = pathOf(invocation);
-  const limit = options.number('limit');
-  const offset = options.number('offset');
-  if (walks(invocation)) {
-    const walk = await streamedWalk(client, path, { ...query, offset }, { limit, key: op.listKey, from: invocation.walk?.from });
-    return list(walk, view, undefined, walk);
-  }
-  const page = await client.list(path, { ...query, limit, offset }, op.listKey);
-  const size = limit ?? DEFAULT_PAGE;
-  return list(page.items, view, { offset: offset ?? 0, total: page.total, full: page.items.length >= size });
+function printedFields(command: Command, argument?: string): readonly string[] | undefined {
+  if (command.kind === 'delete') return ['id', 'deleted'];
+  if (command.printsReport) return REPORT_FIELDS;
+  const resource = command.printsResource === 'argument' ? argument && resourceNamed(argument) : (command.printsResource ?? command.resource);
+  if (!resource) return command.printed;
+  return union(fieldsOf(resource), command.printed ?? []);
 }
 
-/** Whether a list is read as a walk: --all, --limit above a page, or a walk asked for (MCP). */
-export function walks({ options, walk }: Invocation<Operation>): boolean {
-  const limit = options.number('limit');
-  return walk !== undefined || options.flag('all') || (limit !== undefined && limit > PAGE_MAX);
+function fieldsOf(resource: ResourceName): readonly string[] {
+  const spec = RESOURCES[resource];
+  return [...spec.fields.map((field) => field.name), ...(spec.members ?? [])];
 }
 
-/** A request whose answer must be a record (get, create, update); a 404 names the id. */
-export async function requestRecord(ctx: Context, invocation: Invocation<Operation>, method: string, body?: JsonObject): Promise<unknown> {
-  const op = invocation.spec;
-  const client = await ctx.client();
-  try {
-    const data = await client.request(method, pathOf(invocation), { body });
-    if (!isObject(data)) throw noRecordError(op.noun);
-    return data;
-  } catch (error) {
-    throw namingTheId(error, invocation);
-  }
+function union(...lists: ReadonlyArray<readonly string[]>): string[] {
+  return [...new Set(lists.flat())];
 }
 
-/**
- * A 404 of a one-id command names the id the user gave: "Contact not found" becomes "contact con_x
- * not found"; a message that says more ("Contact con_x was merged into con_y") is the service's,
- * with the id added when it does not name it.
- */
-export function namingTheId(error: unknown, invocation: Invocation<Operation>): unknown {
-  const { noun, id } = subjectOf(invocation);
-  if (!(error instanceof HttpError) || error.status !== 404 || id === undefined) return error;
-  const said = toCliError(error).message;
-  const message = /^(\w+ )?not found$|^HTTP 404\b/i.test(said) ? `${noun} ${id} not found` : said.includes(id) ? said : `${said} (${noun} ${id})`;
-  return new CliError(message, ExitCode.notFound, { status: 404, code: error.code });
-}
-
-/** Which record a one-id command is about: the noun of the path's first collection, and its id. */
-function subjectOf({ spec, args }: Invocation<Operation>): { noun: string; id?: string } {
-  if (spec.path === '/ai/trigger') return { noun: 'contact', id: args.string('contact_id') };
-  const collection = spec.path.split('/')[1] ?? '';
-  const noun = collection === 'ai' ? 'suggestion' : collection.replace(/s$/, '');
-  return { noun, id: args.string('id') };
-}
-
-async function runDelete(ctx: Context, invocation: Invocation<Operation>): Promise<Result> {
-  const op = invocation.spec;
-  const id = invocation.args.string('id')!;
-  const path = pathOf(invocation);
-  const client = await ctx.client();
-  await confirmDeletion(ctx, `${op.noun} ${id}`, invocation.options.flag('yes'), async () => `Delete ${op.noun} ${await describeRecord(ctx, invocation)}?`);
-  let data: unknown;
-  try {
-    data = await client.request('DELETE', path);
-  } catch (error) {
-    throw namingTheId(error, invocation);
-  }
-  return done(`✓ Deleted ${op.noun} ${id}`, isObject(data) && Object.keys(data).length > 0 ? { id, deleted: true, ...data } : { id, deleted: true });
-}
-
-/**
- * Asks before deleting WHAT, unless --yes (or --dry-run: nothing is deleted); without a person to ask
- * it refuses. The question is built only when it is asked (it may read the record).
- */
-export async function confirmDeletion(ctx: Context, what: string, yes: boolean, question: () => Promise<string>): Promise<void> {
-  if (yes || ctx.dryRun) return;
-  if (!ctx.io.canPrompt) throw usageError(`refusing to delete ${what} without confirmation`, 'pass --yes to confirm');
-  if (!(await ctx.prompter.confirm(await question(), false))) throw new CliError('cancelled', ExitCode.interrupted, { code: 'cancelled' });
-}
-
-/** "con_x (Ada Lovelace)" for a confirmation; the id alone when the record cannot be read. */
-async function describeRecord(ctx: Context, invocation: Invocation<Operation>): Promise<string> {
-  const id = invocation.args.string('id')!;
-  try {
-    const data = await (await ctx.client()).request('GET', pathOf(invocation));
-    const name = isObject(data) ? (data.name ?? data.title) : undefined;
-    return name === undefined || name === null ? id : `${id} (${safeLine(cellText(name))})`;
-  } catch (error) {
-    throw namingTheId(error, invocation);
-  }
+/** --fields names the definition does not know for what this command prints: exit 2, before anything is sent. */
+function checkFields(ctx: Context, known: readonly string[] | undefined, what: string): void {
+  const fields = ctx.output().fields;
+  if (!fields || !known) return;
+  const unknown = fields.filter((field) => !known.includes(field) && !known.includes(field.split('.')[0]!));
+  if (unknown.length === 0) return;
+  const names = unknown.map((field) => `"${field}"`).join(', ');
+  throw usageError(`unknown field${unknown.length > 1 ? 's' : ''} ${names} for ${what} (fields: ${known.join(', ')})`, '--json prints every field a record has');
 }

@@ -5,6 +5,7 @@
 import { HttpError, cancelledError, invalidRequest } from './errors.js';
 import { parseBody, readEnvelope, unwrapList, type ErrorMember, type ListPage } from './envelope.js';
 import { Pace, sleep as abortableSleep } from './pace.js';
+import { TIMEOUT_DEFAULT_SECONDS } from '../registry/global.js';
 import { formatDuration, isObject } from '../registry/values.js';
 import { DEFAULT_MAX_RETRIES, MAX_WAIT_MS, RATE_LIMIT_BUDGET_MS, RETRY_AFTER_CAP_MS, backoffDelay, isIdempotent, parseRetryAfter, shouldRetry, type Outcome } from './retry.js';
 import { CANCELLED, TransportError, type Transport, type TransportRequest, type TransportResponse } from '../transport/types.js';
@@ -12,8 +13,6 @@ import { maskKey, redact } from './redact.js';
 import { buildUrl, type Query } from './url.js';
 
 export const API_KEY_HEADER = 'X-Service-API-Key';
-/** The service's maximum records per page. */
-export const PAGE_MAX = 50;
 
 export interface ClientOptions {
   baseUrl: string;
@@ -138,7 +137,7 @@ export class ApiClient {
       url: buildUrl(this.baseUrl, path, options.query),
       headers: this.headersFor(body !== undefined),
       body,
-      timeoutMs: this.options.timeoutMs ?? 30_000,
+      timeoutMs: this.options.timeoutMs ?? TIMEOUT_DEFAULT_SECONDS * 1000,
       signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0],
       onSent: () => this.unanswered.add(request),
     };

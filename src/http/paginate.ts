@@ -24,7 +24,7 @@
 // test/unit/walk.property.test.ts checks all of this against a model of such a list.
 
 import type { ApiClient } from './core.js';
-import { PAGE_MAX } from './core.js';
+import { PAGE_MAX } from '../registry/service.js';
 import { HttpError } from './errors.js';
 import { recordId, type ListPage } from './envelope.js';
 import { isObject } from '../registry/values.js';
@@ -63,7 +63,7 @@ export class WalkOutpaced extends HttpError {
   constructor(detail: string, given: number) {
     super('lost_track', `the list changed faster than crm could walk it: ${detail}; ${given} records were written, others may be missing`, {
       code: 'walk_outpaced',
-      hint: 'run it again when the list changes less (or, for a service that ignores offset, read it with --limit 50 or less)',
+      hint: `run it again when the list changes less (or, for a service that ignores offset, read it with --limit ${PAGE_MAX} or less)`,
     });
   }
 }

@@ -1,7 +1,7 @@
 import { unsendableUrl } from '../transport/target.js';
+import { API_PREFIX } from '../registry/service.js';
 import { invalidRequest } from './errors.js';
 
-export const API_PREFIX = '/api/v1';
 export const SANDBOX_BASE_URL = `sandbox://local${API_PREFIX}`;
 
 export type Query = Record<string, string | number | boolean | undefined | null>;

@@ -6,7 +6,7 @@
 
 import { createHash } from 'node:crypto';
 import { REPLICA_TABLES, type ReplicaTable } from '../registry/local.js';
-import { OPERATIONS } from '../registry/operations.js';
+import { ENDPOINTS } from '../registry/endpoints.js';
 import { RESOURCES } from '../registry/resources.js';
 import type { FieldSpec, ResourceName, ValueType } from '../registry/types.js';
 
@@ -67,7 +67,7 @@ const column = (field: FieldSpec, extra: Partial<Column> = {}): Column => ({ nam
 
 /** The list operation of the registry named so (contacts_list, contacts_notes_list...). */
 function listOperation(name: string): { path: string; listKey: string } {
-  const op = OPERATIONS.find((candidate) => candidate.name === name);
+  const op = Object.values(ENDPOINTS).find((candidate) => candidate.name === name);
   if (!op || op.kind !== 'list' || !op.listKey) throw new Error(`The registry has no list operation ${name}`);
   return { path: op.path, listKey: op.listKey };
 }

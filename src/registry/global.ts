@@ -6,6 +6,10 @@ import type { FieldSpec } from './types.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;
 
+/** --timeout (and the profile's timeout setting): seconds a request may take. */
+export const TIMEOUT_DEFAULT_SECONDS = 30;
+export const TIMEOUT_MAX_SECONDS = 86_400;
+
 /** Flags every command takes (commander's keys: --base-url → baseUrl, --no-input → input: false). */
 export const GLOBAL_OPTIONS: readonly FieldSpec[] = [
   { name: 'json', type: 'boolean', description: 'machine output: JSON (same as -o json)' },
@@ -19,7 +23,7 @@ export const GLOBAL_OPTIONS: readonly FieldSpec[] = [
   { name: 'no_color', type: 'boolean', description: 'no colour (env NO_COLOR; FORCE_COLOR forces it)' },
   { name: 'debug', type: 'boolean', description: 'trace requests and responses on stderr, key redacted (env CRM_DEBUG=1)' },
   { name: 'dry_run', type: 'boolean', description: 'print the requests that would be sent, and send nothing but the reads they depend on' },
-  { name: 'timeout', type: 'number', placeholder: 'seconds', description: 'per-request timeout in seconds (default 30, at most 86400)' },
+  { name: 'timeout', type: 'number', placeholder: 'seconds', description: `per-request timeout in seconds (default ${TIMEOUT_DEFAULT_SECONDS}, at most ${TIMEOUT_MAX_SECONDS})` },
   { name: 'wait', type: 'boolean', description: 'wait out a long Retry-After instead of exiting 5' },
   { name: 'insecure', type: 'boolean', description: 'allow sending the API key over plain HTTP to a non-local host' },
 ];

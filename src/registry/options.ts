@@ -1,32 +1,35 @@
-// The flags an operation takes beyond its own fields. Apart from the registry's data, so that running
-// a command does not load the operations a second time (the entry has them; it hands the one run over).
+// The flags a command of an endpoint takes beyond its own: paging for a paged list, the endpoint's
+// filters and body fields, --set and --data for a body, --yes for a delete.
 
-import type { FieldSpec, Operation } from './types.js';
+import { PAGE_MAX } from './service.js';
+import type { Endpoint, FieldSpec } from './types.js';
 
 /** Paging flags of a list command. */
-export const PAGING_OPTIONS: readonly FieldSpec[] = [
-  { name: 'limit', short: 'L', type: 'integer', min: 1, description: 'at most this many records in all, fetched 50 a request' },
+export const PAGING_OPTIONS = [
+  { name: 'limit', short: 'L', type: 'integer', min: 1, description: `at most this many records in all, fetched ${PAGE_MAX} a request` },
   { name: 'offset', type: 'integer', min: 0, description: 'records to skip' },
   { name: 'all', type: 'boolean', description: 'every record, page by page, streamed as it arrives' },
-];
+] as const satisfies readonly FieldSpec[];
 
 /** Body flags shared by every create and update. */
-export const BODY_OPTIONS: readonly FieldSpec[] = [
+export const BODY_OPTIONS = [
   { name: 'set', type: 'string', repeatable: true, description: 'set a body field: key=value (repeatable; JSON values, dotted keys nest)', example: 'custom.source=partner' },
   { name: 'data', type: 'string', description: 'request body as JSON, @file, or - for stdin' },
-];
+] as const satisfies readonly FieldSpec[];
 
-export const DELETE_OPTIONS: readonly FieldSpec[] = [{ name: 'yes', short: 'y', type: 'boolean', description: 'do not ask for confirmation' }];
+export const DELETE_OPTIONS = [{ name: 'yes', short: 'y', type: 'boolean', description: 'do not ask for confirmation' }] as const satisfies readonly FieldSpec[];
 
-/** Every option a command takes beyond its own fields: paging, body and confirmation flags. */
-export function commandOptions(op: Operation): FieldSpec[] {
+/** Every option a command takes: its endpoint's paging, filter, body and confirmation flags, then its own. */
+export function commandOptions(command: { endpoint?: Endpoint; options: readonly FieldSpec[] }): FieldSpec[] {
+  const endpoint = command.endpoint;
+  if (!endpoint) return [...command.options];
   return [
-    ...(op.paged ? PAGING_OPTIONS : []),
-    ...op.query,
-    ...op.body,
+    ...(endpoint.paged ? PAGING_OPTIONS : []),
+    ...endpoint.query,
+    ...endpoint.body,
     // Every request with a body takes --set and --data: a workspace whose names differ can still be driven.
-    ...(op.method === 'POST' || op.method === 'PATCH' ? BODY_OPTIONS : []),
-    ...(op.kind === 'delete' ? DELETE_OPTIONS : []),
-    ...op.options,
+    ...(endpoint.method === 'POST' || endpoint.method === 'PATCH' ? BODY_OPTIONS : []),
+    ...(endpoint.kind === 'delete' ? DELETE_OPTIONS : []),
+    ...command.options,
   ];
 }

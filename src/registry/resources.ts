@@ -245,3 +245,8 @@ export function writableFields(resource: ResourceName): FieldSpec[] {
 export function updateFields(resource: ResourceName): FieldSpec[] {
   return writableFields(resource).map(({ required: _required, prompt: _prompt, ...field }) => field);
 }
+
+/** The resource a collection of the API holds (`contacts` → contact), if it is one. */
+export function resourceNamed(plural: string): ResourceName | undefined {
+  return Object.values(RESOURCES).find((resource) => resource.plural === plural)?.name;
+}

@@ -70,6 +70,8 @@ export interface FieldSpec {
   example?: string;
   /** The value's name in help (`--base-url <url>`); defaults to one for its type. */
   placeholder?: string;
+  /** The description an agent reads (MCP), where the one for people speaks of terminals, stdin or flags. */
+  forAgents?: string;
 }
 
 export type ResourceName = 'contact' | 'account' | 'deal' | 'sequence' | 'task' | 'note' | 'enrollment' | 'suggestion' | 'stage' | 'activity';
@@ -103,34 +105,21 @@ export interface Example {
    * first choice), or anything else (a real workspace...), for which the test skips it, saying why.
    */
   needs?: string;
+  /** The same call as an MCP tool's arguments: the example an agent reads (the first example that has them). */
+  tool?: Readonly<Record<string, unknown>>;
 }
 
-/** An example of the registry: `example('crm contacts list', 'the newest contacts')`. */
-export const example = (command: string, description: string, needs?: string): Example => ({ command, description, ...(needs ? { needs } : {}) });
+/** An example: `example('crm contacts list --status lead', 'the newest leads', { tool: { status: 'lead' } })`. */
+export const example = (command: string, description: string, more: Pick<Example, 'needs' | 'tool'> = {}): Example => ({ command, description, ...more });
 
 export const TERMINAL = 'a terminal';
 
-export type HandlerName =
-  | 'contacts-create'
-  | 'deals-stage'
-  | 'sequences-enroll'
-  | 'tasks-complete'
-  | 'pipeline-deals'
-  | 'search'
-  | 'analytics'
-  | 'ai-accept'
-  | 'ai-trigger';
-
-/** One endpoint of the service as a command. */
-export interface Operation {
+/** One endpoint of the service: what the sandbox serves and validates, and what a command calls. */
+export interface Endpoint {
   /** Stable name: `contacts_list`; the MCP tool's name. */
   name: string;
-  /** Words after `crm`, e.g. ['contacts', 'notes', 'add']. */
-  command: readonly string[];
-  aliases?: readonly string[];
-  summary: string;
   method: Method;
-  /** Relative to the base URL; `{id}` placeholders are filled from the positional arguments. */
+  /** Relative to the base URL; `{id}` placeholders are filled from a command's positional arguments. */
   path: string;
   kind: Kind;
   group: Group;
@@ -138,24 +127,15 @@ export interface Operation {
   noun: string;
   /** The record type the endpoint answers with. */
   resource?: ResourceName;
-  /** Its records' noun in list footers ("52 contacts"); set by the registry from listKey or resource. */
+  /** Its records' noun in list footers ("52 contacts"): the list key, else the resource's plural. */
   plural?: string;
-  args: readonly FieldSpec[];
+  /** Query parameters besides limit and offset (a list's filters). */
   query: readonly FieldSpec[];
   body: readonly FieldSpec[];
-  /** Options with behaviour of their own (read by the operation's handler). */
-  options: readonly FieldSpec[];
   /** The list member in the response, e.g. "contacts" in {"contacts": [...], "total": N}. */
   listKey?: string;
   /** limit, offset and --all apply. */
   paged?: boolean;
-  /** Table columns in priority order. */
-  columns?: readonly string[];
-  /** Custom behaviour; the generic runner does everything else. */
-  handler?: HandlerName;
-  /** Top-level fields it prints besides its resource's (or instead: it has none), for checking --fields. */
-  printed?: readonly string[];
-  examples: readonly Example[];
 }
 
 /** The flag of a field: `due` for due_date when named so, else the kebab-case name. */

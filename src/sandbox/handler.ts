@@ -1,3 +1,4 @@
+import { API_PREFIX } from '../registry/service.js';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { ApiError, badRequest, errorResponse, jsonResponse, type HttpMethod, type Route, type SandboxRequest, type SandboxResponse } from './http.js';
 import { accountRoutes } from './routes/accounts.js';
@@ -13,7 +14,7 @@ import { isBusyError } from '../sqlite/database.js';
 import type { Store } from './store.js';
 import { isObject } from '../registry/values.js';
 
-const BASE_PATH = '/api/v1';
+const BASE_PATH = API_PREFIX;
 
 export const ROUTES: readonly Route[] = [
   ...contactRoutes,

@@ -1,3 +1,4 @@
+import { PAGE_DEFAULT, PAGE_MAX } from '../registry/service.js';
 import type { Store } from './store.js';
 
 export interface SandboxRequest {
@@ -83,8 +84,8 @@ export function errorResponse(status: number, message: string, headers: Record<s
   return jsonResponse(status, null, message, headers);
 }
 
-const DEFAULT_LIMIT = 20;
-const MAX_LIMIT = 50;
+const DEFAULT_LIMIT = PAGE_DEFAULT;
+const MAX_LIMIT = PAGE_MAX;
 
 interface Page {
   limit: number;

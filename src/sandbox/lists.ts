@@ -2,8 +2,8 @@
 // operation, and nothing else. The registry and the sandbox cannot drift apart: a filter without
 // its SQL, or SQL for a filter the registry does not have, stops the sandbox from loading.
 
-import { OPERATIONS } from '../registry/operations.js';
-import type { FieldSpec, Operation } from '../registry/types.js';
+import { ENDPOINTS } from '../registry/endpoints.js';
+import type { Endpoint, FieldSpec } from '../registry/types.js';
 import { badRequest, containsAny, listPage, ok, queryText, readPage, type ListQuery, type Reply, type RequestContext } from './http.js';
 import type { Store } from './store.js';
 
@@ -24,14 +24,14 @@ export const matchesAny =
     containsAny(columns, value);
 
 /** The operation of the registry at this method and path (`/contacts/{id}/notes`). */
-export function operationAt(method: string, path: string): Operation {
-  const op = OPERATIONS.find((candidate) => candidate.method === method && candidate.path === path);
+export function operationAt(method: string, path: string): Endpoint {
+  const op = Object.values(ENDPOINTS).find((candidate) => candidate.method === method && candidate.path === path);
   if (!op) throw new Error(`The registry has no ${method} ${path}`);
   return op;
 }
 
 /** Checks at load time that `filters` covers exactly the registry's filters of the operation. */
-export function declareFilters(op: Operation, filters: Record<string, Filter>): Record<string, Filter> {
+export function declareFilters(op: Endpoint, filters: Record<string, Filter>): Record<string, Filter> {
   const wanted = op.query.map((field) => field.name).sort();
   const given = Object.keys(filters).sort();
   if (wanted.join(',') !== given.join(',')) {
@@ -52,7 +52,7 @@ function filterValue(query: URLSearchParams, field: FieldSpec): string | undefin
 }
 
 export interface ListSpec {
-  op: Operation;
+  op: Endpoint;
   /** FROM, columns, the conditions every row meets and its order. */
   base: Omit<ListQuery, 'params'> & { params?: unknown[] };
   filters: Record<string, Filter>;

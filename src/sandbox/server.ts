@@ -1,3 +1,4 @@
+import { API_PREFIX } from '../registry/service.js';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { errorResponse } from './http.js';
@@ -100,7 +101,7 @@ export async function serveSandbox(options: ServeOptions): Promise<SandboxServer
   return {
     server,
     port: boundPort,
-    url: `http://${urlHost(host)}:${boundPort}/api/v1`,
+    url: `http://${urlHost(host)}:${boundPort}${API_PREFIX}`,
     close: () =>
       new Promise<void>((resolve, reject) => {
         clearInterval(agentTimer);

@@ -3,6 +3,8 @@
 // every request it would send; a value only a real answer would give is a placeholder such as
 // "<new contact id>".
 
+import { ENDPOINTS } from '../registry/endpoints.js';
+import { resourceNamed } from '../registry/resources.js';
 import { isObject } from '../registry/values.js';
 import type { Transport, TransportRequest } from './types.js';
 
@@ -13,10 +15,14 @@ export interface PlannedRequest {
   body: unknown;
 }
 
+/** The last segment of the registry's endpoints of a kind: /contacts/{id}/notes → notes. */
+const lastSegments = (kind: string) => new Set(Object.values(ENDPOINTS).filter((endpoint) => endpoint.kind === kind).map((endpoint) => endpoint.path.split('/').at(-1)!));
 /** Collections whose POST creates a record with a new id. */
-const COLLECTIONS = new Set(['contacts', 'accounts', 'deals', 'sequences', 'tasks', 'notes']);
+const COLLECTIONS = lastSegments('create');
 /** Paths whose GET answers a list (the others answer one record). */
-const LISTS = new Set([...COLLECTIONS, 'stages', 'search', 'suggestions']);
+const LISTS = lastSegments('list');
+/** Collections whose records a path names by id: /ai/suggestions/{id}/accept. */
+const RECORDS = new Set(Object.values(ENDPOINTS).flatMap((endpoint) => endpoint.path.split('/').flatMap((segment, at, all) => (all[at + 1] === '{id}' ? [segment] : []))));
 
 /**
  * Records each request into PLAN. With `reads`, a GET is also sent through it (the look-ups a dry run
@@ -39,8 +45,8 @@ function standIn(request: TransportRequest): unknown {
   if (request.method === 'DELETE') return { id: last, deleted: true };
   const sent: unknown = request.body === undefined ? {} : JSON.parse(request.body);
   const fields = isObject(sent) ? sent : {};
-  if (request.method === 'POST' && COLLECTIONS.has(last)) return { ...fields, id: `<new ${last.slice(0, -1)} id>` };
+  if (request.method === 'POST' && COLLECTIONS.has(last)) return { ...fields, id: `<new ${resourceNamed(last) ?? last} id>` };
   // An update or an action on a record: the record's id is the segment after its collection.
-  const at = segments.findLastIndex((segment) => COLLECTIONS.has(segment) || segment === 'suggestions');
+  const at = segments.findLastIndex((segment) => RECORDS.has(segment));
   return at >= 0 && at + 1 < segments.length ? { ...fields, id: segments[at + 1] } : fields;
 }

@@ -2,7 +2,8 @@
 // the plan of every request, in order, and sends none; values a workspace defines are sent as
 // given; --fields, -q and the formats behave the same everywhere, crm api included.
 import { describe, expect, it } from 'vitest';
-import { DEMO, OPERATIONS } from '../../src/registry/operations.js';
+import { DEMO } from '../../src/registry/demo.js';
+import { OPERATIONS } from '../../src/commands/service.js';
 import { BASE_URL, homeEnv, json, run, useWorkspace } from '../helpers/inprocess.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

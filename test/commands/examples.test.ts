@@ -3,8 +3,8 @@
 // crm (`... -q | crm sequences enroll SEQ -`), `| xargs crm ...` and `$(crm ...)` are run as a shell
 // would; an example that needs more (a terminal, a real workspace) says so in the registry.
 import { describe, expect, it } from 'vitest';
-import { LOCAL_COMMANDS } from '../../src/registry/local.js';
-import { OPERATIONS } from '../../src/registry/operations.js';
+import { LOCAL_COMMANDS } from '../../src/commands/index.js';
+import { OPERATIONS } from '../../src/commands/service.js';
 import { TERMINAL, type Example } from '../../src/registry/types.js';
 import { parseCommandLine, runPipeline } from '../helpers/examples.js';
 import { openWorkspace } from '../helpers/inprocess.js';

@@ -4,7 +4,7 @@
 // service's own words on a 404, and a password in a base URL that is never shown.
 import { describe, expect, it } from 'vitest';
 import { scanArgv } from '../../src/main.js';
-import { DEMO } from '../../src/registry/operations.js';
+import { DEMO } from '../../src/registry/demo.js';
 import { BASE_URL, homeEnv, json, run, useWorkspace } from '../helpers/inprocess.js';
 
 const ws = useWorkspace();

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/errors.js';
 import { ALL_COMMANDS, buildProgram } from '../../src/main.js';
 import { ENVIRONMENT, GLOBAL_OPTIONS, OUTPUT_FORMATS } from '../../src/registry/global.js';
-import { LOCAL_COMMANDS } from '../../src/registry/local.js';
-import { OPERATIONS } from '../../src/registry/operations.js';
+import { LOCAL_COMMANDS } from '../../src/commands/index.js';
+import { OPERATIONS } from '../../src/commands/service.js';
 import { flagName } from '../../src/registry/types.js';
 import { run, useWorkspace } from '../helpers/inprocess.js';
 

@@ -1,8 +1,9 @@
 // What a person sees at a terminal: every list of the registry fits 60, 80 and 120 columns (no row
 // wraps), and JSON is coloured on a terminal but never in a pipe or under NO_COLOR / --no-color.
 import { describe, expect, it } from 'vitest';
-import { LOCAL_COMMANDS } from '../../src/registry/local.js';
-import { DEMO, OPERATIONS } from '../../src/registry/operations.js';
+import { LOCAL_COMMANDS } from '../../src/commands/index.js';
+import { DEMO } from '../../src/registry/demo.js';
+import { OPERATIONS } from '../../src/commands/service.js';
 import { BASE_URL, homeEnv, run, useWorkspace } from '../helpers/inprocess.js';
 
 const ws = useWorkspace();

@@ -1,7 +1,7 @@
 // Every command of the endpoint registry, run in-process in json, table and tsv modes against the sandbox.
 // A command added to the registry without a row here fails the first test.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { OPERATIONS } from '../../src/registry/operations.js';
+import { OPERATIONS } from '../../src/commands/service.js';
 import { run, useWorkspace } from '../helpers/inprocess.js';
 
 const ws = useWorkspace();

@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEMO } from '../../src/registry/operations.js';
+import { DEMO } from '../../src/registry/demo.js';
 import { recordFigure } from '../helpers/evidence.js';
 import { BASE_URL, homeEnv, run, useWorkspace } from '../helpers/inprocess.js';
 

@@ -33,6 +33,12 @@ function referencingFiles(program: ts.Program, checker: ts.TypeChecker): Map<ts.
   for (const source of program.getSourceFiles()) {
     if (source.isDeclarationFile || source.fileName.includes('/node_modules/')) continue;
     const visit = (node: ts.Node): void => {
+      // `() => import('./run.js')`: the module's whole namespace is handed on (a command's handler), so
+      // what it exports counts as used where it is imported.
+      if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && ts.isArrowFunction(node.parent)) {
+        const module = node.arguments[0] && checker.getSymbolAtLocation(node.arguments[0]);
+        for (const exported of module ? checker.getExportsOfModule(module) : []) note(exported, source.fileName);
+      }
       if (ts.isIdentifier(node)) {
         note(checker.getSymbolAtLocation(node), source.fileName);
         // `const { run } = await import('./x.js')`: the member of the module the pattern takes apart.

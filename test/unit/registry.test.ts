@@ -3,7 +3,7 @@
 // endpoints, on the fields of every record, on every list filter, and on what a valid value is.
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseValue } from '../../src/cli/input.js';
-import { OPERATIONS } from '../../src/registry/operations.js';
+import { OPERATIONS } from '../../src/commands/service.js';
 import { RESOURCES, writableFields } from '../../src/registry/resources.js';
 import { flagName, staticValues, type FieldSpec } from '../../src/registry/types.js';
 import { ROUTES } from '../../src/sandbox/handler.js';

@@ -2,13 +2,14 @@
 
 import { bashScript } from './bash.js';
 import { fishScript } from './fish.js';
+import type { Tree } from '../command.js';
 import { completionTree } from './tree.js';
 import { zshScript } from './zsh.js';
 
 const SHELLS = { bash: bashScript, zsh: zshScript, fish: fishScript } as const;
-export type Shell = keyof typeof SHELLS;
+type Shell = keyof typeof SHELLS;
 
 /** The script, without its last line break (the printer ends the value with one). */
-export function completionScript(shell: Shell): string {
-  return SHELLS[shell](completionTree()).trimEnd();
+export function completionScript(shell: Shell, tree: Tree): string {
+  return SHELLS[shell](completionTree(tree)).trimEnd();
 }

@@ -4,10 +4,9 @@
 // the local commands appear in the completions when they are generated again.
 
 import { GLOBAL_OPTIONS, HELP_FLAG, HELP_TOPICS, VERSION_FLAG } from '../../registry/global.js';
-import { LOCAL_COMMANDS, LOCAL_GROUPS } from '../../registry/local.js';
-import { GROUPS, OPERATIONS } from '../../registry/operations.js';
 import { commandOptions } from '../../registry/options.js';
 import { flagName, staticValues, type DynamicValues, type FieldSpec } from '../../registry/types.js';
+import type { Tree } from '../command.js';
 
 export type Values =
   | { kind: 'words'; words: readonly string[] }
@@ -73,9 +72,9 @@ function argumentOf(field: FieldSpec): Argument {
   return { name: field.flag ?? field.name, optional: Boolean(field.optional || field.variadic), variadic: Boolean(field.variadic), values: valuesOf(field) };
 }
 
-export function completionTree(): CompletionTree {
+export function completionTree({ commands, groups }: Tree): CompletionTree {
   const root: CommandNode = { path: [], name: 'crm', aliases: [], description: 'crm', flags: [HELP, VERSION], args: [], children: [] };
-  const descriptions = new Map([...GROUPS, ...LOCAL_GROUPS]);
+  const descriptions = new Map(groups);
   const nodeAt = (path: readonly string[]): CommandNode => {
     let node = root;
     for (let depth = 0; depth < path.length; depth++) {
@@ -90,15 +89,11 @@ export function completionTree(): CompletionTree {
     }
     return node;
   };
-  const commands = [
-    ...OPERATIONS.map((op) => ({ command: op.command, aliases: op.aliases, summary: op.summary, args: op.args, options: commandOptions(op) })),
-    ...LOCAL_COMMANDS.map((local) => ({ command: local.command, aliases: local.aliases, summary: local.summary, args: local.args, options: local.options })),
-  ];
   for (const command of commands) {
     Object.assign(nodeAt(command.command), {
       aliases: command.aliases ?? [],
       description: command.summary,
-      flags: [...command.options.map(flagOf), HELP],
+      flags: [...commandOptions(command).map(flagOf), HELP],
       args: command.args.map(argumentOf),
     });
   }

@@ -1,5 +1,5 @@
 // One tool call: the arguments checked against the tool's schema, then the command's own code with
-// the same checks as on the command line (runOperation), and its Result as the tool's result: JSON
+// the same checks as on the command line (runCommand), and its Result as the tool's result: JSON
 // text plus structuredContent. Every failure is a tool error (isError) with a message and nothing
 // else: never a stack, never the key (the HTTP core redacts it).
 
@@ -8,22 +8,17 @@ import type { Context } from '../../cli/context.js';
 import { CliError, ExitCode, toCliError } from '../../cli/errors.js';
 import { safeLine } from '../../cli/format.js';
 import { collectItems, resultValue, type Result } from '../../cli/result.js';
+import type { EndpointCommand, Tree } from '../command.js';
+import { runCommand } from '../run.js';
 import { isObject } from '../../registry/values.js';
 import { HttpError } from '../../http/errors.js';
 import { commandOptions } from '../../registry/options.js';
-import { flagName, type Operation } from '../../registry/types.js';
+import { PAGE_DEFAULT } from '../../registry/service.js';
+import { flagName } from '../../registry/types.js';
 import type { KeyOf } from '../invocation.js';
 import type { WalkPosition } from '../../http/paginate.js';
 import { cursorScope, decodeCursor, encodeCursor } from './cursor.js';
-import { CURSOR, DATA, LIST_DEFAULT, type Tool } from './tools.js';
-
-/** runOperation (../dispatch.ts), handed in: dispatch loads this command, so importing it back would be a cycle. */
-export type OperationRunner = (
-  ctx: Context,
-  op: Operation,
-  input: { args: Record<string, unknown>; options: Record<string, unknown>; walk?: { from?: WalkPosition } },
-  keyOf: KeyOf,
-) => Promise<Result>;
+import { CURSOR, DATA, type Tool } from './tools.js';
 
 interface ToolResult {
   [key: string]: unknown;
@@ -50,13 +45,13 @@ const BY_FIELD_NAME: KeyOf = (field) => field.name;
  */
 const RESPONSE_MAX_CHARS = 80_000;
 
-export async function callTool(ctx: Context, tool: Tool, given: Record<string, unknown> | undefined, run: OperationRunner): Promise<ToolResult> {
+export async function callTool(ctx: Context, tree: Tree, tool: Tool, given: Record<string, unknown> | undefined): Promise<ToolResult> {
   const args = given ?? {};
   const problem = argumentProblem(tool, args);
   if (problem) return failed(`invalid arguments for ${tool.name}: ${problem}`);
   try {
     const paging = tool.op.paged ? pagingOf(tool, args) : undefined;
-    const result = await run(ctx, tool.op, inputOf(tool, args, paging), BY_FIELD_NAME);
+    const result = await runCommand(ctx, tree, tool.op, inputOf(tool, args, paging), BY_FIELD_NAME);
     // A streamed list is read here, so a page that fails midway is a tool error too.
     const data = result.kind === 'list' ? await listData(tool, result, paging) : asObject(resultValue(result));
     const text = jsonText(data);
@@ -103,11 +98,11 @@ function describeError(error: ErrorObject): string {
 function pagingOf(tool: Tool, args: Record<string, unknown>): Paging {
   const scope = cursorScope(tool.name, args);
   const cursor = args[CURSOR.name] as string | undefined;
-  return { limit: (args.limit as number | undefined) ?? LIST_DEFAULT, from: cursor === undefined ? undefined : decodeCursor(cursor, scope), scope };
+  return { limit: (args.limit as number | undefined) ?? PAGE_DEFAULT, from: cursor === undefined ? undefined : decodeCursor(cursor, scope), scope };
 }
 
 /** The call's arguments as the command's raw input: positional arguments and options, by field name, and for a list how to walk it. */
-function inputOf({ op, inputSchema }: Tool, args: Record<string, unknown>, paging: Paging | undefined): Parameters<OperationRunner>[2] {
+function inputOf({ op, inputSchema }: Tool, args: Record<string, unknown>, paging: Paging | undefined): Parameters<typeof runCommand>[3] {
   const positional: Record<string, unknown> = {};
   const options: Record<string, unknown> = {};
   for (const name of Object.keys(inputSchema.properties)) {
@@ -181,7 +176,7 @@ function messageOf(error: unknown, tool: Tool): string {
 }
 
 /** A local check speaks of the command line (--due, ID): here it names the tool's arguments (due_date, id). */
-function inToolTerms(message: string, op: Operation): string {
+function inToolTerms(message: string, op: EndpointCommand): string {
   const names = new Map<string, string>();
   for (const field of commandOptions(op)) names.set(`--${flagName(field)}`, field.name);
   for (const field of op.args) names.set(field.name.toUpperCase(), field.name);

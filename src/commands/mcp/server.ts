@@ -9,8 +9,8 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } fr
 import type { Context } from '../../cli/context.js';
 import { safeLine } from '../../cli/format.js';
 import { VERSION } from '../../cli/version.js';
-import { OPERATIONS } from '../../registry/operations.js';
-import { callTool, type OperationRunner } from './call.js';
+import type { Tree } from '../command.js';
+import { callTool } from './call.js';
 import { LIST_MAX, selectTools, type Selection } from './tools.js';
 
 /** Why the server stopped: the client closed stdin, or a signal. */
@@ -20,8 +20,8 @@ type Ending = 'eof' | 'SIGINT' | 'SIGTERM';
  * Serves the tools until the client closes stdin (or a signal), then lets the calls under way finish.
  * `ctx` owns the process's streams; tool calls run on `calls` (Context.headless()).
  */
-export async function serveMcp(ctx: Context, calls: Context, selection: Selection, run: OperationRunner): Promise<Ending> {
-  const tools = selectTools(selection);
+export async function serveMcp(ctx: Context, calls: Context, tree: Tree, selection: Selection): Promise<Ending> {
+  const tools = selectTools(tree.commands, selection);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const workspace = workspaceOf(calls);
   const groups = [...new Set(tools.map((tool) => tool.op.group))].join(', ');
@@ -31,9 +31,9 @@ export async function serveMcp(ctx: Context, calls: Context, selection: Selectio
   const underWay = new Set<Promise<unknown>>();
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const tool = byName.get(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, unknownTool(request.params.name));
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, unknownTool(tree, request.params.name));
     // The client's cancel (notifications/cancelled) stops the call's requests and waits.
-    const call = callTool(calls.withSignal(extra.signal), tool, request.params.arguments, run);
+    const call = callTool(calls.withSignal(extra.signal), tree, tool, request.params.arguments);
     underWay.add(call);
     const settled = () => underWay.delete(call);
     call.then(settled, settled);
@@ -77,7 +77,7 @@ function instructions(workspace: string, groups: string): string {
   ].join('\n');
 }
 
-function unknownTool(name: string): string {
+function unknownTool(tree: Tree, name: string): string {
   const quoted = safeLine(JSON.stringify(name));
-  return OPERATIONS.some((op) => op.name === name) ? `tool ${quoted} is not served: crm mcp was started with --read-only or --toolsets that leave it out` : `unknown tool ${quoted}`;
+  return tree.commands.some((command) => command.endpoint?.name === name) ? `tool ${quoted} is not served: crm mcp was started with --read-only or --toolsets that leave it out` : `unknown tool ${quoted}`;
 }

@@ -1,15 +1,16 @@
-// The registry's operations as MCP tools, generated, never written by hand: a tool's name, title,
-// group, description (with an example of its arguments), JSON Schema of its arguments and
-// annotations all come from src/registry/. A new endpoint in the registry is a new tool.
+// The commands of the service's endpoints as MCP tools, generated, never written by hand: a tool's
+// name, group and argument schema come from the registry's endpoint and the command's definition,
+// its title, description, example and hints from what the definition writes for agents (its
+// `mcp` hints, each field's `forAgents`, each example's `tool` arguments). A new endpoint command
+// is a new tool.
 
-import { OPERATIONS } from '../../registry/operations.js';
 import { BODY_OPTIONS, DELETE_OPTIONS, PAGING_OPTIONS, commandOptions } from '../../registry/options.js';
-import { flagSpellings, staticValues, type FieldSpec, type Group, type Operation } from '../../registry/types.js';
+import { PAGE_DEFAULT } from '../../registry/service.js';
+import { staticValues, type FieldSpec, type Group } from '../../registry/types.js';
+import { callsEndpoint, type Command, type EndpointCommand } from '../command.js';
 
 /** Records one call of a list tool returns at most, whatever the service allows: responses stay small. */
 export const LIST_MAX = 100;
-/** The service's own page size when no limit is given. */
-export const LIST_DEFAULT = 20;
 /** Ids one call of a bulk tool (tasks_complete, ai_accept, sequences_enroll) takes at most. */
 const IDS_MAX = 100;
 
@@ -24,7 +25,7 @@ interface ToolAnnotations {
 }
 
 export interface Tool {
-  op: Operation;
+  op: EndpointCommand;
   name: string;
   title: string;
   description: string;
@@ -42,18 +43,18 @@ export interface Selection {
 }
 
 /** The tools an agent may use: every operation, less those that write (--read-only) or of other groups. */
-export function selectTools({ readOnly, groups }: Selection = {}): Tool[] {
-  return OPERATIONS.filter((op) => !(readOnly && writes(op)) && (!groups || groups.includes(op.group))).map(toolOf);
+export function selectTools(commands: readonly Command[], { readOnly, groups }: Selection = {}): Tool[] {
+  return commands.filter(callsEndpoint).filter((op) => !(readOnly && writes(op)) && (!groups || groups.includes(op.group))).map(toolOf);
 }
 
-function writes(op: Operation): boolean {
+function writes(op: EndpointCommand): boolean {
   return op.method !== 'GET';
 }
 
 // ---- arguments ----------------------------------------------------------------------------------
 
 /** The tool's own paging: `limit` is capped so that no response is giant. */
-const LIMIT: FieldSpec = { name: 'limit', type: 'integer', min: 1, max: LIST_MAX, description: `records to return (default ${LIST_DEFAULT}, at most ${LIST_MAX})` };
+const LIMIT: FieldSpec = { name: 'limit', type: 'integer', min: 1, max: LIST_MAX, description: `records to return (default ${PAGE_DEFAULT}, at most ${LIST_MAX})` };
 /** Where the previous call stopped: a list tool continues from its cursor, not from a count of records (./cursor.ts). */
 export const CURSOR: FieldSpec = { name: 'cursor', type: 'string', description: 'the cursor of the previous call, to get the records after its own' };
 /** --data, as a JSON object. */
@@ -69,14 +70,14 @@ const IN_TOOL_FORM = new Map<FieldSpec, FieldSpec | undefined>(
 );
 
 /** The options of the command a tool call may give, by field name (never a file: an agent names no local files). */
-function optionFieldsOf(op: Operation): FieldSpec[] {
+function optionFieldsOf(op: EndpointCommand): FieldSpec[] {
   return commandOptions(op).flatMap((field) => {
     if (IN_TOOL_FORM.has(field)) return IN_TOOL_FORM.get(field) ?? [];
     return field.type === 'file' ? [] : [field];
   });
 }
 
-function inputSchemaOf(op: Operation): Tool['inputSchema'] {
+function inputSchemaOf(op: EndpointCommand): Tool['inputSchema'] {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   // Every positional argument is required: what a terminal would ask for, or read from stdin, a call gives.
@@ -100,7 +101,7 @@ const DATE_FORMS = 'YYYY-MM-DD, today, tomorrow, +Nd or +Nw';
  * as an enum, and the sandbox's length limits are not the service's.
  */
 function schemaOf(field: FieldSpec): JsonSchema {
-  let description = forAgents(field.description);
+  let description = field.forAgents ?? field.description;
   const schema: JsonSchema = {};
   switch (field.type) {
     case 'integer':
@@ -146,96 +147,34 @@ function schemaOf(field: FieldSpec): JsonSchema {
 
 // ---- description and example ----------------------------------------------------------------------
 
-function descriptionOf(op: Operation, schema: Tool['inputSchema']): string {
-  const lines = [`${forAgents(op.summary)}.`];
+function descriptionOf(op: EndpointCommand, schema: Tool['inputSchema']): string {
+  const lines = [`${summaryOf(op)}.`];
   if (op.paged) {
-    lines.push(`Returns at most \`limit\` records (default ${LIST_DEFAULT}, at most ${LIST_MAX}); when has_more is true, call again with the cursor it returned (it stays right when records are completed or deleted meanwhile).`);
+    lines.push(`Returns at most \`limit\` records (default ${PAGE_DEFAULT}, at most ${LIST_MAX}); when has_more is true, call again with the cursor it returned (it stays right when records are completed or deleted meanwhile).`);
   }
   if (op.kind === 'delete') lines.push('Deletes at once: there is no confirmation step.');
   if (Object.keys(schema.properties).length === 0) lines.push('Takes no arguments.');
   else {
-    const example = exampleOf(op, schema);
-    const said = example.description && forAgents(example.description);
-    lines.push(`Example: ${JSON.stringify(example.arguments)}${said ? ` (${said})` : ''}`);
+    const example = exampleOf(op);
+    lines.push(`Example: ${JSON.stringify(example.arguments)}${example.description ? ` (${example.description})` : ''}`);
   }
   return lines.join('\n');
 }
 
-/** Help text speaks of terminals, stdin and flags, which a tool call has none of: such clauses are left out. */
-const CLI_ONLY = /terminal|stdin|--[a-z]/;
-
-function forAgents(text: string): string {
-  return text
-    .replace(/\s*\(([^()]*)\)/g, (group: string, inner: string) => (CLI_ONLY.test(inner) ? '' : group))
-    .split(/;\s*/)
-    .filter((clause) => !CLI_ONLY.test(clause))
-    .join('; ');
+/** The summary an agent reads: the definition's own for agents, where the one for people speaks of terminals. */
+function summaryOf(op: EndpointCommand): string {
+  return op.mcp.summary ?? op.summary;
 }
 
-interface ToolExample {
-  arguments: Record<string, unknown>;
-  description?: string;
-}
-
-/**
- * The first of the command's examples that reads as tool arguments (a plain command line: no pipes or
- * substitutions, nothing a tool lacks such as --all); otherwise the required arguments with
- * placeholders.
- */
-function exampleOf(op: Operation, schema: Tool['inputSchema']): ToolExample {
-  for (const example of op.examples.filter((candidate) => candidate.needs === undefined)) {
-    const args = argumentsOf(op, example.command);
-    if (args && schema.required.every((name) => Object.hasOwn(args, name))) return { arguments: args, description: example.description };
-  }
+/** The first example written as tool arguments; otherwise the required arguments with placeholders. */
+function exampleOf(op: EndpointCommand): { arguments: Readonly<Record<string, unknown>>; description?: string } {
+  const written = op.examples.find((example) => example.tool !== undefined);
+  if (written) return { arguments: written.tool!, description: written.description };
   const placeholder = (field: FieldSpec) => `<${field.description.replace(/s$/, '')}>`;
   const args = Object.fromEntries(
     [...op.args, ...optionFieldsOf(op).filter((field) => field.required)].map((field) => [field.name, field.variadic || field.type === 'ids' ? [placeholder(field)] : placeholder(field)]),
   );
   return { arguments: args };
-}
-
-/** Flags of an example that mean nothing to a tool: output formats, prompts, confirmation. */
-const IGNORED_FLAGS = new Set(['--json', '-q', '--quiet', '--no-input', '--yes', '-y']);
-const IGNORED_FLAGS_WITH_VALUE = new Set(['-o', '--output', '--fields']);
-
-/** A command line of this operation's examples as tool arguments; undefined when it has no such form. */
-function argumentsOf(op: Operation, commandLine: string): Record<string, unknown> | undefined {
-  const words = shellWords(commandLine);
-  const prefix = ['crm', ...op.command];
-  if (!words || prefix.some((word, index) => words[index] !== word)) return undefined;
-  const options = optionFieldsOf(op);
-  const fieldOfFlag = (word: string) => options.find((field) => flagSpellings(field).includes(word));
-  const named: Record<string, unknown> = {};
-  const positionals: string[] = [];
-  const rest = words.slice(prefix.length);
-  for (let index = 0; index < rest.length; index++) {
-    const word = rest[index]!;
-    if (!word.startsWith('-')) positionals.push(word);
-    else if (IGNORED_FLAGS.has(word)) continue;
-    else if (IGNORED_FLAGS_WITH_VALUE.has(word)) index++;
-    else if (word === '--set') {
-      const [key, ...value] = (rest[++index] ?? '').split('=');
-      const field = options.find((candidate) => candidate.name === key);
-      if (field) named[field.name] = typed(field, value.join('='));
-      else return undefined;
-    } else {
-      const field = fieldOfFlag(word);
-      if (!field) return undefined;
-      named[field.name] = field.type === 'boolean' ? true : typed(field, rest[++index] ?? '');
-    }
-  }
-  const args: Record<string, unknown> = {};
-  for (const field of op.args) {
-    if (positionals.length === 0) break;
-    args[field.name] = field.variadic ? positionals.splice(0) : typed(field, positionals.shift()!);
-  }
-  return positionals.length === 0 ? { ...args, ...named } : undefined;
-}
-
-/** The words of a simple command line ("..." and '...' quoting); undefined for pipes, substitutions, redirections. */
-function shellWords(line: string): string[] | undefined {
-  if (/[|<>`]|\$\(/.test(line)) return undefined;
-  return [...line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((match) => match[1] ?? match[2] ?? match[3]!);
 }
 
 /** A value from a command line as the tool takes it: numbers as numbers, lists as arrays, JSON parsed when it is JSON. */
@@ -261,26 +200,18 @@ function typed(field: FieldSpec, text: string): unknown {
 // ---- annotations --------------------------------------------------------------------------------
 
 /**
- * Actions whose repeat changes nothing more (the service answers that it is done already): completing
- * a task, enrolling, accepting a suggestion, moving a deal to the stage it is in.
- */
-const REPEAT_HARMLESS = new Set(['tasks_complete', 'contacts_enroll', 'sequences_enroll', 'ai_accept', 'deals_stage']);
-
-/** Enrolling a contact sets a sequence's emails going to a person outside the workspace. */
-const REACHES_OUT = new Set(['contacts_enroll', 'sequences_enroll']);
-
-/**
  * Reads are read-only. Deletes and updates are destructive (an update overwrites values); creates and
  * actions only add. PATCH and DELETE set absolute states, so a repeat is harmless, as for the actions
- * above. Everything else stays inside the workspace, a closed world.
+ * whose definitions say so (completing a task, accepting a suggestion, moving a deal to its stage).
+ * Only what a definition says reaches a person (enrolling) leaves the workspace, a closed world.
  */
-function annotationsOf(op: Operation): Omit<ToolAnnotations, 'title'> {
+function annotationsOf(op: EndpointCommand): Omit<ToolAnnotations, 'title'> {
   const reads = !writes(op);
   return {
     readOnlyHint: reads,
     destructiveHint: op.kind === 'delete' || op.kind === 'update',
-    idempotentHint: reads || op.method === 'PATCH' || op.method === 'DELETE' || REPEAT_HARMLESS.has(op.name),
-    openWorldHint: REACHES_OUT.has(op.name),
+    idempotentHint: reads || op.method === 'PATCH' || op.method === 'DELETE' || Boolean(op.mcp.idempotent),
+    openWorldHint: Boolean(op.mcp.openWorld),
   };
 }
 
@@ -298,9 +229,9 @@ const LIST_OUTPUT: JsonSchema = {
   required: ['items', 'count', 'has_more'],
 };
 
-function toolOf(op: Operation): Tool {
+function toolOf(op: EndpointCommand): Tool {
   const inputSchema = inputSchemaOf(op);
-  const title = forAgents(op.summary);
+  const title = summaryOf(op);
   return {
     op,
     name: op.name,

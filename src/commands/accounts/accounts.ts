@@ -1,0 +1,14 @@
+// crm accounts: the group, its CRUD commands declared from the registry's account (no code of their own).
+
+import { DEMO } from '../../registry/demo.js';
+import { example as ex } from '../../registry/types.js';
+import type { Command } from '../command.js';
+import { crud } from '../crud.js';
+
+export const ACCOUNTS: readonly Command[] = crud('account', {
+  list: [ex('crm accounts list --industry Software', 'accounts in one industry', { tool: { industry: 'Software' } })],
+  get: [ex(`crm accounts get ${DEMO.account}`, 'one account', { tool: { id: DEMO.account } })],
+  create: [ex('crm accounts create --name "Analytical Engines" --domain example.com', 'create an account', { tool: { name: 'Analytical Engines', domain: 'example.com' } })],
+  update: [ex(`crm accounts update ${DEMO.account} --employees 40`, 'change one field', { tool: { id: DEMO.account, employees: 40 } })],
+  delete: [ex(`crm accounts delete ${DEMO.account} --yes`, 'delete without asking', { tool: { id: DEMO.account } })],
+});

@@ -1,0 +1,13 @@
+// crm auth status: which workspace, and does the key work.
+
+import { example as ex } from '../../../registry/types.js';
+import { defineCommand } from '../../command.js';
+
+export default defineCommand(
+  {
+    command: ['auth', 'status'],
+    summary: 'Show the profile, base URL, key (last 4 characters) and whether it works',
+    examples: [ex('crm auth status', 'which workspace, and does the key work')],
+  },
+  () => import('./run.js'),
+);

@@ -1,0 +1,214 @@
+// The checkpoint of an import: a journal of JSON lines, appended as the import goes, so that
+// --resume can finish the job and never create a row twice, even after a crash or SIGKILL.
+//
+// - It is locked (PATH.lock, naming the process) from before the first request to the end: two
+//   imports on one checkpoint would both send the rows neither has journaled yet.
+// - Its first line names the workspace and the input, so that --resume refuses another of either.
+// - Before a row is sent, a mark that rows up to some line ahead may have been sent is on disk
+//   (written once for the next MARK_AHEAD rows, not once a row: one write instead of fifty).
+// - Outcomes (created with the id, updated, failed) are written in batches: with the next mark,
+//   every FLUSH_MS, and at the end.
+//
+// --resume reads it back: rows created or updated are not sent again; a row under the mark with no
+// outcome (its answer was lost, or its outcome not yet written) and a row that failed without a
+// clear answer are first looked up by email: the service may have created them.
+
+import { closeSync, existsSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { usageError } from '../../../cli/errors.js';
+import { checkWritable } from '../../../cli/input.js';
+import { describeHolder, lockHolder, tryLock, type LockHolder } from '../../../config/lock.js';
+import { isObject } from '../../../registry/values.js';
+
+const FORMAT = 'crm contacts import checkpoint 2';
+/** How many rows one mark covers ahead of the row about to be sent. */
+export const MARK_AHEAD = 50;
+const FLUSH_MS = 250;
+
+type Outcome = 'created' | 'updated' | 'failed';
+
+export interface RowEntry {
+  /** A digest of what the row sends: a resumed import refuses a file whose imported rows changed. */
+  digest: string;
+  state: Outcome;
+  id?: string;
+  /** Failed without a clear answer (the connection dropped, a 5xx): the service may have acted. */
+  uncertain?: boolean;
+  scored?: boolean;
+}
+
+/** What a checkpoint belongs to: --resume refuses a checkpoint of another workspace or input. */
+interface ImportIdentity {
+  /** The workspace's base URL (the local sandbox: its database). */
+  workspace: string;
+  /** The input file's absolute path, or "stdin". */
+  input: string;
+  /** sha256 of the input's bytes: what identifies stdin (a file may be fixed between runs). */
+  digest: string;
+}
+
+interface OpenOptions {
+  /** Finish the import the checkpoint records. */
+  resume: boolean;
+  /** Without resume, start a new journal in place of an existing one (--upsert sends every row again). */
+  replace: boolean;
+  identity: ImportIdentity;
+  /** Look only: no lock taken, nothing written. */
+  dryRun: boolean;
+}
+
+export class Checkpoint {
+  private fd: number | undefined;
+  /** Outcomes not yet written. */
+  private pending = '';
+  private timer: NodeJS.Timeout | undefined;
+  /** The highest line the marks on disk cover. */
+  private marked: number;
+
+  private constructor(
+    readonly path: string,
+    /** What the journal says of each line, its last word for each. */
+    readonly entries: ReadonlyMap<number, RowEntry>,
+    /** Rows up to this line may have been sent by an earlier run (0: none). */
+    readonly sentThrough: number,
+    private readonly identity: ImportIdentity,
+    /** The journal on disk is this run's to append to (resumed); else the first write starts it. */
+    private appending: boolean,
+    private release: () => void,
+  ) {
+    this.marked = sentThrough;
+  }
+
+  /**
+   * The checkpoint at PATH, locked. Without --resume an existing one is refused (importing the same
+   * rows again would create them twice) unless `replace`; with --resume and none, the import starts
+   * from the first row.
+   */
+  static open(path: string, source: string, options: OpenOptions): Checkpoint {
+    checkWritable(path, '--checkpoint');
+    const lock = `${path}.lock`;
+    let release = () => {};
+    if (options.dryRun) {
+      const holder = lockHolder(lock);
+      if (holder) throw inUse(path, lock, holder);
+    } else {
+      const attempt = tryLock(lock);
+      if (!attempt.acquired) throw inUse(path, lock, attempt.holder);
+      release = attempt.release;
+    }
+    try {
+      const exists = existsSync(path);
+      if (!exists || (options.replace && !options.resume)) return new Checkpoint(path, new Map(), 0, options.identity, false, release);
+      if (!options.resume) {
+        throw usageError(`${source} was imported before: ${path} holds the progress of that import`, `finish it with --resume, or delete ${path} to import every row again`);
+      }
+      const { entries, sentThrough } = readJournal(path, options.identity);
+      return new Checkpoint(path, entries, sentThrough, options.identity, true, release);
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  /** Before LINE is sent: makes sure a mark covers it, marking up to `ahead()` when one is needed. */
+  sending(line: number, ahead: () => number): void {
+    if (line <= this.marked) return;
+    this.marked = Math.max(line, ahead());
+    this.append(`${JSON.stringify({ sent_through: this.marked })}\n`, true);
+  }
+
+  /** What became of a row (or that it was scored); written with the next batch. */
+  outcome(line: number, step: { digest?: string; state?: Outcome; id?: string; error?: string; uncertain?: boolean; scored?: boolean }): void {
+    this.append(`${JSON.stringify({ line, ...step })}\n`, false);
+  }
+
+  /** Writes what is pending; deletes the journal when the import is complete (nothing to resume); unlocks. Again: nothing. */
+  close(complete: boolean): void {
+    this.flush();
+    clearTimeout(this.timer);
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+    if (complete) rmSync(this.path, { force: true });
+    this.release();
+    this.release = () => {};
+  }
+
+  private append(text: string, now: boolean): void {
+    this.pending += text;
+    if (now) this.flush();
+    else this.timer ??= setTimeout(() => this.flush(), FLUSH_MS).unref();
+  }
+
+  private flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.pending === '') return;
+    if (this.fd === undefined) {
+      this.fd = openSync(this.path, this.appending ? 'a' : 'w', 0o600);
+      if (!this.appending) writeSync(this.fd, `${JSON.stringify({ checkpoint: FORMAT, ...this.identity })}\n`);
+      this.appending = true;
+    }
+    writeSync(this.fd, this.pending);
+    this.pending = '';
+  }
+}
+
+function inUse(path: string, lock: string, holder: LockHolder): Error {
+  return usageError(`${path} is in use by another crm contacts import (${describeHolder(holder)})`, `let it finish; if no import is running, delete ${lock}`);
+}
+
+function readJournal(path: string, identity: ImportIdentity): { entries: Map<number, RowEntry>; sentThrough: number } {
+  const lines = readFileSync(path, 'utf8').split('\n');
+  let header: unknown;
+  try {
+    header = JSON.parse(lines[0] ?? '');
+  } catch {
+    header = undefined;
+  }
+  if (!isObject(header) || header.checkpoint !== FORMAT) {
+    throw usageError(`${path} is not a checkpoint of this version of crm contacts import`, 'give the checkpoint of an earlier import with --checkpoint FILE');
+  }
+  checkIdentity(path, header, identity);
+  const entries = new Map<number, RowEntry>();
+  let sentThrough = 0;
+  for (const text of lines.slice(1)) {
+    let step: unknown;
+    try {
+      step = JSON.parse(text);
+    } catch {
+      continue; // a line cut short by a crash: what it said is looked up again
+    }
+    if (!isObject(step)) continue;
+    if (typeof step.sent_through === 'number') sentThrough = Math.max(sentThrough, step.sent_through);
+    if (typeof step.line !== 'number') continue;
+    const previous = entries.get(step.line);
+    if (step.scored === true && previous) {
+      previous.scored = true;
+      continue;
+    }
+    if (typeof step.digest !== 'string' || !['created', 'updated', 'failed'].includes(String(step.state))) continue;
+    entries.set(step.line, {
+      digest: step.digest,
+      state: step.state as Outcome,
+      id: typeof step.id === 'string' ? step.id : previous?.id,
+      uncertain: step.uncertain === true,
+      scored: previous?.digest === step.digest ? previous.scored : undefined,
+    });
+  }
+  return { entries, sentThrough };
+}
+
+/**
+ * The rows a checkpoint has as imported exist in its workspace only, and its line numbers mean
+ * something only for its input: another workspace or another input is refused. A file may have
+ * changed (rows fixed after a failure; rows imported before are checked one by one), stdin may not.
+ */
+function checkIdentity(path: string, header: Record<string, unknown>, identity: ImportIdentity): void {
+  const again = 'resume with the same workspace and input, or start again with a new --checkpoint';
+  if (header.workspace !== identity.workspace) {
+    throw usageError(`${path} holds the progress of an import into ${String(header.workspace)}, not ${identity.workspace}`, again);
+  }
+  if (header.input !== identity.input) throw usageError(`${path} holds the progress of an import of ${String(header.input)}, not ${identity.input}`, again);
+  if (identity.input === 'stdin' && header.digest !== identity.digest) {
+    throw usageError(`${path} holds the progress of an import of other data: stdin is not what was imported then`, again);
+  }
+}

@@ -1,0 +1,194 @@
+// Reading an import file into contact bodies, every row checked before anything is sent. CSV (a
+// header row; comma, semicolon or tab; a UTF-8 BOM tolerated; csv-parse) or NDJSON (one JSON object
+// a line). Columns are matched to contact fields by name (`Email`, `account-id`), or by --map
+// COLUMN=FIELD, which may also name a field the registry does not know (a workspace's own: sent as
+// given). Other columns are ignored with a warning, so an export can be imported as it is. A row is
+// checked as `contacts create` checks its flags: required fields, the email rule, typed values.
+
+import { usageError } from '../../../cli/errors.js';
+import { checkKeys, checkName, parseValue } from '../../../cli/input.js';
+import { isObject, type JsonObject } from '../../../registry/values.js';
+import type { IMPORT_FORMATS } from '../../../registry/local.js';
+import { writableFields } from '../../../registry/resources.js';
+import type { FieldSpec } from '../../../registry/types.js';
+
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+export interface ImportRow {
+  /** Where the row starts in the file (1 is the first line; the CSV header is line 1). */
+  line: number;
+  /** The row as read (CSV cells; for NDJSON the line itself): what the errors file repeats. */
+  cells: string[];
+  /** What would be sent, when the row is valid. */
+  body?: JsonObject;
+  /** Why the row cannot be sent. */
+  problem?: string;
+}
+
+export interface ImportFile {
+  rows: ImportRow[];
+  /** The names of `cells`: the CSV header, or `json` for NDJSON. */
+  columns: string[];
+  /** Columns (or keys) that match no contact field and were not mapped: left out of every body. */
+  ignored: string[];
+}
+
+const CONTACT_FIELDS = writableFields('contact');
+const REQUIRED_FIELDS = CONTACT_FIELDS.filter((field) => field.required);
+
+/** Format from --format, else the file name, else the first character (`{`: NDJSON). */
+export function detectFormat(text: string, source: string, asked: ImportFormat | undefined): ImportFormat {
+  if (asked) return asked;
+  if (/\.(nd)?jsonl?$/i.test(source)) return 'ndjson';
+  if (/\.(csv|txt)$/i.test(source)) return 'csv';
+  return text.replace(/^\uFEFF/, '').trimStart().startsWith('{') ? 'ndjson' : 'csv';
+}
+
+export async function readImportFile(text: string, format: ImportFormat, maps: readonly string[], source: string): Promise<ImportFile> {
+  const mapping = parseMaps(maps);
+  return format === 'csv' ? readCsv(text, mapping, source) : readNdjson(text, mapping);
+}
+
+/** --map COLUMN=FIELD (COLUMN=, with no field: leave the column out, quietly). */
+function parseMaps(maps: readonly string[]): Map<string, string> {
+  const mapping = new Map<string, string>();
+  for (const pair of maps) {
+    const eq = pair.lastIndexOf('=');
+    if (eq <= 0) throw usageError(`invalid --map "${pair}" (expected COLUMN=FIELD)`);
+    const column = pair.slice(0, eq).trim();
+    const field = pair.slice(eq + 1).trim();
+    if (field !== '') checkName(field, '--map');
+    if (mapping.has(column)) throw usageError(`--map names column "${column}" twice`);
+    mapping.set(column, field);
+  }
+  return mapping;
+}
+
+/** `Email`, ` account-id `, `List IDs` → the contact field of that name. */
+function fieldNamed(column: string): FieldSpec | undefined {
+  const name = column.trim().toLowerCase().replace(/[\s-]+/g, '_');
+  return CONTACT_FIELDS.find((field) => field.name === name);
+}
+
+/**
+ * Which field each column fills, checked once for the whole file: every --map names a column of
+ * the file, and no two columns fill the same field.
+ */
+function resolveColumns(columns: readonly string[], mapping: Map<string, string>): { fields: Array<FieldSpec | undefined>; ignored: string[] } {
+  for (const column of mapping.keys()) {
+    if (!columns.includes(column)) throw usageError(`--map: the file has no column "${column}"`, `its columns: ${columns.join(', ')}`);
+  }
+  const fields = columns.map((column): FieldSpec | undefined => {
+    const mapped = mapping.get(column);
+    if (mapped === undefined) return fieldNamed(column);
+    if (mapped === '') return undefined;
+    // A field crm does not know is the workspace's own: its value is sent as given.
+    return CONTACT_FIELDS.find((field) => field.name === mapped) ?? { name: mapped, type: 'json', description: 'a field of the workspace' };
+  });
+  const filledBy = new Map<string, string>();
+  fields.forEach((field, index) => {
+    if (!field) return;
+    const other = filledBy.get(field.name);
+    if (other !== undefined) throw usageError(`columns "${other}" and "${columns[index]}" both fill ${field.name}`, `leave one out with --map "${columns[index]}="`);
+    filledBy.set(field.name, columns[index]!);
+  });
+  const ignored = columns.filter((column, index) => !fields[index] && mapping.get(column) !== '');
+  return { fields, ignored };
+}
+
+/** The body of one row: each column's value (`values[i]`) for the field it fills (`fields[i]`); or why it cannot be sent. */
+function toBody(fields: ReadonlyArray<FieldSpec | undefined>, values: ArrayLike<unknown>): Pick<ImportRow, 'body' | 'problem'> {
+  const body: JsonObject = {};
+  try {
+    for (let index = 0; index < fields.length; index++) {
+      const field = fields[index];
+      const raw = values[index];
+      if (!field) continue;
+      const value = typeof raw === 'string' ? raw.trim() : raw;
+      if (value === undefined || value === null || value === '') continue;
+      // A workspace's own field: text from CSV stays text; JSON values stay as they are.
+      body[field.name] = field.type === 'json' ? checkKeys(value, field.name) : parseValue(value, field, field.name);
+    }
+  } catch (error) {
+    return { problem: (error as Error).message };
+  }
+  const missing = REQUIRED_FIELDS.filter((field) => body[field.name] === undefined).map((field) => field.name);
+  if (missing.length > 0) return { problem: `missing ${missing.join(' and ')}` };
+  return { body };
+}
+
+async function readCsv(text: string, mapping: Map<string, string>, source: string): Promise<ImportFile> {
+  const { parse } = await import('csv-parse/sync');
+  let records: string[][];
+  try {
+    records = parse(text, { bom: true, relax_column_count: true, relax_quotes: true, delimiter: delimiterOf(text) });
+  } catch (error) {
+    const line = (error as { lines?: number }).lines;
+    throw usageError(`${source}${line ? ` line ${line}` : ''}: not valid CSV: ${(error as Error).message}`);
+  }
+  const blank = (cells: string[]) => cells.every((cell) => cell.trim() === '');
+  const headerAt = records.findIndex((record) => !blank(record));
+  if (headerAt < 0) throw usageError(`${source} is empty: a CSV import needs a header row`, 'for example: name,email,company');
+  const columns = records[headerAt]!.map((column) => column.trim());
+  const { fields, ignored } = resolveColumns(columns, mapping);
+  if (!fields.some((field) => field?.required)) {
+    throw usageError(`${source}: no column holds a contact's name or email`, `its columns: ${columns.join(', ')}; name them with --map COLUMN=FIELD`);
+  }
+  const rows: ImportRow[] = [];
+  // A record starts on the line after the records before it: a line each, and one more for each
+  // line break inside a quoted value (csv-parse's own byte offsets, its info option, cost a third more).
+  let line = 1;
+  for (const [index, cells] of records.entries()) {
+    const start = line;
+    line += 1 + lineBreaksIn(cells);
+    if (index <= headerAt || blank(cells)) continue;
+    if (cells.length > columns.length) {
+      rows.push({ line: start, cells, problem: `${cells.length} cells, but the header has ${columns.length} columns` });
+      continue;
+    }
+    rows.push({ line: start, cells, ...toBody(fields, cells) });
+  }
+  return { rows, columns, ignored };
+}
+
+function lineBreaksIn(cells: readonly string[]): number {
+  let count = 0;
+  for (const cell of cells) for (let at = cell.indexOf('\n'); at !== -1; at = cell.indexOf('\n', at + 1)) count++;
+  return count;
+}
+
+/** The separator of the header line: comma, semicolon (spreadsheets in many locales) or tab. */
+function delimiterOf(text: string): string {
+  const header = text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
+  const counts = [',', ';', '\t'].map((delimiter) => [delimiter, header.split(delimiter).length - 1] as const);
+  const [best, count] = counts.reduce((top, entry) => (entry[1] > top[1] ? entry : top));
+  return count > 0 ? best : ',';
+}
+
+function readNdjson(text: string, mapping: Map<string, string>): ImportFile {
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const parsed: Array<{ line: number; text: string; object?: JsonObject; problem?: string }> = [];
+  const keys = new Set<string>();
+  lines.forEach((lineText, index) => {
+    if (lineText.trim() === '') return;
+    const entry: (typeof parsed)[number] = { line: index + 1, text: lineText };
+    try {
+      const value: unknown = JSON.parse(lineText);
+      if (isObject(value)) {
+        entry.object = value;
+        for (const key of Object.keys(value)) keys.add(key);
+      } else entry.problem = 'not a JSON object';
+    } catch (error) {
+      entry.problem = `not valid JSON: ${(error as Error).message}`;
+    }
+    parsed.push(entry);
+  });
+  const columns = [...keys];
+  const { fields, ignored } = resolveColumns(columns, mapping);
+  const rows = parsed.map(({ line, text: lineText, object, problem }): ImportRow => {
+    if (!object) return { line, cells: [lineText], problem };
+    const values = columns.map((key) => (Object.hasOwn(object, key) ? object[key] : undefined));
+    return { line, cells: [lineText], ...toBody(fields, values) };
+  });
+  return { rows, columns: ['json'], ignored };
+}

@@ -1,0 +1,30 @@
+// The five commands of every resource (list, get, create, update, delete), declared from the
+// registry's resource and its endpoints: no code of their own, the generic runner runs them. A
+// group passes its examples, and its own definition of a command that does more (contacts create).
+
+import type { EndpointName } from '../registry/endpoints.js';
+import { RESOURCES } from '../registry/resources.js';
+import type { Example, FieldSpec, ResourceName } from '../registry/types.js';
+import { defineCommand, type Command } from './command.js';
+
+/** The positional argument of a command about one record. */
+export const idArg = (noun: string) => ({ name: 'id', type: 'id', description: `${noun} id` }) as const satisfies FieldSpec;
+
+const article = (noun: string) => (/^[aeiou]/.test(noun) ? 'an' : 'a');
+
+type Verb = 'list' | 'get' | 'create' | 'update' | 'delete';
+
+export function crud(resource: ResourceName, examples: Readonly<Record<Verb, readonly Example[]>>, own: Partial<Record<Verb, Command>> = {}): Command[] {
+  const { plural, columns } = RESOURCES[resource];
+  const noun = resource;
+  const endpoint = (verb: Verb) => `${plural}_${verb}` as EndpointName;
+  const declared: Record<Verb, () => Command> = {
+    list: () => defineCommand({ command: [plural, 'list'], aliases: ['ls'], summary: `List ${plural}, newest first`, endpoint: endpoint('list'), columns, examples: examples.list }),
+    get: () => defineCommand({ command: [plural, 'get'], aliases: ['view'], summary: `Show one ${noun}`, endpoint: endpoint('get'), args: [idArg(noun)], examples: examples.get }),
+    create: () => defineCommand({ command: [plural, 'create'], aliases: ['new'], summary: `Create ${article(noun)} ${noun}`, endpoint: endpoint('create'), columns, examples: examples.create }),
+    update: () =>
+      defineCommand({ command: [plural, 'update'], aliases: ['edit'], summary: `Change fields of ${article(noun)} ${noun}`, endpoint: endpoint('update'), args: [idArg(noun)], columns, examples: examples.update }),
+    delete: () => defineCommand({ command: [plural, 'delete'], aliases: ['rm'], summary: `Delete ${article(noun)} ${noun}`, endpoint: endpoint('delete'), args: [idArg(noun)], examples: examples.delete }),
+  };
+  return (['list', 'get', 'create', 'update', 'delete'] as const).map((verb) => own[verb] ?? declared[verb]());
+}

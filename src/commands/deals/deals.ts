@@ -1,0 +1,18 @@
+// crm deals: the group. Its CRUD commands are declared from the registry's deal; stage is ./stage/.
+
+import { DEMO } from '../../registry/demo.js';
+import { example as ex } from '../../registry/types.js';
+import type { Command } from '../command.js';
+import { crud } from '../crud.js';
+import stage from './stage/command.js';
+
+export const DEALS: readonly Command[] = [
+  ...crud('deal', {
+    list: [ex('crm deals list --stage proposal', 'deals in one stage', { tool: { stage: 'proposal' } }), ex('crm deals list --status won --fields name,amount', 'won deals, two fields')],
+    get: [ex(`crm deals get ${DEMO.deal}`, 'one deal with its stage history', { tool: { id: DEMO.deal } })],
+    create: [ex('crm deals create --name "Annual licence" --amount 12000 --stage qualification', 'create a deal', { tool: { name: 'Annual licence', amount: 12000, stage: 'qualification' } })],
+    update: [ex(`crm deals update ${DEMO.deal} --amount 15000`, 'change the value', { tool: { id: DEMO.deal, amount: 15000 } })],
+    delete: [ex(`crm deals delete ${DEMO.deal} --yes`, 'delete without asking', { tool: { id: DEMO.deal } })],
+  }),
+  stage,
+];

@@ -1,0 +1,85 @@
+// crm deals stage ID [STAGE]: STAGE is matched against the pipeline's stages (by id or name) before
+// anything moves, and the move sends the stage's id; with no STAGE a person picks one. The stages
+// (and the deal a person picks for) are look-ups: a dry run reads them too, so it refuses what the
+// run refuses and plans the same requests. The result is the moved deal (with the activity the move
+// logged) and, under a table, a line about that activity. A move to the stage the deal is already
+// in is no move: said on stderr, exit 0.
+
+import type { Context } from '../../../cli/context.js';
+import { usageError } from '../../../cli/errors.js';
+import { cellText, safeLine } from '../../../cli/format.js';
+import type { Choice } from '../../../cli/prompt.js';
+import { record } from '../../../cli/result.js';
+import { isObject } from '../../../registry/values.js';
+import { HttpError } from '../../../http/errors.js';
+import { fillPath } from '../../../http/url.js';
+import { buildBody, fetchChoices } from '../../body.js';
+import { namingTheId, pathOf } from '../../endpoint.js';
+import type { Handler, Input } from '../../command.js';
+import type { Spec } from './command.js';
+
+/** Answers a workspace may give a move to the stage the deal is in (the sandbox: 409). */
+const REFUSALS = new Set([400, 409, 422]);
+
+export const run: Handler<Spec> = async (ctx, invocation) => {
+  const path = pathOf(invocation); // the deal id is checked first
+  const requested = invocation.args.stage?.trim();
+  // Bad usage is refused before anything is sent.
+  if (!requested && !ctx.io.canPrompt) throw usageError('missing STAGE', 'list the stages with `crm pipeline stages`');
+  const stages = await fetchChoices(ctx, 'stages');
+  const stage = requested ? matchStage(requested, stages) : await pickStage(ctx, invocation, stages);
+  const body = await buildBody(ctx, invocation, { stage: stage.value });
+  let data: unknown;
+  try {
+    data = await (await ctx.client()).request('POST', path, { body });
+  } catch (error) {
+    const unmoved = error instanceof HttpError && error.status !== undefined && REFUSALS.has(error.status) ? await dealIn(ctx, invocation, stage) : undefined;
+    if (!unmoved) throw namingTheId(error, invocation);
+    ctx.info(`Deal ${invocation.args.id} is already in ${stageLabel(stage)}: nothing moved.`);
+    return record(unmoved, { keys: invocation.command.columns });
+  }
+  // The service may answer the deal with an `activity` member, or {deal, activity}: one shape out.
+  const moved = isObject(data) && isObject(data.deal) ? { ...data.deal, activity: data.activity } : data;
+  return record(moved, { keys: invocation.command.columns, notes: isObject(moved) ? activityNote(moved.activity) : [] });
+};
+
+/** No STAGE at a terminal: the person picks one, the deal's own stage preselected. */
+async function pickStage(ctx: Context, invocation: Input<Spec>, stages: Choice[]): Promise<Choice> {
+  const id = invocation.args.id;
+  const deal = await (await ctx.lookupClient()).request('GET', fillPath('/deals/{id}', { id })).catch((error) => {
+    throw namingTheId(error, invocation);
+  });
+  const name = isObject(deal) && deal.name !== undefined ? safeLine(cellText(deal.name)) : id;
+  const value = await ctx.prompter.select(`Move ${name} to which stage?`, stages, isObject(deal) ? cellText(deal.stage) : undefined);
+  return stages.find((choice) => choice.value === value) ?? { value };
+}
+
+/**
+ * After a refused move: the deal, if it is in STAGE already (the refusal said so, in whatever words);
+ * undefined otherwise, and the refusal stands.
+ */
+async function dealIn(ctx: Context, invocation: Input<Spec>, stage: Choice): Promise<Record<string, unknown> | undefined> {
+  const deal = await (await ctx.client()).request('GET', fillPath('/deals/{id}', { id: invocation.args.id })).catch(() => undefined);
+  return isObject(deal) && typeof deal.stage === 'string' && sameStage(deal.stage, stage) ? deal : undefined;
+}
+
+const normal = (text: string) => text.toLowerCase().replace(/[\s_-]+/g, ' ').trim();
+/** A stage's id, its name, and its name without the "(id)" a choice adds. */
+const labels = (choice: Choice) => [choice.value, choice.name ?? '', (choice.name ?? '').replace(/\s*\([^)]*\)$/, '')];
+const sameStage = (text: string, choice: Choice) => labels(choice).some((label) => label !== '' && normal(label) === normal(text));
+const stageLabel = (choice: Choice) => labels(choice)[2] || choice.value;
+
+/** "Closed Won (closed_won)" matches closed_won, "closed won" and "Closed Won". */
+function matchStage(requested: string, stages: Choice[]): Choice {
+  const match = stages.find((choice) => sameStage(requested, choice));
+  // A workspace that lists no stages leaves the check to the service.
+  if (!match && stages.length > 0) throw usageError(`unknown stage "${requested}" (valid stages: ${stages.map((choice) => choice.value).join(', ')})`);
+  return match ?? { value: requested };
+}
+
+function activityNote(activity: unknown): string[] {
+  if (!isObject(activity)) return [];
+  const from = cellText(activity.from_stage ?? activity.from);
+  const to = cellText(activity.to_stage ?? activity.to);
+  return [`Activity logged: ${cellText(activity.type ?? 'stage change')} ${from ? `${from} → ` : ''}${to} (${cellText(activity.id)})`];
+}

@@ -1,0 +1,9 @@
+// Facts of the service as a whole (service-api.md): where its API lives and how its lists page.
+// Read from here by the CLI, MCP, dry-run, the docs and the sandbox alike.
+
+/** The path every endpoint is under. */
+export const API_PREFIX = '/api/v1';
+/** The records a list page holds when no limit is asked for. */
+export const PAGE_DEFAULT = 20;
+/** The most records one page holds. */
+export const PAGE_MAX = 50;
