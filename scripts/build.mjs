@@ -6,6 +6,8 @@
 // file of its own so a TAB loads neither.
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
@@ -75,6 +77,21 @@ const handlersInApp = {
   },
 };
 
+/**
+ * Each handler is a chunk of the app build, loaded when its command runs. esbuild puts a module
+ * shared by several entries (app.js, the handlers) in a chunk for that set of entries, and the
+ * handlers share different parts of the core: that made dozens of small chunks, read by every
+ * command. Here each handler also imports what app.js loads, so the whole core has one set of
+ * entries, and is one chunk.
+ */
+const handlersShareTheCore = {
+  name: 'handlers-share-the-core',
+  setup(build) {
+    const app = fileURLToPath(new URL('../src/app.ts', import.meta.url));
+    build.onLoad({ filter: /\/src\/commands\/.*\/run\.ts$/ }, (args) => ({ contents: `import ${JSON.stringify(app)};\n${readFileSync(args.path, 'utf8')}`, loader: 'ts', resolveDir: dirname(args.path) }));
+  },
+};
+
 /** main.ts and complete.ts import './app.js' when needed: that is the app build's output, not bundled in. */
 const appIsSeparate = {
   name: 'app-is-separate',
@@ -85,4 +102,4 @@ const appIsSeparate = {
 
 // Without splitting, each entry is a bundle of its own.
 await build({ ...common, plugins: [...common.plugins, appIsSeparate, handlersInApp], entryPoints: { crm: 'src/main.ts', complete: 'src/complete.ts' }, outdir: 'dist', splitting: false });
-await build({ ...common, entryPoints: { app: 'src/app.ts' }, outdir: 'dist', splitting: true, chunkNames: 'chunks/[name]-[hash]' });
+await build({ ...common, plugins: [...common.plugins, handlersShareTheCore], entryPoints: { app: 'src/app.ts' }, outdir: 'dist', splitting: true, chunkNames: 'chunks/[name]-[hash]' });
