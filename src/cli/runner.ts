@@ -32,17 +32,17 @@ export async function runAction(init: ContextInit, body: CommandBody, settings: 
   try {
     // Every global check before the first request: format, fields, timeout.
     ctx.output({ ignoreProfileSetting: settings.ignoreProfileOutput, defaultFormat: settings.defaultFormat, pipeFormat: settings.pipeFormat });
-    void ctx.timeoutMs;
+    void ctx.timeoutMs();
     const result = await body(ctx);
     // A streamed list (--all, export) sends its requests as it is read: read it to plan them.
     if (ctx.dryRun && result.kind === 'list' && !Array.isArray(result.items)) for await (const _ of result.items);
     // A dry run shows the requests it would have sent instead of the stand-in answers they got.
     if (ctx.dryRun && ctx.plan.length > 0) {
-      ctx.printer.plan(ctx.plan);
+      ctx.printer().plan(ctx.plan);
       await drained(ctx.io.stdout);
       return ExitCode.ok;
     }
-    await ctx.printer.print(result);
+    await ctx.printer().print(result);
     await drained(ctx.io.stdout);
     const later = result.kind === 'record' && result.afterPrint ? await result.afterPrint() : undefined;
     const problem = result.failure ?? later;
@@ -71,7 +71,7 @@ function endEarly(end: EarlyEnd, ctx: Context): number {
 /** One line `crm: message` (and a hint) on stderr; the JSON error object too when JSON was asked for. */
 function report(error: unknown, ctx: Context): number {
   const failure = toCliError(error);
-  printFailure(ctx.io.stderr, failure, ctx.jsonErrors);
+  printFailure(ctx.io.stderr, failure, ctx.jsonErrors());
   // A stack says where crm itself went wrong; an answer of the service, a usage error or a bad
   // configuration has none worth showing (and its message is the service's text).
   if (ctx.debug && failure.code === UNEXPECTED && error instanceof Error) ctx.io.stderr.write(`${safeLines(maskCredentials(error.stack ?? ''))}\n`);

@@ -55,10 +55,10 @@ async function askFields(ctx: Context, fields: readonly FieldSpec[]): Promise<Js
     const label = field.description.charAt(0).toUpperCase() + field.description.slice(1);
     const choices = await choicesFor(ctx, field);
     if (choices.length > 0) {
-      answers[field.name] = await ctx.prompter.select(label, choices, typeof field.default === 'string' ? field.default : undefined);
+      answers[field.name] = await ctx.prompter().select(label, choices, typeof field.default === 'string' ? field.default : undefined);
       continue;
     }
-    const answer = await ctx.prompter.input(`${label}${field.required ? '' : ' (optional)'}`, {
+    const answer = await ctx.prompter().input(`${label}${field.required ? '' : ' (optional)'}`, {
       required: field.required,
       validate: (value) => validateAnswer(field, value),
     });

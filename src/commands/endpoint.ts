@@ -143,7 +143,7 @@ async function runDelete(ctx: Context, invocation: Call): Promise<Result> {
 export async function confirmDeletion(ctx: Context, what: string, yes: boolean, question: () => Promise<string>): Promise<void> {
   if (yes || ctx.dryRun) return;
   if (!ctx.io.canPrompt) throw usageError(`refusing to delete ${what} without confirmation`, 'pass --yes to confirm');
-  if (!(await ctx.prompter.confirm(await question(), false))) throw new CliError('cancelled', ExitCode.interrupted, { code: 'cancelled' });
+  if (!(await ctx.prompter().confirm(await question(), false))) throw new CliError('cancelled', ExitCode.interrupted, { code: 'cancelled' });
 }
 
 /** "con_x (Ada Lovelace)" for a confirmation; the id alone when the record cannot be read. */

@@ -7,8 +7,19 @@ export const RETRY_AFTER_CAP_MS = 10_000;
 export const MAX_WAIT_MS = 3_600_000;
 /** Bulk work waits out short 429s for one request up to this long in all (the service's published window is a minute). */
 export const RATE_LIMIT_BUDGET_MS = 60_000;
-const BACKOFF_BASE_MS = 300;
-const BACKOFF_MAX_MS = 5_000;
+
+/**
+ * How the waits between attempts grow: doubling from `baseMs` up to `maxMs`; with jitter, half of
+ * each step is random ("equal jitter"), so that clients refused together do not come back together.
+ */
+interface Backoff {
+  baseMs: number;
+  maxMs: number;
+  jitter: boolean;
+}
+
+/** The retries of a request: the core's, and watch's forwards. */
+const REQUEST_BACKOFF: Backoff = { baseMs: 300, maxMs: 5_000, jitter: true };
 
 export type Outcome =
   | { kind: 'status'; status: number }
@@ -28,10 +39,13 @@ export function shouldRetry(method: string, outcome: Outcome): boolean {
   return isIdempotent(method) && RETRYABLE_STATUSES.has(outcome.status);
 }
 
-/** Exponential backoff with "equal jitter": half the step fixed, half random. */
-export function backoffDelay(attempt: number, random: () => number = Math.random): number {
-  const step = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** attempt);
-  return Math.round(step / 2 + random() * (step / 2));
+/**
+ * The wait before attempt `attempt + 1`: the one backoff of crm, for a request's retries (by
+ * default) and for the loops that wait between tries of their own (watch's polls).
+ */
+export function backoffDelay(attempt: number, random: () => number = Math.random, backoff: Backoff = REQUEST_BACKOFF): number {
+  const step = Math.min(backoff.maxMs, backoff.baseMs * 2 ** attempt);
+  return backoff.jitter ? Math.round(step / 2 + random() * (step / 2)) : step;
 }
 
 /** Retry-After as milliseconds: delta-seconds or an HTTP date. Undefined when absent or unreadable. */

@@ -11,7 +11,7 @@ export async function offerToForgetReplica(ctx: Context, profile: string): Promi
   const path = replicaPath(ctx.env, profile);
   if (!replicaExists(path)) return undefined;
   const what = `the local replica of profile "${profile}" (${path}, ${(replicaSize(path) / 1_048_576).toFixed(1)} MB)`;
-  if (ctx.io.canPrompt && (await ctx.prompter.confirm(`Also delete ${what}?`, false))) return forgetReplica(path);
+  if (ctx.io.canPrompt && (await ctx.prompter().confirm(`Also delete ${what}?`, false))) return forgetReplica(path);
   ctx.info(`Kept ${what}; \`crm sync --forget --profile ${profile}\` deletes it.`);
   return false;
 }

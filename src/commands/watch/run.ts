@@ -21,6 +21,7 @@ import { recordId } from '../../http/envelope.js';
 import type { ChangeEvent } from '../../mirror/changes.js';
 import { isObject, type JsonObject } from '../../registry/values.js';
 import { recordKey, walk } from '../../http/paginate.js';
+import { backoffDelay } from '../../http/retry.js';
 import type { WATCHABLE } from '../../registry/local.js';
 import { PAGE_MAX } from '../../registry/service.js';
 import { RESOURCES, resourceNamed } from '../../registry/resources.js';
@@ -181,7 +182,7 @@ class Watcher {
         if (failures >= maxFailures) {
           throw new CliError(`giving up after ${failures === 1 ? 'a failure' : `${failures} failures in a row`}: ${failure.message}`, failure.exitCode, { status: failure.status, code: failure.code, hint: failure.hint });
         }
-        delay = Math.min(intervalMs * 2 ** (failures - 1), Math.max(intervalMs, MAX_BACKOFF_MS));
+        delay = backoffDelay(failures - 1, Math.random, { baseMs: intervalMs, maxMs: Math.max(intervalMs, MAX_BACKOFF_MS), jitter: false });
         this.ctx.warn(`${safeLine(failure.message)}; trying again in ${formatDuration(delay)} (failure ${failures} of ${maxFailures})`);
       }
       if (once) return;
@@ -286,7 +287,7 @@ class Watcher {
         url: forwardTo,
         secret: this.settings.secret,
         transport: await this.transport(),
-        timeoutMs: this.ctx.timeoutMs,
+        timeoutMs: this.ctx.timeoutMs(),
         signal,
         pause: (ms, stop) => this.ctx.pause(ms, stop),
         onRetry: (message) => this.ctx.warn(message),

@@ -39,5 +39,5 @@ async function pickPending(ctx: Context): Promise<string[]> {
     ctx.info('No pending suggestions.');
     return [];
   }
-  return ctx.prompter.checkbox('Accept which suggestions? (space to select, enter to confirm)', choices);
+  return ctx.prompter().checkbox('Accept which suggestions? (space to select, enter to confirm)', choices);
 }

@@ -27,7 +27,7 @@ export const run: Handler<Spec> = async (ctx, { options }) => {
   let baseUrlInput = ctx.options.baseUrl || ctx.env.CRM_BASE_URL || stored?.base_url;
   if (!baseUrlInput) {
     if (!ctx.io.canPrompt) throw usageError('missing --base-url', 'pass the workspace URL, e.g. --base-url https://crm.example.com');
-    baseUrlInput = await ctx.prompter.input('Workspace base URL', { required: true, validate: validUrl });
+    baseUrlInput = await ctx.prompter().input('Workspace base URL', { required: true, validate: validUrl });
   }
   const baseUrl = normalizeBaseUrl(baseUrlInput);
 
@@ -36,7 +36,7 @@ export const run: Handler<Spec> = async (ctx, { options }) => {
     key = (await readAll(ctx.io.stdin)).trim();
     if (!key) throw usageError('--with-key read an empty key from stdin');
   } else if (ctx.io.canPrompt) {
-    key = (await ctx.prompter.password('API key (from the API section of the workspace settings)')).trim();
+    key = (await ctx.prompter().password('API key (from the API section of the workspace settings)')).trim();
   } else {
     throw usageError('no key given', 'pipe it in: `crm auth login --with-key < keyfile`');
   }

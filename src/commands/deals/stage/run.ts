@@ -50,7 +50,7 @@ async function pickStage(ctx: Context, invocation: Input<Spec>, stages: Choice[]
     throw namingTheId(error, invocation);
   });
   const name = isObject(deal) && deal.name !== undefined ? safeLine(cellText(deal.name)) : id;
-  const value = await ctx.prompter.select(`Move ${name} to which stage?`, stages, isObject(deal) ? cellText(deal.stage) : undefined);
+  const value = await ctx.prompter().select(`Move ${name} to which stage?`, stages, isObject(deal) ? cellText(deal.stage) : undefined);
   return stages.find((choice) => choice.value === value) ?? { value };
 }
 
