@@ -9,7 +9,6 @@
 // a handler learns when a request was handed to a connection (onRequestStart), which tells "never
 // sent, safe to send again, even a POST" from "may have been delivered".
 
-import { formatDuration } from '../registry/values.js';
 import type { Dispatcher } from 'undici';
 import { requestTarget } from './target.js';
 import { CANCELLED, TransportError, originOf, type Transport, type TransportRequest, type TransportResponse } from './types.js';
@@ -175,7 +174,7 @@ class Exchange implements Dispatcher.DispatchHandler {
     private readonly resolve: (response: TransportResponse) => void,
     private readonly reject: (error: TransportError) => void,
   ) {
-    this.timer = setTimeout(() => this.fail(new TransportError(`request timed out after ${formatDuration(request.timeoutMs)}`, 'ETIMEDOUT', this.sent)), request.timeoutMs);
+    this.timer = setTimeout(() => this.fail(new TransportError(`request timed out after ${request.timeoutMs / 1000}s`, 'ETIMEDOUT', this.sent)), request.timeoutMs);
     if (request.signal?.aborted) this.onAbort();
     else request.signal?.addEventListener('abort', this.onAbort, { once: true });
   }
