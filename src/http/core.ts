@@ -6,6 +6,7 @@ import { HttpError, cancelledError, invalidRequest } from './errors.js';
 import { parseBody, readEnvelope, unwrapList, type ErrorMember, type ListPage } from './envelope.js';
 import { Pace, sleep as abortableSleep } from './pace.js';
 import { TIMEOUT_DEFAULT_SECONDS } from '../registry/global.js';
+import { API_PREFIX } from '../registry/service.js';
 import { formatDuration, isObject } from '../registry/values.js';
 import { DEFAULT_MAX_RETRIES, MAX_WAIT_MS, RATE_LIMIT_BUDGET_MS, RETRY_AFTER_CAP_MS, backoffDelay, isIdempotent, parseRetryAfter, shouldRetry, type Outcome } from './retry.js';
 import { CANCELLED, TransportError, type Transport, type TransportRequest, type TransportResponse } from '../transport/types.js';
@@ -307,7 +308,7 @@ export class ApiClient {
       status: response.status,
       code: 'redirect',
       location,
-      hint: 'check the base URL (https://, and the path ending in /api/v1)',
+      hint: `check the base URL (https://, and the path ending in ${API_PREFIX})`,
     });
   }
 
