@@ -148,7 +148,7 @@ __crm_flags() {
         'sequences enroll') echo "$globals "'--set --data --file -h --help' ;;
         'sequences contacts') echo "$globals "'-L --limit --offset --all -h --help' ;;
         'tasks') echo "$globals "'-h --help' ;;
-        'tasks list') echo "$globals "'-L --limit --offset --all --search --status --priority --contact-id --deal-id --overdue -h --help' ;;
+        'tasks list') echo "$globals "'-L --limit --offset --all --search --status --priority --contact-id --deal-id --overdue --due --sort -h --help' ;;
         'tasks get') echo "$globals "'-h --help' ;;
         'tasks create') echo "$globals "'--title --description --status --priority --due --contact-id --deal-id --set --data -h --help' ;;
         'tasks update') echo "$globals "'--title --description --status --priority --due --contact-id --deal-id --set --data -h --help' ;;
@@ -242,9 +242,10 @@ __crm_flag_values() {
         'sequences enroll --set' | 'sequences enroll --data') ;;
         'sequences enroll --file') echo '@file' ;;
         'sequences contacts -L' | 'sequences contacts --limit' | 'sequences contacts --offset') ;;
-        'tasks list -L' | 'tasks list --limit' | 'tasks list --offset' | 'tasks list --search' | 'tasks list --contact-id' | 'tasks list --deal-id') ;;
+        'tasks list -L' | 'tasks list --limit' | 'tasks list --offset' | 'tasks list --search' | 'tasks list --contact-id' | 'tasks list --deal-id' | 'tasks list --due') ;;
         'tasks list --status') echo 'open completed' ;;
         'tasks list --priority') echo 'low normal high' ;;
+        'tasks list --sort') echo 'due' ;;
         'tasks create --title' | 'tasks create --description' | 'tasks create --due' | 'tasks create --contact-id' | 'tasks create --deal-id' | 'tasks create --set' | 'tasks create --data') ;;
         'tasks create --status') echo 'open completed' ;;
         'tasks create --priority') echo 'low normal high' ;;

@@ -239,7 +239,7 @@ function __crm_value_flags
         case 'tasks'
             echo --output -o --fields --profile --base-url --timeout
         case 'tasks list'
-            echo --output -o --fields --profile --base-url --timeout --limit -L --offset --search --status --priority --contact-id --deal-id
+            echo --output -o --fields --profile --base-url --timeout --limit -L --offset --search --status --priority --contact-id --deal-id --due --sort
         case 'tasks get'
             echo --output -o --fields --profile --base-url --timeout
         case 'tasks create'
@@ -709,8 +709,8 @@ complete -c crm -n '__crm_at \'sequences contacts\'' -l all -d 'every record, pa
 complete -c crm -n '__crm_at \'sequences contacts\'' -s h -l help -d 'show help'
 
 # crm tasks
-complete -c crm -n '__crm_at \'tasks\'' -a list -d 'List tasks, newest first'
-complete -c crm -n '__crm_at \'tasks\'' -a ls -d 'List tasks, newest first'
+complete -c crm -n '__crm_at \'tasks\'' -a list -d 'List tasks, newest first (or by due date)'
+complete -c crm -n '__crm_at \'tasks\'' -a ls -d 'List tasks, newest first (or by due date)'
 complete -c crm -n '__crm_at \'tasks\'' -a get -d 'Show one task'
 complete -c crm -n '__crm_at \'tasks\'' -a view -d 'Show one task'
 complete -c crm -n '__crm_at \'tasks\'' -a create -d 'Create a task'
@@ -733,6 +733,8 @@ complete -c crm -n '__crm_at \'tasks list\'' -l priority -x -a 'low normal high'
 complete -c crm -n '__crm_at \'tasks list\'' -l contact-id -x -d 'only tasks of this contact'
 complete -c crm -n '__crm_at \'tasks list\'' -l deal-id -x -d 'only tasks of this deal'
 complete -c crm -n '__crm_at \'tasks list\'' -l overdue -d 'only overdue tasks (open, due before today)'
+complete -c crm -n '__crm_at \'tasks list\'' -l due -x -d 'only tasks due: overdue, today, week (today and the 6 days after), a date or DATE..DATE (YYYY-MM-DD, today, tomorrow, +Nd; either end may be left out); open tasks unless --status says otherwise. The service has no due-date filter: crm reads the list and keeps the tasks due'
+complete -c crm -n '__crm_at \'tasks list\'' -l sort -x -a 'due' -d 'due: soonest due first, tasks without a due date last. The service lists newest first only: crm reads every task the filters select, then sorts'
 complete -c crm -n '__crm_at \'tasks list\'' -s h -l help -d 'show help'
 
 # crm tasks get

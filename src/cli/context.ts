@@ -30,7 +30,7 @@ export interface ContextInit {
   /** Replaces the network and sandbox transports (tests). */
   transport?: Transport;
   prompter?: Prompter;
-  /** The clock of relative times in tables (tests). */
+  /** The clock: relative times in tables, and what "today" is for date filters (tests). */
   now?: () => number;
   /** Every wait: backoff, Retry-After, the countdown, watch's interval (tests: none that takes real time); the signal ends it. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -130,6 +130,11 @@ export class Context {
 
   warn(message: string): void {
     this.io.stderr.write(`crm: warning: ${safeLine(message)}\n`);
+  }
+
+  /** The time now, in ms (the injected clock in tests): what "today" is for date filters. */
+  now(): number {
+    return (this.init.now ?? Date.now)();
   }
 
   /** Waits `ms` (on the injected clock, in tests), or until the signal is aborted. */

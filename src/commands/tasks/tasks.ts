@@ -1,18 +1,20 @@
-// crm tasks: the group. Its CRUD commands are declared from the registry's task.
+// crm tasks: the group. Its CRUD commands are declared from the registry's task; list filters and
+// sorts by due date too (./list/).
 
 import { DEMO } from '../../registry/demo.js';
 import { example as ex } from '../../registry/types.js';
 import type { Command } from '../command.js';
 import { crud } from '../crud.js';
 import complete from './complete/command.js';
+import list from './list/command.js';
 
 export const TASKS: readonly Command[] = [
   ...crud('task', {
-    list: [ex('crm tasks list --overdue', 'overdue tasks', { tool: { overdue: true } }), ex('crm tasks list --status open --priority high', 'open high-priority tasks')],
+    list: [],
     get: [ex(`crm tasks get ${DEMO.task}`, 'one task', { tool: { id: DEMO.task } })],
     create: [ex('crm tasks create --title "Send the proposal" --due tomorrow --priority high', 'create a task', { tool: { title: 'Send the proposal', due_date: 'tomorrow', priority: 'high' } })],
     update: [ex(`crm tasks update ${DEMO.task} --due +1w`, 'push the due date a week out', { tool: { id: DEMO.task, due_date: '+1w' } })],
     delete: [ex(`crm tasks delete ${DEMO.task} --yes`, 'delete without asking', { tool: { id: DEMO.task } })],
-  }),
+  }, { list }),
   complete,
 ];
