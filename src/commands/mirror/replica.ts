@@ -59,6 +59,10 @@ export async function syncReplica(
 ): Promise<SyncOutcome & { ms: number }> {
   const started = Date.now();
   await keepYoungGenerationSmall();
+  // And the old generation grows by as little as V8 allows: a long sync promotes what the pages in
+  // flight hold, and V8's default growth let its heap (mostly garbage) grow with the workspace.
+  const { setFlagsFromString } = await import('node:v8');
+  setFlagsFromString('--optimize-for-size');
   const replica = Replica.openForSync(replicaPathOf(ctx), client.baseUrl);
   ctx.onClose(() => replica.close());
   const held = new Set(replica.status().map((status) => status.resource));
