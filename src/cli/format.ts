@@ -123,3 +123,8 @@ export function humanize(key: string): string {
   const text = key.replace(/[._]/g, ' ');
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
+
+/** "a, b, c" for a message: the first ten, and how many more. */
+export function firstTen(items: readonly string[]): string {
+  return `${items.slice(0, 10).join(', ')}${items.length > 10 ? `, and ${items.length - 10} more` : ''}`;
+}

@@ -137,7 +137,7 @@ export function parseValue(raw: unknown, field: Pick<FieldSpec, 'type' | 'choice
  * would take a request elsewhere on a server that decodes it (`/`, `\\`, `?`, `#`), whitespace
  * (two ids pasted as one), or a control character; nor is it `.` or `..`.
  */
-function parseId(raw: string, label: string): string {
+export function parseId(raw: string, label: string): string {
   const id = raw.trim();
   if (id === '' || id === '.' || id === '..') throw usageError(`invalid ${label} ${JSON.stringify(raw)}`);
   if (/[\u0000-\u001f\u007f-\u009f]/.test(id)) throw usageError(`invalid ${label} (it holds a control character)`);

@@ -16,6 +16,8 @@ export interface Prompter {
   confirm(message: string, defaultValue?: boolean): Promise<boolean>;
   select(message: string, choices: Choice[], defaultValue?: string): Promise<string>;
   checkbox(message: string, choices: Choice[]): Promise<string[]>;
+  /** Pick one of the choices SOURCE gives for what was typed so far (asked again as the person types). */
+  search(message: string, source: (term: string | undefined, signal: AbortSignal) => Promise<Choice[]>): Promise<string>;
 }
 
 export function createPrompter(io: IOStreams): Prompter {
@@ -59,6 +61,10 @@ export function createPrompter(io: IOStreams): Prompter {
     async checkbox(message, choices) {
       const { checkbox } = await load();
       return ask(() => checkbox({ message, choices, loop: false }, context));
+    },
+    async search(message, source) {
+      const { search } = await load();
+      return ask(() => search({ message, source: (term, { signal }) => source(term, signal) }, context));
     },
   };
 }

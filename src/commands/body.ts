@@ -12,6 +12,7 @@ import { PAGE_MAX } from '../registry/service.js';
 import { flagName, staticValues, type DynamicValues, type FieldSpec } from '../registry/types.js';
 import type { Call } from './command.js';
 import { pick } from './invocation.js';
+import { keyedResource, pickerSource, resolveKeys } from './keys.js';
 
 export async function buildBody(ctx: Context, { command: op, options }: Call, fixed: JsonObject = {}): Promise<JsonObject> {
   const fields = op.body;
@@ -41,7 +42,8 @@ export async function buildBody(ctx: Context, { command: op, options }: Call, fi
     const flags = fields.map((field) => `--${flagName(field)}`).join(', ');
     throw usageError('nothing to update', `pass at least one of ${flags}, --set or --data`);
   }
-  return body;
+  // Checked, so the look-ups of emails and names (requests) come last.
+  return resolveKeys(ctx, fields, body);
 }
 
 function isBlank(value: unknown): boolean {
@@ -53,6 +55,13 @@ async function askFields(ctx: Context, fields: readonly FieldSpec[]): Promise<Js
   const answers: JsonObject = {};
   for (const field of fields) {
     const label = field.description.charAt(0).toUpperCase() + field.description.slice(1);
+    const keyed = keyedResource(field);
+    if (keyed) {
+      // A contact or an account: type to filter the workspace's own, newest first.
+      const picked = await ctx.prompter().search(`${label.replace(/ id or \w+$/, '')}${field.required ? '' : ' (optional)'}`, pickerSource(ctx, keyed, !field.required));
+      if (picked !== '') answers[field.name] = picked;
+      continue;
+    }
     const choices = await choicesFor(ctx, field);
     if (choices.length > 0) {
       answers[field.name] = await ctx.prompter().select(label, choices, typeof field.default === 'string' ? field.default : undefined);

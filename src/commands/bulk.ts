@@ -3,6 +3,7 @@
 
 import pMap from 'p-map';
 import { CliError, ExitCode, toCliError } from '../cli/errors.js';
+import { firstTen } from '../cli/format.js';
 import { list, type ReportRow, type Result, type View } from '../cli/result.js';
 
 /** The rows of a command that acts on several ids (tasks complete, ai accept, sequences enroll). */
@@ -47,9 +48,4 @@ export function report(rows: ReadonlyArray<ReportRow & { failure?: CliError }>, 
   if (failed.length === 0) return result;
   if (rows.length === 1 && failed[0]!.failure) return { ...result, failure: failed[0]!.failure };
   return { ...result, failure: new CliError(`${failed.length} of ${rows.length} failed: ${firstTen(failed.map((row) => row.id))}`, ExitCode.partial, { code: 'partial_failure', hint }) };
-}
-
-/** "a, b, c" for a message: the first ten, and how many more. */
-export function firstTen(items: readonly string[]): string {
-  return `${items.slice(0, 10).join(', ')}${items.length > 10 ? `, and ${items.length - 10} more` : ''}`;
 }

@@ -3,12 +3,12 @@
 // group passes its examples, and its own definition of a command that does more (contacts create).
 
 import type { EndpointName } from '../registry/endpoints.js';
-import { RESOURCES } from '../registry/resources.js';
+import { RESOURCES, idOrKey } from '../registry/resources.js';
 import type { Example, FieldSpec, ResourceName } from '../registry/types.js';
 import { defineCommand, type Command } from './command.js';
 
-/** The positional argument of a command about one record. */
-export const idArg = (noun: string) => ({ name: 'id', type: 'id', description: `${noun} id` }) as const satisfies FieldSpec;
+/** The positional argument of a command about one record: its id (or, for a contact or an account, its email or name). */
+export const idArg = <R extends ResourceName>(resource: R) => ({ name: 'id', type: 'id', description: idOrKey(resource), references: resource }) as const satisfies FieldSpec;
 
 const article = (noun: string) => (/^[aeiou]/.test(noun) ? 'an' : 'a');
 

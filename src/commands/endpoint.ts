@@ -12,6 +12,7 @@ import { resourceNamed } from '../registry/resources.js';
 import { PAGE_DEFAULT, PAGE_MAX } from '../registry/service.js';
 import type { FieldSpec } from '../registry/types.js';
 import { buildBody } from './body.js';
+import { resolveCall } from './keys.js';
 import type { Call, EndpointCommand, Values } from './command.js';
 import { text } from './invocation.js';
 import { streamedWalk } from './stream.js';
@@ -19,18 +20,22 @@ import { streamedWalk } from './stream.js';
 export async function runGeneric(ctx: Context, invocation: Call): Promise<Result> {
   const op = invocation.command;
   switch (op.kind) {
-    case 'list':
-      return listResult(ctx, invocation, listQuery(invocation));
+    case 'list': {
+      const call = await resolveCall(ctx, invocation);
+      return listResult(ctx, call, listQuery(call));
+    }
     case 'get':
-      return record(await requestRecord(ctx, invocation, 'GET'), viewOf(op));
+      return record(await requestRecord(ctx, await resolveCall(ctx, invocation), 'GET'), viewOf(op));
     case 'delete':
       return runDelete(ctx, invocation);
     default: {
+      // The body's checks come first: a look-up is a request.
       const body = await buildBody(ctx, invocation);
-      return { ...record(await requestRecord(ctx, invocation, op.method, body), viewOf(op)), quietId: op.kind === 'create' };
+      return { ...record(await requestRecord(ctx, await resolveCall(ctx, invocation), op.method, body), viewOf(op)), quietId: op.kind === 'create' };
     }
   }
 }
+
 
 export function viewOf(op: EndpointCommand): View {
   return { columns: op.columns, noun: op.plural };
@@ -121,12 +126,16 @@ function subjectOf({ command, args }: Call): { noun: string; id?: string } {
   return { noun, id: text(args, 'id') };
 }
 
-async function runDelete(ctx: Context, invocation: Call): Promise<Result> {
-  const op = invocation.command;
+async function runDelete(ctx: Context, given: Call): Promise<Result> {
+  const op = given.command;
+  // A script without --yes is refused before the look-up of an email or a name.
+  let resolved: Call | undefined;
+  const resolve = async () => (resolved ??= await resolveCall(ctx, given));
+  await confirmDeletion(ctx, `${op.noun} ${text(given.args, 'id')!}`, given.options.yes === true, async () => `Delete ${op.noun} ${await describeRecord(ctx, await resolve())}?`);
+  const invocation = await resolve();
   const id = text(invocation.args, 'id')!;
   const path = pathOf(invocation);
   const client = await ctx.client();
-  await confirmDeletion(ctx, `${op.noun} ${id}`, invocation.options.yes === true, async () => `Delete ${op.noun} ${await describeRecord(ctx, invocation)}?`);
   let data: unknown;
   try {
     data = await client.request('DELETE', path);

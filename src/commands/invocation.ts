@@ -7,6 +7,7 @@ import { parseValue } from '../cli/input.js';
 import { commandOptions } from '../registry/options.js';
 import { flagName, type FieldSpec } from '../registry/types.js';
 import type { Command, Invocation, Values } from './command.js';
+import { keyedResource, parseKey } from './keys.js';
 
 /** Where the raw value of an option is found: commander's camelCase key, or the field's name (MCP). */
 export type KeyOf = (field: FieldSpec) => string;
@@ -21,7 +22,7 @@ export function parseInvocation<C extends Command>(command: C, rawArgs: Values, 
     }
     const label = field.name.toUpperCase();
     // Variadic id lists keep `-` (stdin) as it is; the handler reads it.
-    args[field.name] = field.variadic ? (raw as unknown[]).map((item) => (item === '-' ? '-' : parseValue(String(item), { type: 'id' }, label))) : parseValue(raw, field, label);
+    args[field.name] = field.variadic ? (raw as unknown[]).map((item) => (item === '-' ? '-' : parseField(String(item), { type: 'id', references: field.references }, label))) : parseField(raw, field, label);
   }
   const options: Record<string, unknown> = {};
   for (const field of commandOptions(command)) {
@@ -29,10 +30,20 @@ export function parseInvocation<C extends Command>(command: C, rawArgs: Values, 
     if (!Object.hasOwn(rawOptions, key) || rawOptions[key] === undefined) continue;
     const raw = rawOptions[key];
     const label = `--${flagName(field)}`;
-    options[field.name] = field.repeatable ? (Array.isArray(raw) ? raw : [raw]).map((item) => parseValue(item, field, label)) : parseValue(raw, field, label);
+    options[field.name] = field.repeatable ? (Array.isArray(raw) ? raw : [raw]).map((item) => parseField(item, field, label)) : parseField(raw, field, label);
   }
   if (options.all && options.limit !== undefined) throw usageError('--all and --limit cannot be used together', '--all has no limit');
   return { command, args, options };
+}
+
+/** A value of its field's type; a field that names a contact or an account also takes its email or name (./keys.ts). */
+function parseField(raw: unknown, field: Omit<FieldSpec, 'name' | 'description'>, label: string): unknown {
+  const resource = keyedResource(field);
+  if (!resource || (field.type !== 'id' && field.type !== 'ids')) return parseValue(raw, field, label);
+  const items = field.type === 'ids' ? (parseValue(raw, { type: 'ids' }, label) as string[]) : undefined;
+  if (items) return items.map((item) => parseKey(resource, item, label));
+  if (typeof raw !== 'string') return parseValue(raw, field, label);
+  return parseKey(resource, raw, label);
 }
 
 /** The given values of these fields, by name. */

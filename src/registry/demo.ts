@@ -7,4 +7,7 @@ export const DEMO = {
   deal: 'deal_m279ns143s296hm4',
   sequence: 'seq_l5zzndpb71w0ultz',
   task: 'task_itdqugao0gncult1',
+  /** The demo contact's email, and its account's name (natural keys: src/commands/keys.ts). */
+  email: 'zane.sato@globexlogistics.com',
+  accountName: 'Globex Logistics',
 } as const;

@@ -22,7 +22,23 @@ const id = (description: string): FieldSpec => ro('id', 'id', description);
 const CREATED = ro('created_at', 'string', 'when it was created (ISO 8601, UTC)');
 const UPDATED = ro('updated_at', 'string', 'when it was last changed (ISO 8601, UTC)');
 const search = (what: string): FieldSpec => ({ name: 'search', type: 'string', description: `text to match in ${what}`, example: 'globex' });
-const ref = (name: string, references: ResourceName, description: string): FieldSpec => ({ name, type: 'id', description, references });
+/**
+ * The field people name a record by, taken wherever an id of that resource is: a contact's email, an
+ * account's name (src/commands/keys.ts finds the record; docs/api-assumptions.md says how).
+ */
+export const NATURAL_KEYS: Readonly<Partial<Record<ResourceName, 'email' | 'name'>>> = { contact: 'email', account: 'name' };
+
+/** "contact id or email": what a field that points at RESOURCE takes. */
+export const idOrKey = (resource: ResourceName, id = `${resource} id`): string => (NATURAL_KEYS[resource] ? `${id} or ${NATURAL_KEYS[resource]}` : id);
+
+const ref = (name: string, references: ResourceName, description: string): FieldSpec => ({ name, type: 'id', description: idOrKey(references, description), references });
+/** A list filter by a record of RESOURCE: its id, or its natural key. */
+const refFilter = (name: string, references: ResourceName, description: string): FieldSpec => ({
+  name,
+  type: 'id',
+  description: NATURAL_KEYS[references] ? `${description} (${idOrKey(references, 'id')})` : description,
+  references,
+});
 
 const CONTACT: ResourceSpec = {
   name: 'contact',
@@ -35,7 +51,7 @@ const CONTACT: ResourceSpec = {
     { name: 'phone', type: 'string', description: 'phone number', maxLength: 50 },
     { name: 'title', type: 'string', description: 'job title', maxLength: 200 },
     { name: 'status', type: 'string', description: 'contact status', known: CONTACT_STATUSES, default: 'lead' },
-    ref('account_id', 'account', 'account the contact belongs to'),
+    ref('account_id', 'account', "the contact's account id"),
     { name: 'list_ids', type: 'ids', description: 'ids of the lists the contact is in', max: 50 },
     ro('score', 'integer', 'AI score, 0 to 100'),
     ro('next_best_action', 'string', 'the recommended next step'),
@@ -77,8 +93,9 @@ const DEAL: ResourceSpec = {
     { name: 'currency', type: 'string', description: 'ISO currency code, e.g. USD', default: 'USD', maxLength: 3 },
     { name: 'stage', type: 'string', description: 'pipeline stage (id or name)', known: 'stages', prompt: true, maxLength: 100 },
     { ...ro('status', 'string', 'open, won or lost, from the stage'), known: DEAL_STATUSES },
-    ref('account_id', 'account', 'account id'),
-    ref('contact_id', 'contact', 'primary contact id'),
+    // At a terminal, a create offers a picker for these (type to filter).
+    { ...ref('account_id', 'account', 'account id'), prompt: true },
+    { ...ref('contact_id', 'contact', 'primary contact id'), prompt: true },
     { name: 'close_date', type: 'date', description: 'expected close date' },
     CREATED,
     UPDATED,
@@ -88,8 +105,8 @@ const DEAL: ResourceSpec = {
     search('the deal name'),
     { name: 'stage', type: 'string', description: 'only deals in this stage', known: 'stages' },
     { name: 'status', type: 'string', description: 'only open, won or lost deals', known: DEAL_STATUSES },
-    { name: 'account_id', type: 'id', description: 'only deals of this account' },
-    { name: 'contact_id', type: 'id', description: 'only deals of this contact' },
+    refFilter('account_id', 'account', 'only deals of this account'),
+    refFilter('contact_id', 'contact', 'only deals of this contact'),
   ],
   columns: ['id', 'name', 'amount', 'stage', 'status', 'close_date', 'currency', 'created_at'],
   // GET /deals/{id} adds its stage history; a stage move, the activity it logged.
@@ -120,7 +137,7 @@ const TASK_FIELDS: readonly FieldSpec[] = [
   { name: 'status', type: 'string', description: 'task status', known: TASK_STATUSES, default: 'open' },
   { name: 'priority', type: 'string', description: 'priority', known: TASK_PRIORITIES, default: 'normal' },
   { name: 'due_date', flag: 'due', type: 'date', description: 'due date: YYYY-MM-DD, today, tomorrow or +Nd', prompt: true, example: '+2d' },
-  ref('contact_id', 'contact', 'contact id'),
+  { ...ref('contact_id', 'contact', 'contact id'), prompt: true },
   ref('deal_id', 'deal', 'deal id'),
   ro('completed_at', 'string', 'when it was completed'),
   CREATED,
@@ -135,8 +152,8 @@ const TASK: ResourceSpec = {
     search('title and description'),
     { name: 'status', type: 'string', description: 'only tasks with this status', known: TASK_STATUSES },
     { name: 'priority', type: 'string', description: 'only tasks with this priority', known: TASK_PRIORITIES },
-    { name: 'contact_id', type: 'id', description: 'only tasks of this contact' },
-    { name: 'deal_id', type: 'id', description: 'only tasks of this deal' },
+    refFilter('contact_id', 'contact', 'only tasks of this contact'),
+    refFilter('deal_id', 'deal', 'only tasks of this deal'),
     { name: 'overdue', type: 'boolean', description: 'only overdue tasks (open, due before today)' },
   ],
   columns: ['id', 'title', 'due_date', 'status', 'priority', 'contact_id', 'deal_id', 'created_at'],
@@ -187,8 +204,8 @@ const SUGGESTION: ResourceSpec = {
   ],
   filters: [
     { name: 'type', type: 'string', description: 'only suggestions of this kind', known: SUGGESTION_TYPES },
-    { name: 'contact_id', type: 'id', description: 'only suggestions about this contact' },
-    { name: 'deal_id', type: 'id', description: 'only suggestions about this deal' },
+    refFilter('contact_id', 'contact', 'only suggestions about this contact'),
+    refFilter('deal_id', 'deal', 'only suggestions about this deal'),
   ],
   columns: ['id', 'title', 'type', 'contact_id', 'deal_id', 'created_at'],
 };

@@ -17,11 +17,12 @@ describe('pickers', () => {
     expect(result.stdout).toMatch(/Activity logged: stage_change negotiation → closed_won/);
   });
 
-  it('deals create asks for the name, then amount and stage (a select of the stages)', async () => {
-    const prompter = scriptedPrompter(['Prompted Deal', '4200', 'proposal']);
+  it('deals create asks for the name, then amount and stage (a select of the stages), account and contact (pickers: test/commands/keys.test.ts)', async () => {
+    const prompter = scriptedPrompter(['Prompted Deal', '4200', 'proposal', '', '']);
     const result = await run(['deals', 'create'], { ws, tty: terminal, prompter });
     expect(result.code).toBe(0);
-    expect(prompter.asked).toEqual(['Deal name', 'Deal value (optional)', 'Pipeline stage (id or name) [prospecting, qualification, proposal, negotiation, closed_won, closed_lost]']);
+    expect(prompter.asked.slice(0, 3)).toEqual(['Deal name', 'Deal value (optional)', 'Pipeline stage (id or name) [prospecting, qualification, proposal, negotiation, closed_won, closed_lost]']);
+    expect(prompter.asked.slice(3).map((question) => question.split(' [')[0])).toEqual(['Account (optional)', 'Primary contact (optional)']);
     expect(JSON.parse(ws.requests(/POST/)[0]!.body)).toEqual({ name: 'Prompted Deal', amount: 4200, stage: 'proposal' });
   });
 

@@ -68,6 +68,7 @@ const firstChoice: Prompter = {
   confirm: async () => true,
   select: async (_message, choices, current) => choices.find((choice) => choice.value !== current)!.value,
   checkbox: async (_message, choices) => [choices[0]!.value],
+  search: async (_message, source) => (await source(undefined, new AbortController().signal)).find((choice) => choice.value !== '')!.value,
 };
 
 const AT_A_TERMINAL: RunOptions = { tty: { stdin: true, stdout: true, stderr: true }, prompter: firstChoice };

@@ -127,7 +127,8 @@ export interface ScriptedPrompter extends Prompter {
   asked: string[];
 }
 
-export type Answer = string | boolean | string[] | { cancel: true };
+/** `{ type, pick }`: at a search prompt, type TYPE, then pick the choice PICK (default: the first that is not "none"). */
+export type Answer = string | boolean | string[] | { cancel: true } | { type: string; pick?: string };
 
 export function scriptedPrompter(answers: Answer[]): ScriptedPrompter {
   const asked: string[] = [];
@@ -136,7 +137,7 @@ export function scriptedPrompter(answers: Answer[]): ScriptedPrompter {
     if (answers.length === 0) throw new Error(`unexpected question: ${message}`);
     const answer = answers.shift()!;
     // Ctrl-C at a prompt, as the real prompter reports it.
-    if (typeof answer === 'object' && !Array.isArray(answer)) throw interruptedError();
+    if (typeof answer === 'object' && 'cancel' in answer) throw interruptedError();
     return answer;
   };
   return {
@@ -159,6 +160,16 @@ export function scriptedPrompter(answers: Answer[]): ScriptedPrompter {
     async checkbox(message, choices) {
       const answer = next(message, choices);
       return Array.isArray(answer) ? answer : [String(answer)];
+    },
+    async search(message, source) {
+      const answer = answers[0];
+      const typed = typeof answer === 'object' && !Array.isArray(answer) && 'type' in answer ? answer : undefined;
+      const choices = await source(typed?.type, new AbortController().signal);
+      const given = next(typed ? `${message} (typed "${typed.type}")` : message, choices);
+      if (!typed) return String(given);
+      const picked = typed.pick ?? choices.find((choice) => choice.value !== '')?.value;
+      if (picked === undefined || !choices.some((choice) => choice.value === picked)) throw new Error(`no choice ${picked} at "${message}"`);
+      return picked;
     },
   };
 }

@@ -250,6 +250,7 @@ describe('escape sequences from the service', () => {
       password: async () => '',
       confirm: async () => false,
       checkbox: async () => [],
+      search: async () => '',
       async select(message: string, choices: Choice[]) {
         shown.push(message, ...choices.flatMap((choice) => [choice.name ?? choice.value, choice.description ?? '']));
         return 'closed_lost';

@@ -17,7 +17,7 @@ export const CONTACTS: readonly Command[] = [
     'contact',
     {
       list: [ex('crm contacts list --status lead --limit 10', 'the ten newest leads', { tool: { status: 'lead', limit: 10 } }), ex('crm contacts list --all -o ndjson', 'every contact, one JSON record a line')],
-      get: [ex(`crm contacts get ${DEMO.contact}`, 'one contact, every field', { tool: { id: DEMO.contact } })],
+      get: [ex(`crm contacts get ${DEMO.contact}`, 'one contact, every field', { tool: { id: DEMO.contact } }), ex(`crm contacts get ${DEMO.email}`, 'a contact by its email')],
       create: [],
       update: [ex(`crm contacts update ${DEMO.contact} --status customer`, 'change one field', { tool: { id: DEMO.contact, status: 'customer' } })],
       delete: [ex(`crm contacts delete ${DEMO.contact} --yes`, 'soft-delete without asking', { tool: { id: DEMO.contact } })],

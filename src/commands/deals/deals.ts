@@ -10,7 +10,10 @@ export const DEALS: readonly Command[] = [
   ...crud('deal', {
     list: [ex('crm deals list --stage proposal', 'deals in one stage', { tool: { stage: 'proposal' } }), ex('crm deals list --status won --fields name,amount', 'won deals, two fields')],
     get: [ex(`crm deals get ${DEMO.deal}`, 'one deal with its stage history', { tool: { id: DEMO.deal } })],
-    create: [ex('crm deals create --name "Annual licence" --amount 12000 --stage qualification', 'create a deal', { tool: { name: 'Annual licence', amount: 12000, stage: 'qualification' } })],
+    create: [
+      ex('crm deals create --name "Annual licence" --amount 12000 --stage qualification', 'create a deal', { tool: { name: 'Annual licence', amount: 12000, stage: 'qualification' } }),
+      ex(`crm deals create --name Renewal --account-id "${DEMO.accountName}" --contact-id ${DEMO.email}`, 'for an account and a contact, named by name and email'),
+    ],
     update: [ex(`crm deals update ${DEMO.deal} --amount 15000`, 'change the value', { tool: { id: DEMO.deal, amount: 15000 } })],
     delete: [ex(`crm deals delete ${DEMO.deal} --yes`, 'delete without asking', { tool: { id: DEMO.deal } })],
   }),

@@ -8,12 +8,16 @@ import { record } from '../../../cli/result.js';
 import { isObject, type JsonObject } from '../../../registry/values.js';
 import { buildBody } from '../../body.js';
 import { namingTheId } from '../../endpoint.js';
+import { resolveCall } from '../../keys.js';
 import type { Handler } from '../../command.js';
 import type { Spec } from './command.js';
 
-export const run: Handler<Spec> = async (ctx, invocation) => {
+export const run: Handler<Spec> = async (ctx, given) => {
+  const checked = await buildBody(ctx, given);
+  // An email is looked up once the body is checked.
+  const invocation = await resolveCall(ctx, given);
   const contactId = invocation.args.contact_id;
-  const body = await buildBody(ctx, invocation, { contact_id: contactId });
+  const body = { ...checked, contact_id: contactId };
   const data = await (await ctx.client())
     .request('POST', invocation.command.path, { body })
     .catch((error) => {

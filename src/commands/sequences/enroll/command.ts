@@ -9,7 +9,7 @@ const spec = {
   command: ['sequences', 'enroll'],
   summary: 'Enrol contacts into a sequence (ids from arguments, --file, or stdin)',
   endpoint: 'sequences_enroll',
-  args: [idArg('sequence'), { name: 'contact_ids', type: 'ids', description: 'contact ids; `-` reads them from stdin', forAgents: 'contact ids', variadic: true, optional: true }],
+  args: [idArg('sequence'), { name: 'contact_ids', type: 'ids', description: 'contact ids or emails; `-` reads them from stdin', forAgents: 'contact ids or emails', variadic: true, optional: true, references: 'contact' }],
   options: [{ name: 'file', type: 'file', description: 'read contact ids from a file (one a line, or a JSON array)' }],
   printsReport: true,
   examples: [

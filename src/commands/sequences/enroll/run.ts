@@ -10,6 +10,7 @@ import { isObject } from '../../../registry/values.js';
 import { buildBody } from '../../body.js';
 import { report } from '../../bulk.js';
 import { namingTheId, pathOf } from '../../endpoint.js';
+import { resolveKeys } from '../../keys.js';
 import type { Handler, Input } from '../../command.js';
 import type { Spec } from './command.js';
 
@@ -17,8 +18,9 @@ const ENROLL_BATCH = 50;
 
 export const run: Handler<Spec> = async (ctx, invocation) => {
   const path = pathOf(invocation);
-  const ids = await contactIds(ctx, invocation);
+  const given = await contactIds(ctx, invocation);
   const base = await buildBody(ctx, invocation, { contact_ids: [] });
+  const ids = [...new Set((await resolveKeys(ctx, invocation.command.args, { contact_ids: given })).contact_ids as string[])];
   const client = await ctx.client();
 
   const rows: Array<ReportRow & { failure?: ReturnType<typeof toCliError> }> = [];
