@@ -170,7 +170,8 @@ function summaryOf(op: EndpointCommand): string {
 function exampleOf(op: EndpointCommand): { arguments: Readonly<Record<string, unknown>>; description?: string } {
   const written = op.examples.find((example) => example.tool !== undefined);
   if (written) return { arguments: written.tool!, description: written.description };
-  const placeholder = (field: FieldSpec) => `<${field.description.replace(/s$/, '')}>`;
+  // A value the example cannot know, named by the registry: the resource an id points at, else the field.
+  const placeholder = (field: FieldSpec) => `<${field.references ? `${field.references} id` : field.name}>`;
   const args = Object.fromEntries(
     [...op.args, ...optionFieldsOf(op).filter((field) => field.required)].map((field) => [field.name, field.variadic || field.type === 'ids' ? [placeholder(field)] : placeholder(field)]),
   );

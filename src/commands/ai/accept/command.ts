@@ -7,7 +7,7 @@ const spec = {
   command: ['ai', 'accept'],
   summary: 'Accept AI suggestions (no id on a terminal: pick from the pending ones)',
   endpoint: 'ai_accept',
-  args: [{ name: 'ids', type: 'ids', description: 'suggestion ids', variadic: true, optional: true }],
+  args: [{ name: 'ids', type: 'ids', description: 'suggestion ids', references: 'suggestion', variadic: true, optional: true }],
   columns: ['id', 'result', 'record.title', 'record.task_id', 'error'],
   printsReport: true,
   examples: [
