@@ -1,12 +1,11 @@
 // Scoring many contacts (watch --score, import --score) the way section 6 of the spec describes:
-// POST /ai/trigger for each, within the service's rate limit. The client keeps under the limit
-// itself (a sliding window of its own calls) and, when another client of the same key used the
-// allowance, waits out the 429 instead of failing the contact.
+// POST /ai/trigger for each, within the service's rate limit. The scorer keeps under the limit
+// itself (a window of its own calls: src/http/pace.ts) and, when another client of the same key
+// used the allowance, the HTTP core waits out the 429 instead of failing the contact.
 
 import { isObject, type JsonObject } from '../registry/values.js';
 import type { ApiClient } from '../http/core.js';
-import { HttpError } from '../http/errors.js';
-import { sleep } from '../http/pace.js';
+import { CallWindow, sleep } from '../http/pace.js';
 
 /** The published limit of POST /ai/trigger: 10 calls a minute per key (service-facts.md). */
 export const SCORE_CALLS_PER_WINDOW = 10;
@@ -24,23 +23,20 @@ interface ScorerOptions {
 }
 
 export class Scorer {
-  /** When each recent call was sent: at most `calls` within any window. */
-  private readonly sent: number[] = [];
   /** Calls take their turn one after the other, in the order they were asked for. */
   private turn: Promise<unknown> = Promise.resolve();
-  private readonly calls: number;
+  private readonly window: CallWindow;
   private readonly windowMs: number;
-  private readonly now: () => number;
-  private readonly pause: (ms: number, signal: AbortSignal) => Promise<void>;
 
   constructor(
     private readonly client: ApiClient,
     private readonly options: ScorerOptions,
   ) {
-    this.calls = options.calls ?? SCORE_CALLS_PER_WINDOW;
+    const calls = options.calls ?? SCORE_CALLS_PER_WINDOW;
     this.windowMs = options.windowMs ?? SCORE_WINDOW_MS;
-    this.now = options.now ?? Date.now;
-    this.pause = options.pause ?? sleep;
+    const pause = options.pause ?? sleep;
+    const clock = { now: options.now ?? Date.now, sleep: (ms: number, signal = options.signal) => pause(ms, signal) };
+    this.window = new CallWindow({ calls, windowMs: this.windowMs, reason: `scoring is limited to ${calls} contacts a minute` }, clock, options.onWait);
   }
 
   /** Scores one contact: `score` and `next_best_action` from the answer (empty when it had none). */
@@ -51,30 +47,16 @@ export class Scorer {
   }
 
   private async scoreNow(contactId: string): Promise<JsonObject> {
-    for (;;) {
-      await this.waitForRoom();
-      this.sent.push(this.now());
-      try {
-        const data = await this.client.request('POST', '/ai/trigger', { body: { contact_id: contactId } });
-        return isObject(data) ? data : {};
-      } catch (error) {
-        // Refused before it was processed: the allowance was used by someone else. Wait, then again.
-        if (!(error instanceof HttpError) || error.status !== 429) throw error;
-        const ms = error.retryAfterMs ?? this.windowMs;
-        this.options.onWait?.(ms, error.message);
-        await this.pause(ms, this.options.signal);
-      }
-    }
-  }
-
-  private async waitForRoom(): Promise<void> {
-    for (;;) {
-      const now = this.now();
-      while (this.sent.length > 0 && this.sent[0]! <= now - this.windowMs) this.sent.shift();
-      if (this.sent.length < this.calls) return;
-      const ms = this.sent[0]! + this.windowMs - now;
-      this.options.onWait?.(ms, `scoring is limited to ${this.calls} contacts a minute`);
-      await this.pause(ms, this.options.signal);
+    const { signal, onWait } = this.options;
+    await this.window.turn(signal);
+    try {
+      // A 429 that says nothing of when: the allowance comes back within a window.
+      const data = await this.client.request('POST', '/ai/trigger', { body: { contact_id: contactId }, signal, waitOutEveryRateLimit: { unsaidMs: this.windowMs, onWait } });
+      return isObject(data) ? data : {};
+    } catch (error) {
+      // Stopped while waiting: the command's reason, not the request's.
+      signal.throwIfAborted();
+      throw error;
     }
   }
 }

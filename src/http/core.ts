@@ -49,6 +49,17 @@ interface RequestOptions {
    * counting as a retry. The pace shared by the client's requests keeps such 429s rare.
    */
   waitOutRateLimit?: boolean;
+  /**
+   * Work under a limit counted over a long window (scoring: 10 calls a minute): every 429 is waited
+   * out, however often it comes, for as long as its Retry-After says (`unsaidMs` when it says
+   * nothing; never past MAX_WAIT_MS), each wait told to `onWait`. Only the request's signal ends it.
+   */
+  waitOutEveryRateLimit?: RateLimitWaits;
+}
+
+interface RateLimitWaits {
+  unsaidMs: number;
+  onWait?: (ms: number, reason: string) => void;
 }
 
 interface Exchange {
@@ -103,7 +114,7 @@ export class ApiClient {
 
   async exchange(method: string, path: string, options: RequestOptions = {}): Promise<Exchange> {
     const request = this.prepare(method, path, options);
-    const response = await this.sendWithRetries(request, Boolean(options.waitOutRateLimit));
+    const response = await this.sendWithRetries(request, Boolean(options.waitOutRateLimit), options.waitOutEveryRateLimit);
     if (response.status >= 300 && response.status < 400) throw this.redirectError(response);
     let envelope: unknown;
     try {
@@ -165,7 +176,7 @@ export class ApiClient {
     return withBody ? this.headerSets.json : this.headerSets.bare;
   }
 
-  private async sendWithRetries(request: TransportRequest, patient: boolean): Promise<TransportResponse> {
+  private async sendWithRetries(request: TransportRequest, patient: boolean, everyRateLimit?: RateLimitWaits): Promise<TransportResponse> {
     const maxRetries = this.options.maxRetries ?? DEFAULT_MAX_RETRIES;
     /** The previous attempt got no answer: the service may have acted on it. */
     let previousUnanswered = false;
@@ -202,6 +213,15 @@ export class ApiClient {
       previousUnanswered = failure !== undefined && failure.delivered;
 
       const retryAfter = response ? parseRetryAfter(response.headers['retry-after'], this.now()) : undefined;
+      if (response?.status === 429 && everyRateLimit) {
+        const refusal = this.statusError(response.status, safeErrorOf(response.body));
+        const wait = retryAfter ?? everyRateLimit.unsaidMs;
+        if (wait > MAX_WAIT_MS) throw this.retryLaterError(refusal, wait);
+        everyRateLimit.onWait?.(wait, refusal.message);
+        this.trace(`* rate limited: trying again in ${wait} ms`);
+        await this.cancellable(request, () => this.sleep(wait, request.signal));
+        continue;
+      }
       if (response && retryAfter !== undefined && retryAfter > RETRY_AFTER_CAP_MS) {
         const refusal = this.statusError(response.status, safeErrorOf(response.body));
         // A wait longer than MAX_WAIT_MS (or one that would overflow a timer) is never waited out.

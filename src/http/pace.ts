@@ -129,9 +129,38 @@ export class Pace {
   }
 }
 
+/**
+ * A limit the service publishes for one kind of call (scoring: 10 a minute per key), kept by the
+ * caller so that the service seldom has to refuse: at most `calls` start within any `windowMs`;
+ * turn() waits, telling `onWait` how long and why, until the oldest start has left the window.
+ */
+export class CallWindow {
+  /** When each recent call started, oldest first. */
+  private readonly started: number[] = [];
+
+  constructor(
+    private readonly limit: { calls: number; windowMs: number; reason: string },
+    private readonly clock: PaceClock,
+    private readonly onWait?: (ms: number, reason: string) => void,
+  ) {}
+
+  async turn(signal?: AbortSignal): Promise<void> {
+    for (;;) {
+      const now = this.clock.now();
+      if (inWindow(this.started, now, this.limit.windowMs) < this.limit.calls) {
+        this.started.push(now);
+        return;
+      }
+      const ms = this.started[0]! + this.limit.windowMs - now;
+      this.onWait?.(ms, this.limit.reason);
+      await this.clock.sleep(ms, signal);
+    }
+  }
+}
+
 /** Drops the times before the window that ends `now`; how many are left. */
-function inWindow(times: number[], now: number): number {
-  while (times.length > 0 && times[0]! <= now - WINDOW_MS) times.shift();
+function inWindow(times: number[], now: number, windowMs = WINDOW_MS): number {
+  while (times.length > 0 && times[0]! <= now - windowMs) times.shift();
   return times.length;
 }
 

@@ -241,6 +241,26 @@ describe('bulk work and the rate limit', () => {
     expect(requests).toHaveLength(10);
   });
 
+  it('work under a long window waits out every 429, as long as it says and however often, telling each wait', async () => {
+    const later = (seconds: string) => fail(429, 'Too many requests', { 'retry-after': seconds });
+    const { api, requests, sleeps } = client([later('40'), later('120'), later('40'), later('40'), later('40'), ok({ score: 42 })]);
+    const told: Array<[number, string]> = [];
+    const scoring = { unsaidMs: 60_000, onWait: (ms: number, reason: string) => told.push([ms, reason]) };
+    await expect(api.request('POST', '/ai/trigger', { body: { contact_id: 'c1' }, waitOutEveryRateLimit: scoring })).resolves.toEqual({ score: 42 });
+    expect(requests).toHaveLength(6);
+    expect(sleeps).toEqual([40_000, 120_000, 40_000, 40_000, 40_000]);
+    expect(told).toEqual(sleeps.map((ms) => [ms, 'Too many requests']));
+  });
+
+  it('a 429 that says nothing of when waits the whole window; one that says more than an hour is not waited (exit 5)', async () => {
+    const { api, sleeps } = client([fail(429, 'Too many requests'), ok({ score: 42 })]);
+    await expect(api.request('POST', '/ai/trigger', { body: { contact_id: 'c1' }, waitOutEveryRateLimit: { unsaidMs: 60_000 } })).resolves.toEqual({ score: 42 });
+    expect(sleeps).toEqual([60_000]);
+    const { api: patient, requests } = client([fail(429, 'Too many requests', { 'retry-after': '7200' })]);
+    expect(await failure(patient.request('POST', '/ai/trigger', { body: { contact_id: 'c1' }, waitOutEveryRateLimit: { unsaidMs: 60_000 } }))).toMatchObject({ exitCode: 5 });
+    expect(requests).toHaveLength(1);
+  });
+
   it('a request waiting out its Retry-After holds no place on the wire: the others go on', async () => {
     let releaseSleep: () => void = () => {};
     const order: string[] = [];

@@ -1,9 +1,9 @@
 // The scorer of watch --score and import --score keeps POST /ai/trigger within the service's rate
 // limit by itself (a sliding window of its own calls), and waits out a 429 from someone else's use
-// of the key instead of failing the contact. The scorer's clock is virtual: no test waits.
+// of the key instead of failing the contact (the HTTP core waits, as the scorer asks it to). The
+// scorer's clock and the client's are one virtual clock: no test waits.
 import { describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../src/http/core.js';
-import { HttpError } from '../../src/http/errors.js';
+import { ApiClient } from '../../src/http/core.js';
 import { Scorer } from '../../src/commands/scoring.js';
 
 /** A clock that moves only when the scorer waits: every wait is recorded and takes no real time. */
@@ -13,25 +13,34 @@ function virtualClock() {
   return {
     waits,
     now: () => now,
-    pause: async (ms: number, signal: AbortSignal) => {
-      signal.throwIfAborted();
+    pause: async (ms: number, signal?: AbortSignal) => {
+      signal?.throwIfAborted();
       waits.push(ms);
       now += ms;
     },
   };
 }
 
-/** A client that records when (on `clock`) each trigger arrived; `refuse` answers the first calls with 429. */
-function triggerLog(clock: { now: () => number }, refuse = 0) {
+/**
+ * A client over a scripted service that records when (on `clock`) each trigger arrived; `refuse`
+ * answers the first calls with 429 and a Retry-After of 40 s. `pause` is the client's waits.
+ */
+function triggerLog(clock: { now: () => number; pause: (ms: number, signal?: AbortSignal) => Promise<void> }, refuse = 0, pause = clock.pause) {
   const calls: Array<{ at: number; contactId: unknown }> = [];
-  const client = {
-    async request(method: string, path: string, options: { body?: { contact_id?: unknown } }) {
-      expect(`${method} ${path}`).toBe('POST /ai/trigger');
-      calls.push({ at: clock.now(), contactId: options.body?.contact_id });
-      if (calls.length <= refuse) throw new HttpError('retry_later', 'Too many requests. Try again in a minute.', { status: 429, retryAfterMs: 40_000 });
-      return { contact_id: options.body?.contact_id, score: 42, next_best_action: 'Call' };
+  const client = new ApiClient({
+    baseUrl: 'https://crm.test/api/v1',
+    apiKey: 'key_live_abcdefghijklmnopqrstuvwxyz123456',
+    userAgent: 'crm/test',
+    now: clock.now,
+    sleep: (ms, signal) => pause(ms, signal!),
+    transport: async (request) => {
+      expect(`${request.method} ${request.url}`).toBe('POST https://crm.test/api/v1/ai/trigger');
+      const contactId = JSON.parse(request.body!).contact_id;
+      calls.push({ at: clock.now(), contactId });
+      if (calls.length <= refuse) return { status: 429, headers: { 'retry-after': '40' }, body: JSON.stringify({ data: null, error: 'Too many requests. Try again in a minute.' }) };
+      return { status: 200, headers: {}, body: JSON.stringify({ data: { contact_id: contactId, score: 42, next_best_action: 'Call' }, error: null }) };
     },
-  } as unknown as ApiClient;
+  });
   return { client, calls };
 }
 
@@ -59,7 +68,6 @@ describe('Scorer', () => {
   });
 
   it('stops waiting when the command is stopped', async () => {
-    const { client } = triggerLog(virtualClock(), 5);
     const stop = new AbortController();
     let waiting!: () => void;
     const waited = new Promise<void>((resolve) => (waiting = resolve));
@@ -68,6 +76,7 @@ describe('Scorer', () => {
       waiting();
       return new Promise<void>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
     };
+    const { client } = triggerLog(virtualClock(), 5, pauseUntilStopped);
     const pending = new Scorer(client, { signal: stop.signal, pause: pauseUntilStopped }).score('c1');
     await waited;
     stop.abort(new Error('stopped'));
