@@ -25,7 +25,7 @@ function virtualClock() {
  * A client over a scripted service that records when (on `clock`) each trigger arrived; `refuse`
  * answers the first calls with 429 and a Retry-After of 40 s. `pause` is the client's waits.
  */
-function triggerLog(clock: { now: () => number; pause: (ms: number, signal?: AbortSignal) => Promise<void> }, refuse = 0, pause = clock.pause) {
+function triggerLog(clock: { now: () => number; pause: (ms: number, signal?: AbortSignal) => Promise<void> }, refuse = 0, pause: (ms: number, signal: AbortSignal) => Promise<void> = clock.pause) {
   const calls: Array<{ at: number; contactId: unknown }> = [];
   const client = new ApiClient({
     baseUrl: 'https://crm.test/api/v1',
