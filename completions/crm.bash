@@ -7,6 +7,7 @@
 # The command a word names (by name or alias) under a command path: "contacts" "ls" -> list.
 __crm_child() {
     case "$1/$2" in
+        '/status') echo status ;;
         '/contacts') echo contacts ;;
         '/accounts') echo accounts ;;
         '/deals') echo deals ;;
@@ -90,7 +91,7 @@ __crm_child() {
 # The names and aliases of a command's subcommands.
 __crm_children() {
     case "$1" in
-        '') echo 'contacts accounts deals sequences tasks pipeline search analytics ai auth profiles config sandbox api mcp completion watch sync query help' ;;
+        '') echo 'status contacts accounts deals sequences tasks pipeline search analytics ai auth profiles config sandbox api mcp completion watch sync query help' ;;
         'contacts') echo 'list ls get view create new update edit delete rm notes tasks enroll import export' ;;
         'contacts notes') echo 'list ls add' ;;
         'contacts tasks') echo 'add' ;;
@@ -112,6 +113,7 @@ __crm_flags() {
     local globals='--json -o --output --fields --escape-formulas -q --quiet --profile --base-url --no-input --no-color --debug --dry-run --timeout --wait --insecure'
     case "$1" in
         '') echo "$globals "'-h --help -V --version' ;;
+        'status') echo "$globals "'-L --limit -h --help' ;;
         'contacts') echo "$globals "'-h --help' ;;
         'contacts list') echo "$globals "'-L --limit --offset --all --search --status --list-id -h --help' ;;
         'contacts get') echo "$globals "'-h --help' ;;
@@ -202,6 +204,7 @@ __crm_flag_values() {
         '--timeout') return ;;
     esac
     case "$1 $2" in
+        'status -L' | 'status --limit') ;;
         'contacts list -L' | 'contacts list --limit' | 'contacts list --offset' | 'contacts list --search' | 'contacts list --list-id') ;;
         'contacts list --status') echo 'lead prospect customer churned' ;;
         'contacts create --name' | 'contacts create --email' | 'contacts create --company' | 'contacts create --phone' | 'contacts create --title' | 'contacts create --account-id' | 'contacts create --list-ids' | 'contacts create --set' | 'contacts create --data') ;;
@@ -285,7 +288,7 @@ __crm_argument_values() {
         'completion') case $2 in 0) echo 'bash zsh fish' ;; esac ;;
         'watch') case $2 in 0) echo 'contacts deals tasks accounts sequences' ;; esac ;;
         'sync') case $2 in *) (($2 >= 0)) && echo 'contacts accounts deals sequences tasks stages enrollments notes' ;; esac ;;
-        'help') case $2 in 0) echo 'environment exit-codes output flags contacts accounts deals sequences tasks pipeline search analytics ai auth profiles config sandbox api mcp completion watch sync query' ;; esac ;;
+        'help') case $2 in 0) echo 'environment exit-codes output flags status contacts accounts deals sequences tasks pipeline search analytics ai auth profiles config sandbox api mcp completion watch sync query' ;; esac ;;
     esac
 }
 

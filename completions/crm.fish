@@ -6,6 +6,8 @@
 # The command a word names (by name or alias) under a command path: contacts ls -> list.
 function __crm_child
     switch "$argv[1]/$argv[2]"
+        case '/status'
+            echo status
         case '/contacts'
             echo contacts
         case '/accounts'
@@ -166,6 +168,8 @@ function __crm_value_flags
     switch "$argv[1]"
         case ''
             echo --output -o --fields --profile --base-url --timeout
+        case 'status'
+            echo --output -o --fields --profile --base-url --timeout --limit -L
         case 'contacts'
             echo --output -o --fields --profile --base-url --timeout
         case 'contacts list'
@@ -397,6 +401,7 @@ complete -c crm -l wait -d 'wait out a long Retry-After instead of exiting 5'
 complete -c crm -l insecure -d 'allow sending the API key over plain HTTP to a non-local host'
 
 # crm
+complete -c crm -n '__crm_at \'\'' -a status -d 'The day at a glance: tasks overdue and due, deals closing, suggestions, new contacts'
 complete -c crm -n '__crm_at \'\'' -a contacts -d 'Contacts, their notes, tasks and sequence enrolment'
 complete -c crm -n '__crm_at \'\'' -a accounts -d 'Accounts (companies)'
 complete -c crm -n '__crm_at \'\'' -a deals -d 'Deals and their stage moves'
@@ -419,6 +424,10 @@ complete -c crm -n '__crm_at \'\'' -a query -d 'Run read-only SQL on the local r
 complete -c crm -n '__crm_at \'\'' -a help -d 'Show help for a command, or a topic'
 complete -c crm -n '__crm_at \'\'' -s h -l help -d 'show help'
 complete -c crm -n '__crm_at \'\'' -s V -l version -d 'print the version'
+
+# crm status
+complete -c crm -n '__crm_at \'status\'' -s L -l limit -x -d 'records shown in each part (default 5); each says how many more there are'
+complete -c crm -n '__crm_at \'status\'' -s h -l help -d 'show help'
 
 # crm contacts
 complete -c crm -n '__crm_at \'contacts\'' -a list -d 'List contacts, newest first'
@@ -948,4 +957,4 @@ complete -c crm -n '__crm_at \'query\'' -s h -l help -d 'show help'
 
 # crm help
 complete -c crm -n '__crm_at \'help\'' -s h -l help -d 'show help'
-complete -c crm -n '__crm_argument \'help\' 0' -a 'environment exit-codes output flags contacts accounts deals sequences tasks pipeline search analytics ai auth profiles config sandbox api mcp completion watch sync query' -d 'topic'
+complete -c crm -n '__crm_argument \'help\' 0' -a 'environment exit-codes output flags status contacts accounts deals sequences tasks pipeline search analytics ai auth profiles config sandbox api mcp completion watch sync query' -d 'topic'

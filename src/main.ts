@@ -150,9 +150,12 @@ function withExamples(command: Command, examples: readonly Example[]): void {
 
 /** A command of the tree; its endpoint, if it calls one, shown in its description. */
 function addCommand(parent: Command, spec: CrmCommandSpec, run: Run, full: boolean): void {
-  const command = parent.command(spec.command.at(-1)!).description(spec.endpoint ? `${spec.summary}  [${spec.endpoint.method} ${spec.endpoint.path}]` : spec.summary);
+  const summary = spec.endpoint ? `${spec.summary}  [${spec.endpoint.method} ${spec.endpoint.path}]` : spec.summary;
+  const command = parent.command(spec.command.at(-1)!).description(summary);
   if (spec.aliases) command.aliases([...spec.aliases]);
   if (!full) return;
+  // Its own page says more; listings keep the one line.
+  if (spec.description) command.summary(summary).description(`${summary}\n\n${spec.description}`);
   withExamples(command, spec.examples);
   addArguments(command, spec.args);
   addOptions(command, commandOptions(spec));

@@ -81,6 +81,7 @@ export class Printer {
     }
     this.out.warnAboutFields();
     this.writer.finish?.();
+    if (result.kind === 'list' || result.kind === 'record') for (const notice of result.view?.notices ?? []) io.stderr.write(`${safeLine(notice)}\n`);
   }
 
   /** --dry-run: the requests a command would send, in order. */

@@ -22,11 +22,28 @@ export interface View {
   noun?: string;
   /** A line for people on stderr after the data (a bulk command's counts). */
   summary?: string;
+  /** Lines on stderr after the data, in every format: how the data was found (crm status: what crm filtered itself). */
+  notices?: readonly string[];
+  /** Tables, one record: its members as titled blocks (crm status, a record's view) instead of key/value lines. */
+  sections?: readonly Section[];
   /**
    * Tables: the records keep coming (crm watch), so each is printed as one line when it arrives,
    * under a header written with the first; column widths are fixed by that first record.
    */
   stream?: boolean;
+}
+
+/** One titled block of a record under a table. */
+export interface Section {
+  title: string;
+  /** The record's member it shows (a dotted path): records as a table, or one record as key/value lines. */
+  path: string;
+  /** Table columns in priority order; for one record, the keys shown (default: its scalar fields). */
+  columns?: readonly string[];
+  /** Lines under it: how many more, what was read. */
+  notes?: readonly string[];
+  /** What it says when the member is empty or absent. */
+  empty?: string;
 }
 
 /** Where a page sits in the whole list: for the footer people see under a table. */

@@ -31,6 +31,8 @@ export interface CommandSpec {
   command: readonly string[];
   aliases?: readonly string[];
   summary: string;
+  /** More about it for its help page, after the summary: what it reads and how (when the summary cannot say). */
+  description?: string;
   /** The service endpoint it calls, by its name in the registry (src/registry/endpoints.ts). */
   endpoint?: EndpointName;
   /** Positional arguments: `<id>`, `[stage]`, `[contact_ids...]`. */

@@ -23,10 +23,12 @@ import sandboxServe from './sandbox/serve/command.js';
 import sandboxStatus from './sandbox/status/command.js';
 import query from './query/command.js';
 import { SERVICE_COMMANDS } from './service.js';
+import status from './status/command.js';
 import sync from './sync/command.js';
 import watch from './watch/command.js';
 
 export const COMMANDS: readonly Command[] = [
+  status,
   ...SERVICE_COMMANDS,
   login,
   authStatus,

@@ -17,3 +17,9 @@ export const TEXT_ENCODINGS = ['utf8', 'latin1', 'cp1252'] as const;
 
 /** The settings of a profile (`crm config`), the key last: it is set by `crm auth login`. */
 export const SETTING_NAMES = ['base_url', 'output', 'timeout', 'api_key'] as const;
+
+/**
+ * Records a part of `crm status` or of a record's view (`crm contacts view`) reads at most from a
+ * list the service cannot select its records from: ten pages of 50.
+ */
+export const PART_READ_MAX = 500;

@@ -384,7 +384,7 @@ function seedDeals({ store, random, nowMs, iso, daysAgo, id }: SeedContext, acco
     const contact = pool.length > 0 ? random.pick(pool) : undefined;
     const dealId = id('deal');
     const amount = Math.round(random.between(6_000, 160_000) / 500) * 500;
-    const closeDate = closedMs !== undefined ? utcDate(new Date(closedMs)) : utcDate(new Date(createdMs + random.between(30, 120) * DAY_MS));
+    const closeDate = utcDate(new Date(closedMs ?? expectedCloseMs(plan.stage, createdMs, random.between(30, 120), nowMs)));
     store.run(
       `INSERT INTO deals (id, name, amount, currency, stage, account_id, contact_id, close_date, created_at, updated_at)
        VALUES (?, ?, ?, 'USD', ?, ?, ?, ?, ?, ?)`,
@@ -421,6 +421,15 @@ function seedDeals({ store, random, nowMs, iso, daysAgo, id }: SeedContext, acco
     if (path.length > 1) store.run('UPDATE deals SET updated_at = ? WHERE id = ?', iso(lastMoveMs), dealId);
     return { id: dealId, contactId: contact?.id ?? null };
   });
+}
+
+/** Deals in the last open stages that are not late yet close within three weeks, so the next two (crm status) have some. */
+const CLOSING_STAGES = new Set(['proposal', 'negotiation']);
+
+/** An open deal's expected close: `days` (30 to 120) after it was created, or, late in the pipeline and still ahead, 2 to 20 days from now. */
+function expectedCloseMs(stage: string, createdMs: number, days: number, nowMs: number): number {
+  const closeMs = createdMs + days * DAY_MS;
+  return CLOSING_STAGES.has(stage) && closeMs > nowMs ? nowMs + (2 + (days - 30) / 5) * DAY_MS : closeMs;
 }
 
 function seedSequences({ store, random, nowMs, iso, daysAgo, id }: SeedContext, contacts: readonly SeedContact[]): void {

@@ -46,7 +46,7 @@ function table(lines: Record<string, string>): string {
 
 // The same expectations for every shell (fish and zsh show a directory with its slash; bash does not).
 const CASES: Record<string, string> = {
-  'crm ': 'accounts ai analytics api auth completion config contacts deals help mcp pipeline profiles query sandbox search sequences sync tasks watch',
+  'crm ': 'accounts ai analytics api auth completion config contacts deals help mcp pipeline profiles query sandbox search sequences status sync tasks watch',
   'crm con': 'config contacts',
   'crm contacts ': 'create delete edit enroll export get import list ls new notes rm tasks update view',
   'crm contacts notes ': 'add list ls',
@@ -60,7 +60,7 @@ const CASES: Record<string, string> = {
   'crm search globex --types contacts,': 'contacts,accounts contacts,deals contacts,tasks',
   'crm --profile ': 'sandbox',
   'crm profiles use ': 'sandbox',
-  'crm help ': 'accounts ai analytics api auth completion config contacts deals environment exit-codes flags mcp output pipeline profiles query sandbox search sequences sync tasks watch',
+  'crm help ': 'accounts ai analytics api auth completion config contacts deals environment exit-codes flags mcp output pipeline profiles query sandbox search sequences status sync tasks watch',
   'crm mcp --toolsets contacts,': 'contacts,accounts contacts,ai contacts,analytics contacts,deals contacts,pipeline contacts,search contacts,sequences contacts,tasks',
   'crm completion ': 'bash fish zsh',
   'crm api ': 'DELETE GET PATCH POST PUT',

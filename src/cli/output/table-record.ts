@@ -14,13 +14,7 @@ export async function verticalTable(out: Output, kit: TableKit, record: Record<s
   const width = out.tty ? kit.width : Infinity;
   const scalars = keys.filter((key) => !isObject(getPath(record, key)) && !isObjectList(getPath(record, key)));
   const nested = out.fields ? [] : keys.filter((key) => !scalars.includes(key));
-  const pairs = (entries: Array<[string, unknown]>, indent: string) => {
-    const keyWidth = Math.max(0, ...entries.map(([key]) => displayWidth(safeText(key))));
-    return entries.map(([key, value]) => {
-      const text = Array.isArray(value) && value.every(isScalar) ? value.map(cellText).join(', ') : kit.cell(value, key);
-      return `${indent}${kit.style.bold(pad(safeText(key), keyWidth))}  ${truncate(text, width - indent.length - keyWidth - GAP)}`.trimEnd();
-    });
-  };
+  const pairs = (entries: Array<[string, unknown]>, indent: string) => keyValueLines(kit, entries, indent, width);
   const lines = pairs(scalars.map((key) => [key, getPath(record, key)]), '');
   for (const key of nested) {
     const value = getPath(record, key);
@@ -43,4 +37,13 @@ export async function verticalTable(out: Output, kit: TableKit, record: Record<s
 
 function isObjectList(value: unknown): boolean {
   return Array.isArray(value) && value.some(isObject);
+}
+
+/** key  value lines, the keys aligned, each line cut to the width. */
+export function keyValueLines(kit: TableKit, entries: Array<[string, unknown]>, indent: string, width: number): string[] {
+  const keyWidth = Math.max(0, ...entries.map(([key]) => displayWidth(safeText(key))));
+  return entries.map(([key, value]) => {
+    const text = Array.isArray(value) && value.every(isScalar) ? value.map(cellText).join(', ') : kit.cell(value, key);
+    return `${indent}${kit.style.bold(pad(safeText(key), keyWidth))}  ${truncate(text, width - indent.length - keyWidth - GAP)}`.trimEnd();
+  });
 }

@@ -1,0 +1,140 @@
+// The parts of a page about several lists (crm status, a record's view): each part a list read in
+// parallel with the others, bounded, and told honestly. The service filters few lists (the spec
+// shows filters for contacts only; the others are the sandbox's, assumptions a workspace may
+// ignore), so every record that comes back is checked here against what was asked, and a part the
+// service cannot select is read from the head of its list, at most a bounded number of records, and
+// chosen here. Each part says how many records match in all, whether that count is exact, and
+// whether crm chose them itself.
+
+import { CliError, ExitCode, toCliError } from '../cli/errors.js';
+import { formatNumber } from '../cli/format.js';
+import type { Section } from '../cli/result.js';
+import type { ApiClient } from '../http/core.js';
+import { HttpError } from '../http/errors.js';
+import { PAGES_IN_FLIGHT, Walk } from '../http/paginate.js';
+import type { Query } from '../http/url.js';
+import { PART_READ_MAX } from '../registry/local.js';
+import { PAGE_MAX } from '../registry/service.js';
+import { isObject, type JsonObject } from '../registry/values.js';
+
+
+/** What a part found in its list. */
+export interface Scan {
+  /** The records that match, in list order: all of those among the records read. */
+  matched: JsonObject[];
+  /** Records that match in all: the service's total when it selected them, else those read that match. */
+  count: number;
+  /** `count` is exact: the service counted, or crm read the list to its end (or to where nothing more can match). */
+  complete: boolean;
+  /** Records read. */
+  read: number;
+  /** The service's count of the records of the list it walked (the records read of how many). */
+  total?: number;
+  /** crm chose the records: the service has no filter for them, or ignored one it was sent. */
+  local: boolean;
+}
+
+interface ScanOptions {
+  /** The list's member in the answer ("tasks"). */
+  key?: string;
+  /** What a record must be to belong to the part, checked on every record whatever the service did. */
+  matches: (record: JsonObject) => boolean;
+  /**
+   * The query asks the service for exactly the records `matches` keeps: one page is read, and when
+   * every record in it matches, the service's total counts them. When one does not (the workspace
+   * ignored a filter), the list is read as for a filter the service does not have.
+   */
+  selected?: boolean;
+  /** Records read at most (PART_READ_MAX). */
+  max?: number;
+  /** A newest-first list is read from its head up to this record (created before what the part wants): nothing after it can match. */
+  stopAt?: (record: JsonObject) => boolean;
+}
+
+/** The records of a list that belong to a part (see ScanOptions). */
+export async function scan(client: ApiClient, path: string, query: Query, options: ScanOptions): Promise<Scan> {
+  if (options.selected) {
+    const page = await client.list(path, { ...query, limit: PAGE_MAX }, options.key);
+    const records = page.items.filter(isObject);
+    if (records.length === page.items.length && records.every(options.matches)) {
+      const complete = page.total !== undefined || records.length < PAGE_MAX;
+      return { matched: records, count: Math.max(page.total ?? 0, records.length), complete, read: records.length, total: page.total, local: false };
+    }
+  }
+  const max = options.max ?? PART_READ_MAX;
+  // A read that stops early (at a record created before what the part wants) asks for a page at a time.
+  const walk = new Walk(client, path, query, { limit: max, key: options.key, concurrency: options.stopAt ? 1 : PAGES_IN_FLIGHT });
+  const matched: JsonObject[] = [];
+  let read = 0;
+  let stopped = false;
+  for await (const item of walk) {
+    read++;
+    if (!isObject(item)) continue;
+    if (options.stopAt?.(item)) {
+      stopped = true;
+      break;
+    }
+    if (options.matches(item)) matched.push(item);
+  }
+  const complete = stopped || read < max || walk.total === read;
+  return { matched, count: matched.length, complete, read, total: walk.total, local: true };
+}
+
+/** A part as --json prints it: the first records, how many match in all, and how they were found. */
+interface PartData {
+  records: JsonObject[];
+  count: number;
+  complete: boolean;
+  read: number;
+  filtered_locally: boolean;
+}
+
+/** The part of a scan with at most `shown` records: those it `keep`s (then counted here), in `order`. */
+export function partOf(found: Scan, shown: number, { keep, order }: { keep?: (record: JsonObject) => boolean; order?: (a: JsonObject, b: JsonObject) => number } = {}): PartData {
+  const records = keep ? found.matched.filter(keep) : [...found.matched];
+  if (order) records.sort(order);
+  return { records: records.slice(0, shown), count: keep ? records.length : found.count, complete: found.complete, read: found.read, filtered_locally: found.local };
+}
+
+/** "Overdue tasks (3)", "(500+)" when the count is a lower bound. */
+function titled(title: string, part: PartData): string {
+  return `${title} (${formatNumber(part.count)}${part.complete ? '' : '+'})`;
+}
+
+/** The line under a part that shows fewer records than match: how many more, and where to see them. */
+function moreNote(part: PartData, how?: string): string[] {
+  const rest = part.count - part.records.length;
+  if (rest <= 0) return [];
+  return [`…and ${part.complete ? '' : 'at least '}${formatNumber(rest)} more${how ? `: ${how}` : ''}`];
+}
+
+/** A table section of a part's records. */
+export function partSection(title: string, path: string, part: PartData | undefined, columns: readonly string[], empty: string, how?: string): Section {
+  if (!part) return { title, path: `${path}.records`, columns, empty: 'Could not be read (see below).' };
+  return { title: titled(title, part), path: `${path}.records`, columns, empty, notes: moreNote(part, how) };
+}
+
+/** A part that failed in a way the others need not: the key may not read it (403), the workspace has no such list or record (404). */
+export interface Failure {
+  part: string;
+  message: string;
+  status?: number;
+}
+
+/** Runs a part; a 403 or 404 becomes its Failure (the other parts are still shown), anything else fails the command. */
+export async function settle<T>(part: string, work: () => Promise<T>, failures: Failure[]): Promise<T | undefined> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof HttpError) || (error.status !== 403 && error.status !== 404)) throw error;
+    failures.push({ part, message: toCliError(error).message, status: error.status });
+    return undefined;
+  }
+}
+
+/** The failures as the command's outcome: exit 7 naming them, after what could be read is printed. */
+export function partialFailure(failures: readonly Failure[], whole: string): CliError | undefined {
+  if (failures.length === 0) return undefined;
+  const parts = failures.map((failure) => `${failure.part.replace(/_/g, ' ')} (${failure.message})`).join('; ');
+  return new CliError(`${whole}: some parts could not be read: ${parts}`, ExitCode.partial, { code: 'partial_failure' });
+}

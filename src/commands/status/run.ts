@@ -1,0 +1,214 @@
+// crm status: six reads at once, each a part of the day (./command.ts). Where the service selects
+// the records (overdue tasks with the sandbox's overdue filter, pending suggestions) one page is
+// read and its total counts them; where it cannot (due dates, close dates, creation since a day),
+// the list is read from its head, at most PART_READ_MAX records, and crm keeps those that belong
+// (../parts.ts). Every record is checked whatever the service did with the filters it was sent.
+
+import { parseDate } from '../../cli/input.js';
+import { cellText, formatNumber } from '../../cli/format.js';
+import { record, type Section } from '../../cli/result.js';
+import type { ApiClient } from '../../http/core.js';
+import { ENDPOINTS } from '../../registry/endpoints.js';
+import { isObject, type JsonObject } from '../../registry/values.js';
+import type { Handler } from '../command.js';
+import { partOf, partSection, partialFailure, scan, settle, type Failure, type Scan } from '../parts.js';
+import { byDueDate, hasStatus, isDue, parseDue } from '../tasks/due.js';
+import type { Spec } from './command.js';
+
+/** Records shown in each part unless --limit says otherwise. */
+const SHOWN = 5;
+const CLOSING_DAYS = 14;
+const NEW_DAYS = 7;
+const DAY_MS = 86_400_000;
+
+const TASKS = ENDPOINTS.tasks_list;
+const DEALS = ENDPOINTS.deals_list;
+const SUGGESTIONS = ENDPOINTS.ai_suggestions;
+const CONTACTS = ENDPOINTS.contacts_list;
+const STAGES = ENDPOINTS.pipeline_stages;
+
+export const run: Handler<Spec> = async (ctx, { options }) => {
+  const shown = options.limit ?? SHOWN;
+  const now = new Date(ctx.now());
+  const due = (range: string) => parseDue(range, now);
+  const [overdueRange, todayRange, weekRange, soonRange] = [due('overdue'), due('today'), due('tomorrow..+6d'), due('today..+6d')];
+  const today = todayRange.from!;
+  const closingBy = parseDate(`+${CLOSING_DAYS}d`, 'date', now);
+  const since = new Date(now.getTime() - NEW_DAYS * DAY_MS).toISOString();
+  const client = await ctx.client();
+  const failures: Failure[] = [];
+
+  // Every part's first request goes out before any answer is awaited.
+  const [stages, overdue, dueSoon, closing, suggestions, fresh] = await Promise.all([
+    settle('stages', () => readStages(client), failures),
+    settle('tasks_overdue', () => scan(client, TASKS.path, { status: 'open', overdue: true }, { key: TASKS.listKey, selected: true, matches: (task) => isDue(task, overdueRange) }), failures),
+    settle('tasks_due', () => scan(client, TASKS.path, { status: 'open', overdue: 'false' }, { key: TASKS.listKey, matches: (task) => hasStatus(task, 'open') && isDue(task, soonRange) }), failures),
+    settle('deals_closing', () => scan(client, DEALS.path, { status: 'open' }, { key: DEALS.listKey, matches: (deal) => notClosed(deal) && closesWithin(deal, today, closingBy) }), failures),
+    settle('suggestions', () => scan(client, SUGGESTIONS.path, {}, { key: SUGGESTIONS.listKey, selected: true, matches: (suggestion) => suggestion.status === undefined || suggestion.status === 'pending' }), failures),
+    settle('contacts_new', () => scan(client, CONTACTS.path, {}, { key: CONTACTS.listKey, matches: (contact) => createdSince(contact, since), stopAt: (contact) => createdBefore(contact, since) }), failures),
+  ]);
+
+  // A workspace whose deals carry no status: the stages say which are closed.
+  const open = (deal: JsonObject) => !inClosedStage(deal, stages ?? []);
+  const parts = {
+    tasks_overdue: overdue && partOf(overdue, shown, { order: byDueDate }),
+    tasks_due_today: dueSoon && partOf(dueSoon, shown, { keep: (task) => isDue(task, todayRange), order: byDueDate }),
+    tasks_due_this_week: dueSoon && { from: weekRange.from, to: weekRange.to, ...partOf(dueSoon, shown, { keep: (task) => isDue(task, weekRange), order: byDueDate }) },
+    deals_closing: closing && { to: closingBy, ...partOf(closing, shown, { keep: open, order: byCloseDate }), by_stage: byStage(closing.matched.filter(open), stages ?? []) },
+    suggestions: suggestions && partOf(suggestions, shown),
+    contacts_new: fresh && { since, ...partOf(fresh, shown) },
+  };
+  const filteredLocally = Object.entries(parts).filter(([, part]) => part?.filtered_locally).map(([name]) => name);
+  const data: JsonObject = { today, ...parts, filtered_locally: filteredLocally, ...(failures.length > 0 ? { errors: failures } : {}) };
+
+  const sections: Section[] = [
+    partSection('Overdue tasks', 'tasks_overdue', parts.tasks_overdue, TASK_COLUMNS, 'No overdue tasks.', 'crm tasks list --due overdue --sort due'),
+    partSection('Due today', 'tasks_due_today', parts.tasks_due_today, TASK_COLUMNS, 'Nothing due today.', 'crm tasks list --due today'),
+    partSection(`Due this week, ${weekRange.from} to ${weekRange.to}`, 'tasks_due_this_week', parts.tasks_due_this_week, TASK_COLUMNS, 'Nothing else due this week.', 'crm tasks list --due tomorrow..+6d --sort due'),
+    partSection(`Deals closing by ${closingBy}`, 'deals_closing', parts.deals_closing, DEAL_COLUMNS, `No open deal closes by ${closingBy}.`),
+    ...(parts.deals_closing && parts.deals_closing.count > 0 ? [{ title: 'Closing, by stage', path: 'deals_closing.by_stage', columns: STAGE_COLUMNS, notes: totals(parts.deals_closing.by_stage) }] : []),
+    partSection('Pending AI suggestions', 'suggestions', parts.suggestions, SUGGESTION_COLUMNS, 'No pending suggestions.', 'crm ai suggestions'),
+    partSection(`New contacts since ${since.slice(0, 10)}`, 'contacts_new', parts.contacts_new, CONTACT_COLUMNS, `No contact created in the last ${NEW_DAYS} days.`, `crm contacts list --limit ${parts.contacts_new?.count ?? shown}`),
+  ];
+  const result = record(data, { sections, notices: notices({ overdue, dueSoon, closing, suggestions, fresh }) });
+  const failure = partialFailure(failures, 'crm status');
+  return failure ? { ...result, failure } : result;
+};
+
+const TASK_COLUMNS = ['id', 'title', 'due_date', 'priority', 'contact_id'];
+const DEAL_COLUMNS = ['id', 'name', 'amount', 'currency', 'stage', 'close_date'];
+const STAGE_COLUMNS = ['name', 'count', 'value', 'probability', 'weighted_value', 'currency'];
+const SUGGESTION_COLUMNS = ['id', 'title', 'type', 'contact_id', 'deal_id'];
+const CONTACT_COLUMNS = ['id', 'name', 'email', 'status', 'created_at'];
+
+/** A deal's close day (YYYY-MM-DD), if it has one. */
+function closeDay(deal: JsonObject): string | undefined {
+  return typeof deal.close_date === 'string' && /^\d{4}-\d{2}-\d{2}/.test(deal.close_date) ? deal.close_date.slice(0, 10) : undefined;
+}
+
+function closesWithin(deal: JsonObject, from: string, to: string): boolean {
+  const day = closeDay(deal);
+  return day !== undefined && day >= from && day <= to;
+}
+
+const byCloseDate = (a: JsonObject, b: JsonObject) => (closeDay(a) ?? '').localeCompare(closeDay(b) ?? '');
+
+/** Open by its status where it has one (the sandbox's deals do; the spec shows no field of a deal). */
+function notClosed(deal: JsonObject): boolean {
+  return typeof deal.status !== 'string' || deal.status === 'open';
+}
+
+function createdSince(record: JsonObject, since: string): boolean {
+  return typeof record.created_at === 'string' && Date.parse(record.created_at) >= Date.parse(since);
+}
+
+function createdBefore(record: JsonObject, since: string): boolean {
+  return typeof record.created_at === 'string' && Date.parse(record.created_at) < Date.parse(since);
+}
+
+// ---- deals by stage ---------------------------------------------------------------------------------
+
+interface Stage {
+  id: string;
+  name: string;
+  /** Percent, when the stage carries a probability. */
+  probability?: number;
+  closed: boolean;
+}
+
+async function readStages(client: ApiClient): Promise<Stage[]> {
+  const page = await client.list(STAGES.path, {}, STAGES.listKey);
+  const stages = page.items.filter(isObject);
+  const numbers = stages.map((stage) => stage.probability).filter((value): value is number => typeof value === 'number');
+  // Fractions (0.25) when every probability is one and some lies between 0 and 1; else percent (25).
+  const scale = numbers.length > 0 && numbers.every((value) => value >= 0 && value <= 1) && numbers.some((value) => value > 0 && value < 1) ? 100 : 1;
+  return stages.map((stage) => ({
+    id: cellText(stage.id ?? stage.name),
+    name: cellText(stage.name ?? stage.id),
+    probability: typeof stage.probability === 'number' ? stage.probability * scale : undefined,
+    closed: stage.is_closed === true,
+  }));
+}
+
+function stageOf(deal: JsonObject, stages: readonly Stage[]): Stage | undefined {
+  const named = cellText(deal.stage).toLowerCase();
+  return stages.find((stage) => stage.id === deal.stage) ?? stages.find((stage) => stage.name.toLowerCase() === named);
+}
+
+function inClosedStage(deal: JsonObject, stages: readonly Stage[]): boolean {
+  return typeof deal.status !== 'string' && stageOf(deal, stages)?.closed === true;
+}
+
+interface StageRow {
+  stage: string;
+  name: string;
+  probability: number | null;
+  currency: string | null;
+  count: number;
+  value: number;
+  weighted_value: number | null;
+}
+
+/** The deals by stage (in pipeline order) and currency: count, value and, where the stage has a probability, weighted value. */
+function byStage(deals: readonly JsonObject[], stages: readonly Stage[]): StageRow[] {
+  const rows = new Map<string, StageRow & { position: number }>();
+  for (const deal of deals) {
+    const stage = stageOf(deal, stages);
+    const currency = typeof deal.currency === 'string' ? deal.currency : null;
+    const stageId = stage?.id ?? cellText(deal.stage);
+    const key = JSON.stringify([stageId, currency]);
+    const row = rows.get(key) ?? { stage: stageId, name: stage?.name ?? stageId, probability: stage?.probability ?? null, currency, count: 0, value: 0, weighted_value: stage?.probability === undefined ? null : 0, position: stage ? stages.indexOf(stage) : stages.length };
+    const amount = Number(deal.amount) || 0;
+    row.count++;
+    row.value += amount;
+    if (row.weighted_value !== null) row.weighted_value = round(row.weighted_value + (amount * row.probability!) / 100);
+    rows.set(key, row);
+  }
+  return [...rows.values()].sort((a, b) => a.position - b.position || (a.currency ?? '').localeCompare(b.currency ?? '')).map(({ position: _position, ...row }) => row);
+}
+
+const round = (value: number) => Math.round(value * 100) / 100;
+
+/** "Total 120,000 USD, weighted 54,000" a currency. */
+function totals(rows: readonly StageRow[]): string[] {
+  const byCurrency = new Map<string, { value: number; weighted: number; weighs: boolean }>();
+  for (const row of rows) {
+    const total = byCurrency.get(row.currency ?? '') ?? { value: 0, weighted: 0, weighs: false };
+    total.value += row.value;
+    if (row.weighted_value !== null) {
+      total.weighted += row.weighted_value;
+      total.weighs = true;
+    }
+    byCurrency.set(row.currency ?? '', total);
+  }
+  return [...byCurrency].map(([currency, total]) => `Total ${formatNumber(total.value)}${currency ? ` ${currency}` : ''}${total.weighs ? `, weighted ${formatNumber(round(total.weighted))}` : ''}`);
+}
+
+// ---- what stderr says ---------------------------------------------------------------------------------
+
+interface Scans {
+  overdue?: Scan;
+  dueSoon?: Scan;
+  closing?: Scan;
+  suggestions?: Scan;
+  fresh?: Scan;
+}
+
+/** What crm filtered itself, and what it could not read whole (then a part may miss records). */
+function notices(scans: Scans): string[] {
+  const described: Array<[string, Scan | undefined, string]> = [
+    ['overdue tasks', scans.overdue, 'open tasks'],
+    ['tasks due today and this week', scans.dueSoon, 'open tasks'],
+    ['deals closing', scans.closing, 'open deals'],
+    ['pending suggestions', scans.suggestions, 'suggestions'],
+    ['new contacts', scans.fresh, 'newest contacts'],
+  ];
+  const local = described.filter(([, found]) => found?.local).map(([what, found, from]) => `${what} (from the ${formatNumber(found!.read)} ${from})`);
+  const lines = local.length > 0 ? [`Filtered by crm (the service has no such filter): ${local.join(', ')}.`] : [];
+  for (const [what, found, from] of described) {
+    if (!found || found.complete) continue;
+    const of = found.total !== undefined ? ` of ${formatNumber(found.total)}` : '';
+    lines.push(`crm: warning: ${what}: crm read the ${formatNumber(found.read)} newest ${from}${of} and no more; there may be others.`);
+  }
+  return lines;
+}

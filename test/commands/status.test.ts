@@ -1,0 +1,213 @@
+// crm status: the day at a glance. Each part is checked against the workspace read directly; the
+// request log shows what was sent, a held transport that every part's request was sent before the
+// first was answered, a workspace that ignores the assumed filters that crm checks what comes back.
+import { describe, expect, it } from 'vitest';
+import { parseDate } from '../../src/cli/input.js';
+import { PART_READ_MAX } from '../../src/registry/local.js';
+import { json, openWorkspace, run, useWorkspace, type Workspace } from '../helpers/inprocess.js';
+import { holding, ignoring } from '../helpers/transports.js';
+
+const ws = useWorkspace();
+
+const day = (relative: string) => parseDate(relative, 'test');
+
+/** Every record of a list, newest first, read directly. */
+function all(workspace: Workspace, plural: string, key = plural): any[] {
+  const records: any[] = [];
+  for (let offset = 0; ; offset += 50) {
+    const page = workspace.api('GET', `/${plural}?limit=50&offset=${offset}`).data[key];
+    records.push(...page);
+    if (page.length < 50) return records;
+  }
+}
+
+const ids = (records: any[]) => records.map((record) => record.id);
+const sortedIds = (records: any[]) => ids(records).sort();
+
+/** The parts as crm should find them, from the workspace read whole. */
+function expectedParts(workspace: Workspace) {
+  const open = all(workspace, 'tasks').filter((task) => task.status === 'open' && task.due_date);
+  const since = Date.now() - 7 * 86_400_000;
+  return {
+    overdue: open.filter((task) => task.due_date < day('today')),
+    today: open.filter((task) => task.due_date === day('today')),
+    week: open.filter((task) => task.due_date >= day('tomorrow') && task.due_date <= day('+6d')),
+    closing: all(workspace, 'deals').filter((deal) => deal.status === 'open' && deal.close_date >= day('today') && deal.close_date <= day('+14d')),
+    suggestions: all(workspace, 'ai/suggestions', 'suggestions'),
+    // A minute's slack either side of the 7 days: the test and crm read the clock at different times.
+    fresh: all(workspace, 'contacts').filter((contact) => Date.parse(contact.created_at) >= since + 60_000),
+    freshMost: all(workspace, 'contacts').filter((contact) => Date.parse(contact.created_at) >= since - 60_000),
+  };
+}
+
+const FIRST_REQUESTS = [
+  'GET /api/v1/pipeline/stages',
+  'GET /api/v1/tasks?status=open&overdue=true&limit=50',
+  'GET /api/v1/tasks?status=open&overdue=false&limit=50&offset=0',
+  'GET /api/v1/deals?status=open&limit=50&offset=0',
+  'GET /api/v1/ai/suggestions?limit=50',
+  'GET /api/v1/contacts?limit=50&offset=0',
+];
+
+describe('crm status', () => {
+  it('--json: one object with every part, each counted, its first records soonest due, and what crm filtered itself', async () => {
+    ws.api('POST', '/tasks', { title: 'Due today', due_date: day('today') });
+    ws.api('POST', '/tasks', { title: 'Due in a week', due_date: day('+7d') });
+    const expected = expectedParts(ws);
+    const result = await run(['status', '--json', '--limit', '50'], { ws });
+    expect(result.code, result.stderr).toBe(0);
+    const status = json(result);
+    expect(status.today).toBe(day('today'));
+    expect(sortedIds(status.tasks_overdue.records)).toEqual(sortedIds(expected.overdue));
+    expect(status.tasks_overdue).toMatchObject({ count: expected.overdue.length, complete: true, filtered_locally: false });
+    expect(sortedIds(status.tasks_due_today.records)).toEqual(sortedIds(expected.today));
+    expect(status.tasks_due_today.count).toBeGreaterThan(0);
+    expect(sortedIds(status.tasks_due_this_week.records)).toEqual(sortedIds(expected.week));
+    expect(status.tasks_due_this_week).toMatchObject({ from: day('tomorrow'), to: day('+6d'), complete: true, filtered_locally: true });
+    const dues = status.tasks_due_this_week.records.map((task: any) => task.due_date);
+    expect(dues).toEqual([...dues].sort());
+    expect(sortedIds(status.deals_closing.records)).toEqual(sortedIds(expected.closing));
+    expect(status.deals_closing.count).toBeGreaterThan(0);
+    expect(sortedIds(status.suggestions.records)).toEqual(sortedIds(expected.suggestions));
+    expect(status.suggestions).toMatchObject({ count: expected.suggestions.length, filtered_locally: false });
+    for (const contact of expected.fresh) expect(ids(status.contacts_new.records)).toContain(contact.id);
+    for (const id of ids(status.contacts_new.records)) expect(ids(expected.freshMost)).toContain(id);
+    expect(status.filtered_locally).toEqual(['tasks_due_today', 'tasks_due_this_week', 'deals_closing', 'contacts_new']);
+    expect(status.errors).toBeUndefined();
+    expect(result.stderr).toMatch(/^Filtered by crm \(the service has no such filter\): tasks due today and this week \(from the \d+ open tasks\), deals closing \(from the \d+ open deals\), new contacts \(from the \d+ newest contacts\)\.\n$/);
+    expect(ws.requests().map((request) => `${request.method} ${request.url}`).sort()).toEqual([...FIRST_REQUESTS].sort());
+  });
+
+  it('deals closing: by stage, in pipeline order, with value and weighted value by the stage probability', async () => {
+    const proposal = ws.api('POST', '/deals', { name: 'Soon A', amount: 10000, stage: 'proposal', close_date: day('+3d') }).data;
+    ws.api('POST', '/deals', { name: 'Soon B', amount: 30000, stage: 'proposal', close_date: day('+14d') });
+    ws.api('POST', '/deals', { name: 'Soon C', amount: 4000, stage: 'prospecting', close_date: day('today') });
+    ws.api('POST', '/deals', { name: 'Too late', amount: 99999, stage: 'proposal', close_date: day('+15d') });
+    ws.api('POST', '/deals', { name: 'Won already', amount: 99999, stage: 'closed_won', close_date: day('+2d') });
+    const closing = expectedParts(ws).closing;
+    const status = json(await run(['status', '--json'], { ws }));
+    const stages = ws.api('GET', '/pipeline/stages').data.stages as any[];
+    const rows = stages
+      .map((stage) => {
+        const deals = closing.filter((deal) => deal.stage === stage.id);
+        const value = deals.reduce((sum, deal) => sum + deal.amount, 0);
+        return { stage: stage.id, name: stage.name, probability: stage.probability, currency: 'USD', count: deals.length, value, weighted_value: Math.round(value * stage.probability) / 100 };
+      })
+      .filter((row) => row.count > 0);
+    expect(status.deals_closing.by_stage).toEqual(rows);
+    expect(status.deals_closing.by_stage.find((row: any) => row.stage === 'proposal').count).toBeGreaterThanOrEqual(2);
+    expect(status.deals_closing.records.length).toBeLessThanOrEqual(5);
+    expect(status.deals_closing.count).toBe(closing.length);
+    expect(ids(closing)).toContain(proposal.id);
+    const closes = status.deals_closing.records.map((deal: any) => deal.close_date);
+    expect(closes).toEqual([...closes].sort());
+  });
+
+  it('sends every part\'s request before the first is answered', async () => {
+    const held = holding(ws);
+    const running = run(['status', '--json'], { ws: held });
+    await held.untilHeld(FIRST_REQUESTS.length);
+    expect([...held.held()].sort()).toEqual([...FIRST_REQUESTS].sort());
+    held.release();
+    const result = await running;
+    expect(result.code, result.stderr).toBe(0);
+    expect(json(result).tasks_overdue.count).toBeGreaterThan(0);
+  });
+
+  it('checks what comes back: a workspace that ignores the status and overdue filters gives the same parts, and stderr says crm filtered them', async () => {
+    const loose = ignoring(ws, ['status', 'overdue']);
+    const strict = json(await run(['status', '--json'], { ws }));
+    const result = await run(['status', '--json'], { ws: loose });
+    expect(result.code, result.stderr).toBe(0);
+    const status = json(result);
+    for (const part of ['tasks_overdue', 'tasks_due_today', 'tasks_due_this_week', 'deals_closing', 'suggestions']) {
+      expect({ part, records: ids(status[part].records), count: status[part].count }).toEqual({ part, records: ids(strict[part].records), count: strict[part].count });
+    }
+    expect(status.tasks_overdue.filtered_locally).toBe(true);
+    expect(status.filtered_locally).toContain('tasks_overdue');
+    expect(result.stderr).toMatch(/Filtered by crm \(the service has no such filter\): overdue tasks \(from the \d+ open tasks\), /);
+    // The overdue part asked for one page, found tasks that were not overdue in it, and read the list.
+    const overdueRequests = loose.sent.filter((request) => request.includes('overdue=true'));
+    expect(overdueRequests.slice(0, 2)).toEqual(['GET /api/v1/tasks?status=open&overdue=true&limit=50', 'GET /api/v1/tasks?status=open&overdue=true&limit=50&offset=0']);
+  });
+
+  it(`reads at most ${PART_READ_MAX} records of a list the service cannot select from, and says the part may be missing some`, async () => {
+    const big = openWorkspace();
+    try {
+      const early = big.api('POST', '/tasks', { title: 'Created first, due tomorrow', due_date: day('tomorrow') }).data;
+      for (let index = 0; index < PART_READ_MAX; index++) big.api('POST', '/tasks', { title: `Filler ${index}`, due_date: '2099-01-01' });
+      const result = await run(['status', '--json'], { ws: big });
+      expect(result.code, result.stderr).toBe(0);
+      const status = json(result);
+      expect(status.tasks_due_this_week).toMatchObject({ complete: false, read: PART_READ_MAX });
+      expect(ids(status.tasks_due_this_week.records)).not.toContain(early.id);
+      const open = all(big, 'tasks').filter((task) => task.status === 'open' && !(task.due_date < day('today'))).length;
+      expect(result.stderr).toContain(`crm: warning: tasks due today and this week: crm read the ${PART_READ_MAX} newest open tasks of ${open} and no more; there may be others.`);
+      // The walk's pages (each overlaps the one before by a record), none asking for more than 50.
+      const pages = big.requests(/overdue=false/);
+      expect(pages).toHaveLength(1 + Math.ceil((PART_READ_MAX - 50) / 49));
+      for (const page of pages) expect(Number(/limit=(\d+)/.exec(page.url)![1])).toBeLessThanOrEqual(50);
+    } finally {
+      big.close();
+    }
+  });
+
+  it('on a terminal: one screen of titled parts, at most --limit records each, with a count of the rest', async () => {
+    const overdue = expectedParts(ws).overdue.length;
+    expect(overdue).toBeGreaterThan(2);
+    const result = await run(['status', '--limit', '2', '--no-color'], { ws, tty: { stdout: true, stderr: true, columns: 100 } });
+    expect(result.code, result.stderr).toBe(0);
+    const out = result.stdout;
+    expect(out).toContain(`Overdue tasks (${overdue})\nID`);
+    expect(out).toContain(`…and ${overdue - 2} more: crm tasks list --due overdue --sort due\n`);
+    for (const title of ['Due today (', `Due this week, ${day('tomorrow')} to ${day('+6d')} (`, `Deals closing by ${day('+14d')} (`, 'Closing, by stage\nNAME', 'Pending AI suggestions (', 'New contacts since ']) expect(out).toContain(title);
+    expect(out).toMatch(/Total [\d,]+ USD, weighted [\d,.]+\n/);
+    const overdueBlock = out.slice(out.indexOf('Overdue tasks'), out.indexOf('…and'));
+    expect(overdueBlock.trim().split('\n')).toHaveLength(4);
+    for (const line of out.split('\n')) expect(line.length).toBeLessThanOrEqual(100);
+    expect(result.stderr).toContain('Filtered by crm');
+  });
+
+  it('into a pipe: one record as key<TAB>value lines', async () => {
+    const result = await run(['status'], { ws });
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines[0]).toBe(`today\t${day('today')}`);
+    expect(lines).toContainEqual(expect.stringMatching(/^tasks_overdue\.count\t\d+$/));
+    expect(lines).toContainEqual('filtered_locally\t["tasks_due_today","tasks_due_this_week","deals_closing","contacts_new"]');
+  });
+
+  it('a part the key may not read is said in its place, the others shown, exit 7', async () => {
+    ws.fault({ match: /ai\/suggestions/, status: 403, body: JSON.stringify({ data: null, error: 'Missing scope ai:read' }) });
+    const result = await run(['status', '--json'], { ws });
+    expect(result.code).toBe(7);
+    const status = json(result);
+    expect(status.suggestions).toBeUndefined();
+    expect(status.errors).toEqual([{ part: 'suggestions', message: 'Missing scope ai:read', status: 403 }]);
+    expect(status.tasks_overdue.count).toBeGreaterThan(0);
+    expect(result.stderr).toContain('crm: crm status: some parts could not be read: suggestions (Missing scope ai:read)');
+  });
+
+  it('a key the service refuses fails the whole command', async () => {
+    const result = await run(['status'], { ws, env: { ...process.env, HOME: ws.home, CRM_BASE_URL: 'http://127.0.0.1:9/api/v1', CRM_API_KEY: 'sbx_test_wrong' } });
+    expect(result.code).toBe(3);
+  });
+
+  it('--dry-run plans every part\'s request and sends none', async () => {
+    const result = await run(['status', '--dry-run'], { ws });
+    expect(result.code).toBe(0);
+    for (const request of FIRST_REQUESTS) expect(result.stdout).toContain(request.replace('GET /api/v1', 'GET http://127.0.0.1:9/api/v1'));
+    expect(ws.log).toHaveLength(0);
+  });
+
+  it.each([
+    [['--limit', '0'], 'invalid --limit "0" (expected an integer between 1 and 50)'],
+    [['--limit', '51'], 'invalid --limit "51" (expected an integer between 1 and 50)'],
+    [['--fields', 'tasks'], 'unknown field "tasks" for crm status'],
+  ])('%j is exit 2 and sends nothing', async (flags, message) => {
+    const result = await run(['status', ...flags], { ws });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+    expect(ws.log).toHaveLength(0);
+  });
+});
