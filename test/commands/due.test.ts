@@ -84,6 +84,15 @@ describe('crm tasks list --due', () => {
     expect(ws.requests().map((request) => request.url)).toContain('/api/v1/tasks?status=completed&limit=50&offset=0');
   });
 
+  it('--contact-id takes the contact\'s email: it is looked up first, then the walk asks for its tasks', async () => {
+    const contact = ws.api('GET', '/contacts?limit=1').data.contacts[0];
+    const mine = ws.api('POST', '/tasks', { title: 'Mine, due today', due_date: day('today'), contact_id: contact.id }).data;
+    const result = await run(['tasks', 'list', '--due', 'today', '--contact-id', contact.email.toUpperCase(), '-q'], { ws });
+    expect(result.code, result.stderr).toBe(0);
+    expect(lines(result.stdout)).toEqual([mine.id]);
+    expect(ws.requests().map((request) => request.url)).toEqual([`/api/v1/contacts?search=${encodeURIComponent(contact.email.toUpperCase())}&limit=50&offset=0`, `/api/v1/tasks?contact_id=${contact.id}&status=open&limit=50&offset=0`]);
+  });
+
   it('--limit N: the first N tasks due, and no page read past them', async () => {
     for (let index = 0; index < 3; index++) ws.api('POST', '/tasks', { title: `Soon ${index}`, due_date: day('+1d') });
     const result = await run(['tasks', 'list', '--due', 'week', '--limit', '2', '-q'], { ws });

@@ -12,6 +12,7 @@ import { listQuery, runGeneric, viewOf } from '../../endpoint.js';
 import { streamedWalk } from '../../stream.js';
 import type { Handler, Values } from '../../command.js';
 import { text } from '../../invocation.js';
+import { resolveCall } from '../../keys.js';
 import { byDueDate, hasStatus, isDue, parseDue } from '../due.js';
 import type { Spec } from './command.js';
 
@@ -24,7 +25,8 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
   if (options.due !== undefined && filters.overdue !== undefined) throw usageError('--due and --overdue cannot be used together', 'use --due overdue');
   const due = options.due === undefined ? undefined : parseDue(options.due, new Date(ctx.now()));
   const status = text(filters, 'status') ?? (due ? 'open' : undefined);
-  const query = { ...listQuery(invocation), ...(status === undefined ? {} : { status }), ...(due?.overdue ? { overdue: true } : {}) };
+  // A contact's email given for --contact-id is looked up once the checks are done (a request).
+  const query = { ...listQuery(await resolveCall(ctx, invocation)), ...(status === undefined ? {} : { status }), ...(due?.overdue ? { overdue: true } : {}) };
   const matches = (task: unknown) => (due === undefined || isDue(task, due)) && (status === undefined || hasStatus(task, status));
   const limit = options.all ? Number.POSITIVE_INFINITY : (options.limit ?? PAGE_DEFAULT);
   const walk = await streamedWalk(await ctx.client(), op.path, query, { key: op.listKey, from: invocation.walk?.from });
