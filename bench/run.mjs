@@ -67,6 +67,8 @@ try {
     { name: 'crm --version', argv: [node, CRM, '--version'], env: remote, target: 1.2 },
     { name: 'crm contacts list --json (stored profile, loopback HTTP)', argv: [node, CRM, 'contacts', 'list', '--json'], env: remote, target: 1.45 },
     { name: 'crm contacts list --json (embedded sandbox)', argv: [node, CRM, 'contacts', 'list', '--json'], env: embedded, target: 1.6 },
+    // What --jq adds (its engine, loaded only for --jq): no target, the figure is for the README.
+    { name: "crm contacts list --jq '.[].id' (stored profile)", argv: [node, CRM, 'contacts', 'list', '--jq', '.[].id'], env: remote },
     // What a shell runs on TAB for a profile or a stage; the warm-up run fills the stage cache.
     { name: 'crm __complete profiles (shell completion)', argv: [node, CRM, '__complete', 'profiles'], env: remote, target: 1.2 },
     { name: 'crm __complete stages (shell completion, cached)', argv: [node, CRM, '__complete', 'stages'], env: remote, target: 1.2 },

@@ -110,7 +110,7 @@ __crm_children() {
 
 # A command's flags, the global ones included.
 __crm_flags() {
-    local globals='--json -o --output --fields --escape-formulas -q --quiet --profile --base-url --no-input --no-color --debug --dry-run --timeout --wait --insecure'
+    local globals='--json -o --output --fields --jq --escape-formulas -q --quiet --profile --base-url --no-input --no-color --debug --dry-run --timeout --wait --insecure'
     case "$1" in
         '') echo "$globals "'-h --help -V --version' ;;
         'status') echo "$globals "'-L --limit -h --help' ;;
@@ -199,6 +199,7 @@ __crm_flag_values() {
     case "$2" in
         '-o' | '--output') echo 'table json ndjson csv tsv'; return ;;
         '--fields') return ;;
+        '--jq') return ;;
         '--profile') echo '@dynamic profiles'; return ;;
         '--base-url') return ;;
         '--timeout') return ;;

@@ -167,161 +167,161 @@ end
 function __crm_value_flags
     switch "$argv[1]"
         case ''
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'status'
-            echo --output -o --fields --profile --base-url --timeout --limit -L
+            echo --output -o --fields --jq --profile --base-url --timeout --limit -L
         case 'contacts'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'contacts list'
-            echo --output -o --fields --profile --base-url --timeout --limit -L --offset --search --status --list-id
+            echo --output -o --fields --jq --profile --base-url --timeout --limit -L --offset --search --status --list-id
         case 'contacts get'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'contacts create'
-            echo --output -o --fields --profile --base-url --timeout --name --email --company --phone --title --status --account-id --list-ids --set --data
+            echo --output -o --fields --jq --profile --base-url --timeout --name --email --company --phone --title --status --account-id --list-ids --set --data
         case 'contacts update'
-            echo --output -o --fields --profile --base-url --timeout --name --email --company --phone --title --status --account-id --list-ids --set --data
+            echo --output -o --fields --jq --profile --base-url --timeout --name --email --company --phone --title --status --account-id --list-ids --set --data
         case 'contacts delete'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'contacts notes'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'contacts notes list'
-            echo --output -o --fields --profile --base-url --timeout --limit -L --offset
+            echo --output -o --fields --jq --profile --base-url --timeout --limit -L --offset
         case 'contacts notes add'
-            echo --output -o --fields --profile --base-url --timeout --body --set --data
+            echo --output -o --fields --jq --profile --base-url --timeout --body --set --data
         case 'contacts tasks'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'contacts tasks add'
-            echo --output -o --fields --profile --base-url --timeout --title --description --status --priority --due --deal-id --set --data
+            echo --output -o --fields --jq --profile --base-url --timeout --title --description --status --priority --due --deal-id --set --data
         case 'contacts enroll'
-            echo --output -o --fields --profile --base-url --timeout --sequence --set --data
+            echo --output -o --fields --jq --profile --base-url --timeout --sequence --set --data
         case 'contacts import'
-            echo --output -o --fields --profile --base-url --timeout --format --encoding --map --concurrency --errors --checkpoint
+            echo --output -o --fields --jq --profile --base-url --timeout --format --encoding --map --concurrency --errors --checkpoint
         case 'contacts export'
-            echo --output -o --fields --profile --base-url --timeout --format --search --status --list-id
+            echo --output -o --fields --jq --profile --base-url --timeout --format --search --status --list-id
         case 'accounts'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'accounts list'
-            echo --output -o --fields --profile --base-url --timeout --limit -L --offset --search --industry
+            echo --output -o --fields --jq --profile --base-url --timeout --limit -L --offset --search --industry
         case 'accounts get'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'accounts create'
-            echo --output -o --fields --profile --base-url --timeout --name --domain --industry --employees --set --data
+            echo --output -o --fields --jq --profile --base-url --timeout --name --domain --industry --employees --set --data
         case 'accounts update'
-            echo --output -o --fields --profile --base-url --timeout --name --domain --industry --employees --set --data
+            echo --output -o --fields --jq --profile --base-url --timeout --name --domain --industry --employees --set --data
         case 'accounts delete'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'deals'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'deals list'
-            echo --output -o --fields --profile --base-url --timeout --limit -L --offset --search --stage --status --account-id --contact-id
+            echo --output -o --fields --jq --profile --base-url --timeout --limit -L --offset --search --stage --status --account-id --contact-id
         case 'deals get'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'deals create'
-            echo --output -o --fields --profile --base-url --timeout --name --amount --currency --stage --account-id --contact-id --close-date --set --data
+            echo --output -o --fields --jq --profile --base-url --timeout --name --amount --currency --stage --account-id --contact-id --close-date --set --data
         case 'deals update'
-            echo --output -o --fields --profile --base-url --timeout --name --amount --currency --stage --account-id --contact-id --close-date --set --data
+            echo --output -o --fields --jq --profile --base-url --timeout --name --amount --currency --stage --account-id --contact-id --close-date --set --data
         case 'deals delete'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'deals stage'
-            echo --output -o --fields --profile --base-url --timeout --set --data
+            echo --output -o --fields --jq --profile --base-url --timeout --set --data
         case 'sequences'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'sequences list'
-            echo --output -o --fields --profile --base-url --timeout --limit -L --offset --search --status
+            echo --output -o --fields --jq --profile --base-url --timeout --limit -L --offset --search --status
         case 'sequences get'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'sequences create'
-            echo --output -o --fields --profile --base-url --timeout --name --description --status --steps --set --data
+            echo --output -o --fields --jq --profile --base-url --timeout --name --description --status --steps --set --data
         case 'sequences update'
-            echo --output -o --fields --profile --base-url --timeout --name --description --status --steps --set --data
+            echo --output -o --fields --jq --profile --base-url --timeout --name --description --status --steps --set --data
         case 'sequences delete'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'sequences enroll'
-            echo --output -o --fields --profile --base-url --timeout --set --data --file
+            echo --output -o --fields --jq --profile --base-url --timeout --set --data --file
         case 'sequences contacts'
-            echo --output -o --fields --profile --base-url --timeout --limit -L --offset
+            echo --output -o --fields --jq --profile --base-url --timeout --limit -L --offset
         case 'tasks'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'tasks list'
-            echo --output -o --fields --profile --base-url --timeout --limit -L --offset --search --status --priority --contact-id --deal-id --due --sort
+            echo --output -o --fields --jq --profile --base-url --timeout --limit -L --offset --search --status --priority --contact-id --deal-id --due --sort
         case 'tasks get'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'tasks create'
-            echo --output -o --fields --profile --base-url --timeout --title --description --status --priority --due --contact-id --deal-id --set --data
+            echo --output -o --fields --jq --profile --base-url --timeout --title --description --status --priority --due --contact-id --deal-id --set --data
         case 'tasks update'
-            echo --output -o --fields --profile --base-url --timeout --title --description --status --priority --due --contact-id --deal-id --set --data
+            echo --output -o --fields --jq --profile --base-url --timeout --title --description --status --priority --due --contact-id --deal-id --set --data
         case 'tasks delete'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'tasks complete'
-            echo --output -o --fields --profile --base-url --timeout --set --data
+            echo --output -o --fields --jq --profile --base-url --timeout --set --data
         case 'pipeline'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'pipeline stages'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'pipeline deals'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'search'
-            echo --output -o --fields --profile --base-url --timeout --limit -L --offset --types
+            echo --output -o --fields --jq --profile --base-url --timeout --limit -L --offset --types
         case 'analytics'
-            echo --output -o --fields --profile --base-url --timeout --period
+            echo --output -o --fields --jq --profile --base-url --timeout --period
         case 'ai'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'ai suggestions'
-            echo --output -o --fields --profile --base-url --timeout --limit -L --offset --type --contact-id --deal-id
+            echo --output -o --fields --jq --profile --base-url --timeout --limit -L --offset --type --contact-id --deal-id
         case 'ai accept'
-            echo --output -o --fields --profile --base-url --timeout --set --data
+            echo --output -o --fields --jq --profile --base-url --timeout --set --data
         case 'ai trigger'
-            echo --output -o --fields --profile --base-url --timeout --set --data
+            echo --output -o --fields --jq --profile --base-url --timeout --set --data
         case 'auth'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'auth login'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'auth status'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'auth logout'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'profiles'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'profiles list'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'profiles use'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'profiles remove'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'config'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'config get'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'config set'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'config unset'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'config list'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'sandbox'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'sandbox init'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'sandbox serve'
-            echo --output -o --fields --profile --base-url --timeout --port
+            echo --output -o --fields --jq --profile --base-url --timeout --port
         case 'sandbox reset'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'sandbox status'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'api'
-            echo --output -o --fields --profile --base-url --timeout --field -f --typed-field -F --input
+            echo --output -o --fields --jq --profile --base-url --timeout --field -f --typed-field -F --input
         case 'mcp'
-            echo --output -o --fields --profile --base-url --timeout --toolsets
+            echo --output -o --fields --jq --profile --base-url --timeout --toolsets
         case 'completion'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'watch'
-            echo --output -o --fields --profile --base-url --timeout --interval --state --max-failures --exec --forward-to --secret
+            echo --output -o --fields --jq --profile --base-url --timeout --interval --state --max-failures --exec --forward-to --secret
         case 'sync'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
         case 'query'
-            echo --output -o --fields --profile --base-url --timeout --file
+            echo --output -o --fields --jq --profile --base-url --timeout --file
         case 'help'
-            echo --output -o --fields --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout
     end
 end
 
@@ -387,7 +387,8 @@ end
 complete -c crm -f
 complete -c crm -l json -d 'machine output: JSON (same as -o json)'
 complete -c crm -s o -l output -x -a 'table json ndjson csv tsv' -d 'output format'
-complete -c crm -l fields -x -d 'comma-separated fields to keep, in this order (an unknown name is exit 2)'
+complete -c crm -l fields -x -d 'comma-separated fields to keep, in this order (an unknown name is exit 2); --json a,b is --json --fields a,b'
+complete -c crm -l jq -x -d 'filter the JSON output with a jq expression (jq 1.8); implies --json; a string result prints as its text; with -o ndjson each record is filtered as it arrives'
 complete -c crm -l escape-formulas -d 'csv: prefix \' to cells that begin with = + - @ (or a tab or CR), which a spreadsheet would run as formulas'
 complete -c crm -s q -l quiet -d 'print only ids (list, create); nothing for other commands'
 complete -c crm -l profile -x -a '(__crm_dynamic profiles)' -d 'stored workspace profile to use (env CRM_PROFILE)'

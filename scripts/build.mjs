@@ -3,9 +3,11 @@
 // (src/app.ts: what runs a command), with a chunk for each command's handler and for the libraries
 // a command loads only when it uses them. The definitions are in both (they are data), which keeps
 // the entry a single file. dist/complete.js is the shell completions' fast path (src/complete.ts), a
-// file of its own so a TAB loads neither.
+// file of its own so a TAB loads neither. dist/jq.wasm is --jq's engine (src/cli/jq.ts reads it
+// from beside app.js; the package's "files" carry dist/ whole).
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -54,7 +56,7 @@ const common = {
   target: 'node20',
   // Everything is bundled: the package has no runtime dependencies. The one native addon
   // (better-sqlite3, optional) is loaded by src/sqlite/ through createRequire, which esbuild leaves alone.
-  define: { __CRM_VERSION__: JSON.stringify(version) },
+  define: { __CRM_VERSION__: JSON.stringify(version), __CRM_BUNDLE__: 'true' },
   // Bundled CommonJS dependencies call require(); ESM output needs one.
   banner: { js: "import { createRequire as __crmCreateRequire } from 'node:module'; const require = __crmCreateRequire(import.meta.url);" },
   minify: !process.env.CRM_BUILD_DEBUG,
@@ -103,3 +105,5 @@ const appIsSeparate = {
 // Without splitting, each entry is a bundle of its own.
 await build({ ...common, plugins: [...common.plugins, appIsSeparate, handlersInApp], entryPoints: { crm: 'src/main.ts', complete: 'src/complete.ts' }, outdir: 'dist', splitting: false });
 await build({ ...common, plugins: [...common.plugins, handlersShareTheCore], entryPoints: { app: 'src/app.ts' }, outdir: 'dist', splitting: true, chunkNames: 'chunks/[name]-[hash]' });
+
+copyFileSync(createRequire(import.meta.url).resolve('jq-wasm/jq.wasm'), new URL('../dist/jq.wasm', import.meta.url));

@@ -94,14 +94,18 @@ export const TOPICS: Readonly<Record<(typeof HELP_TOPICS)[number], Topic>> = {
     render: (width) => formatList('Exit codes:', EXIT_CODES.map((exit) => [String(exit.code), exit.meaning]), width),
   },
   output: {
-    summary: 'output formats, --fields, -q, paging, colour',
+    summary: 'output formats, --fields, --jq, -q, paging, colour',
     render: (width) =>
       [
         formatList('Output formats (-o FORMAT, or --json; a default from CRM_OUTPUT or `crm config set output`):', OUTPUT_FORMATS.map((format) => [format, FORMAT_DESCRIPTIONS[format]]), width),
         [
           'stdout carries data only; messages, prompts and spinners go to stderr.',
           '--fields a,b,c keeps those fields, in this order (dotted paths reach into nested objects);',
-          '  a name the command does not print is exit 2, naming the fields it does.',
+          '  a name the command does not print is exit 2, naming the fields it does. --json a,b is the same.',
+          "--jq EXPR filters what --json prints with jq 1.8 (jq's own engine): --jq '.[] | .email'.",
+          '  Each result on a line: a string as its text, anything else as JSON. A list is one array',
+          '  (--all reads it whole first); with -o ndjson each record is filtered on its own, as it arrives.',
+          '  An expression jq cannot compile is exit 2 before anything is sent; one that fails on the data, exit 1.',
           '-q prints only ids, one a line (list, create): ready for xargs or a - argument.',
           `Lists: --limit N (-L) returns at most N records in all, fetched ${PAGE_MAX} a request;`,
           '  --all walks every page, streamed; a table shows where the page sits on stderr.',

@@ -11,6 +11,7 @@ import { VERSION } from './cli/version.js';
 import { CrmCommand, TOPICS, describe, optionTerm } from './help.js';
 import type { Command as CrmCommandSpec } from './commands/command.js';
 import { COMMANDS, GROUPS } from './commands/index.js';
+import { printedFields } from './commands/printed.js';
 import { GLOBAL_OPTIONS, HELP_FLAG, HELP_TOPICS, VERSION_FLAG } from './registry/global.js';
 import { commandOptions } from './registry/options.js';
 import { flagSpellings, optionKey, staticValues, type Example, type FieldSpec } from './registry/types.js';
@@ -214,6 +215,8 @@ export async function main(argv: string[], init: MainInit = {}): Promise<number>
     exitCode = await runAction({ ...init, options: rootOf(command).opts() as GlobalOptions }, body, { ...settings, track: whileRunning });
   };
 
+  const fieldList = jsonFieldList(argv, scanArgv(argv).words);
+  argv = fieldList.argv;
   const { words, values } = scanArgv(argv);
   // `crm help contacts list` shows what `crm contacts list --help` shows.
   const program = buildProgram(run, words.filter((word) => word !== 'help'), { stdout, stderr });
@@ -222,6 +225,8 @@ export async function main(argv: string[], init: MainInit = {}): Promise<number>
     printFailure(stderr, usageError(message, hint), asksForJson(argv, values, init.env ?? process.env));
     return 2;
   };
+
+  if (fieldList.conflict !== undefined) return usageFailure(`--json ${fieldList.conflict} and --fields both choose the fields`, `use one: --json --fields ${fieldList.conflict}`);
 
   if (words[0] === 'help') {
     const asked = words.slice(1);
@@ -241,9 +246,7 @@ export async function main(argv: string[], init: MainInit = {}): Promise<number>
   } catch (error) {
     if (!(error instanceof CommanderError)) throw error;
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 0;
-    // Commander's usage errors are exit 2; a gh habit gets a pointer.
-    const fields = error.code === 'commander.excessArguments' || error.code === 'commander.unknownOption' ? fieldListAfterJson(argv) : undefined;
-    if (fields) return usageFailure(`--json takes no field list (got "${fields}")`, `choose fields with --fields: --json --fields ${fields}`);
+    // Commander's usage errors are exit 2.
     return usageFailure(error.message.replace(/^error: /, ''));
   }
   return exitCode;
@@ -256,9 +259,33 @@ function findCommand(program: Command, path: readonly string[]): Command | undef
   return command;
 }
 
-/** `--json id,name` or `--json=id,name`, as gh takes it: the field list given to --json, if any. */
-function fieldListAfterJson(argv: readonly string[]): string | undefined {
-  const at = argv.indexOf('--json');
-  const list = at >= 0 ? argv[at + 1] : argv.find((arg) => arg.startsWith('--json='))?.slice('--json='.length);
-  return list !== undefined && /^[A-Za-z_][\w.]*(,[A-Za-z_][\w.]*)*$/.test(list) ? list : undefined;
+/** A word given to --json as gh takes it: field names, comma-separated (`id,email`, `account.name`). */
+const FIELD_LIST = /^[A-Za-z_][\w.]*(,[A-Za-z_][\w.]*)*$/;
+
+/**
+ * gh's `--json id,email`: crm's --json takes no value, so the list goes to --fields. The word after
+ * --json is a field list when it has the shape of one and holds a comma or names a field the
+ * command prints (for a command that cannot say what it prints: when it takes no arguments);
+ * otherwise it stays what it was (`crm contacts get --json con_1`: the id). `--json=a,b` always is.
+ */
+function jsonFieldList(argv: readonly string[], words: readonly string[]): { argv: string[]; conflict?: string } {
+  const end = argv.includes('--') ? argv.indexOf('--') : argv.length;
+  for (let at = 0; at < end; at++) {
+    const given = argv[at]!.startsWith('--json=') ? argv[at]!.slice('--json='.length) : undefined;
+    const next = argv[at] === '--json' && at + 1 < end ? argv[at + 1]! : undefined;
+    const list = given ?? (next !== undefined && namesFields(next, words) ? next : undefined);
+    if (list === undefined) continue;
+    if (argv.slice(0, end).some((arg) => arg === '--fields' || arg.startsWith('--fields='))) return { argv: [...argv], conflict: list };
+    return { argv: [...argv.slice(0, at), '--json', '--fields', list, ...argv.slice(at + (given === undefined ? 2 : 1))] };
+  }
+  return { argv: [...argv] };
+}
+
+function namesFields(word: string, words: readonly string[]): boolean {
+  if (!FIELD_LIST.test(word)) return false;
+  if (word.includes(',')) return true;
+  const command = COMMANDS.find((spec) => spec.command.every((name, index) => words[index] === name || (index === spec.command.length - 1 && spec.aliases?.includes(words[index]!))));
+  if (!command) return false;
+  const fields = printedFields(command, words[command.command.length]);
+  return fields ? fields.includes(word.split('.')[0]!) : command.args.length === 0;
 }

@@ -15,6 +15,7 @@ import { Api } from './api.js';
 import type { UncertainWrites } from './errors.js';
 import { safeLine } from './format.js';
 import { createStreams, isTruthy, type InStream, type IOStreams, type OutStream } from './io.js';
+import type { JqFilter } from './jq.js';
 import { Printer } from './printer.js';
 import { createPrompter, type Prompter } from './prompt.js';
 import { Settings, type GlobalOptions, type OutputDefaults } from './settings.js';
@@ -59,6 +60,7 @@ export class Context {
   private readonly settings: Settings;
   private api?: Api;
   private cachedPrinter?: Printer;
+  private jq?: JqFilter;
   private cachedPrompter?: Prompter;
   /** A context for the same command with a signal of its own (withSignal) shares its parent's client. */
   private parentClient?: () => Promise<ApiClient>;
@@ -115,8 +117,18 @@ export class Context {
 
   // ---- output and people ---------------------------------------------------------------------------
 
+  /**
+   * --jq's filter: its engine loaded (a chunk of its own, only when --jq is given) and the expression
+   * compiled, so that an invalid one is exit 2 before anything is sent. The printer filters with it.
+   */
+  async loadJq(): Promise<void> {
+    const expression = this.output().jq;
+    if (expression !== undefined) this.jq ??= await (await import('./jq.js')).compileJq(expression);
+  }
+
   printer(): Printer {
-    return (this.cachedPrinter ??= new Printer({ io: this.io, ...this.output(), escapeFormulas: Boolean(this.options.escapeFormulas), now: this.init.now }));
+    if (this.output().jq !== undefined && !this.jq) throw new Error('the printer is made before --jq is loaded (Context.loadJq)');
+    return (this.cachedPrinter ??= new Printer({ io: this.io, ...this.output(), jq: this.jq, escapeFormulas: Boolean(this.options.escapeFormulas), now: this.init.now }));
   }
 
   prompter(): Prompter {

@@ -8,7 +8,9 @@ import type { PlannedRequest } from '../transport/recording.js';
 import { isObject } from '../registry/values.js';
 import { cellText, getPath, safeLine, safeLines, safeText } from './format.js';
 import type { IOStreams } from './io.js';
+import type { JqFilter } from './jq.js';
 import { csvWriter } from './output/csv.js';
+import { jqWriter } from './output/jq.js';
 import { jsonWriter } from './output/json.js';
 import { ndjsonWriter } from './output/ndjson.js';
 import { Output, type FormatWriter } from './output/output.js';
@@ -26,6 +28,8 @@ interface PrinterOptions {
   quiet: boolean;
   /** csv: prefix ' to cells a spreadsheet would run as formulas. */
   escapeFormulas?: boolean;
+  /** --jq: filters what the format (json or ndjson) would print. */
+  jq?: JqFilter;
   now?: () => number;
 }
 
@@ -47,7 +51,7 @@ export class Printer {
     this.format = options.format;
     this.quiet = options.quiet;
     this.out = new Output(options);
-    this.writer = WRITERS[options.format](this.out, { escapeFormulas: Boolean(options.escapeFormulas) });
+    this.writer = options.jq ? jqWriter(this.out, options.jq, options.format === 'ndjson') : WRITERS[options.format](this.out, { escapeFormulas: Boolean(options.escapeFormulas) });
   }
 
   async print(result: Result): Promise<void> {

@@ -30,8 +30,9 @@ export async function runAction(init: ContextInit, body: CommandBody, settings: 
   const ctx = new Context(init);
   const stopTracking = settings.track?.((end) => endEarly(end, ctx)) ?? (() => {});
   try {
-    // Every global check before the first request: format, fields, timeout.
+    // Every global check before the first request: format, fields, --jq's expression, timeout.
     ctx.output({ ignoreProfileSetting: settings.ignoreProfileOutput, defaultFormat: settings.defaultFormat, pipeFormat: settings.pipeFormat });
+    await ctx.loadJq();
     void ctx.timeoutMs();
     const result = await body(ctx);
     // A streamed list (--all, export) sends its requests as it is read: read it to plan them.

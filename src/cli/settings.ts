@@ -14,6 +14,7 @@ export interface GlobalOptions {
   json?: boolean;
   output?: string;
   fields?: string;
+  jq?: string;
   escapeFormulas?: boolean;
   quiet?: boolean;
   profile?: string;
@@ -32,6 +33,8 @@ export interface GlobalOptions {
 interface OutputSettings {
   format: Format;
   fields?: string[];
+  /** --jq: the expression that filters what the JSON format would print (checked by ./jq.ts before anything is sent). */
+  jq?: string;
   quiet: boolean;
   /** JSON was asked for (--json, -o json, CRM_OUTPUT, the profile): failures print the JSON error object too. */
   jsonErrors: boolean;
@@ -76,12 +79,18 @@ export class Settings {
       if (fields.every((field) => field === '')) throw usageError('--fields needs at least one field name', 'for example --fields id,name');
       for (const field of fields) checkName(field, '--fields');
     }
-    return (this.cachedOutput = { format, fields, quiet: Boolean(this.options.quiet), jsonErrors: asked && format === 'json' });
+    const jq = this.options.jq;
+    if (jq !== undefined) {
+      if (jq.trim() === '') throw usageError('--jq needs an expression', "for example --jq '.[].id'");
+      if (this.options.quiet) throw usageError('--jq and -q cannot be used together', "-q prints ids; --jq '.[].id' does too");
+    }
+    return (this.cachedOutput = { format, fields, jq, quiet: Boolean(this.options.quiet), jsonErrors: asked && format === 'json' });
   }
 
   /** The format, and whether it was asked for (a flag, CRM_OUTPUT, the profile) rather than a default. */
   private resolveFormat({ ignoreProfileSetting, defaultFormat, pipeFormat = 'tsv' }: OutputDefaults): { format: Format; asked: boolean } {
     const parse = (value: string, source: string) => ({ format: parseChoice(value, FORMATS, source) as Format, asked: true });
+    if (this.options.jq !== undefined) return this.jqFormat(defaultFormat, pipeFormat);
     if (this.options.output !== undefined) {
       const chosen = parse(this.options.output, '--output');
       if (this.options.json && chosen.format !== 'json') throw usageError(`--json and --output ${chosen.format} ask for different formats`);
@@ -95,6 +104,19 @@ export class Settings {
       if (configured !== undefined) return parse(String(configured), 'output setting of the profile (`crm config unset output`)');
     }
     return { format: this.stdoutIsTTY ? 'table' : pipeFormat, asked: false };
+  }
+
+  /**
+   * --jq filters JSON: the JSON format (a list is one array), or NDJSON (each record an input of its own)
+   * when -o ndjson asks for it or the command streams NDJSON (crm watch, contacts export --format
+   * ndjson). Other formats cannot be filtered; CRM_OUTPUT and the profile's setting do not apply.
+   */
+  private jqFormat(defaultFormat: Format | undefined, pipeFormat: Format): { format: Format; asked: boolean } {
+    const asked = this.options.output === undefined ? undefined : (parseChoice(this.options.output, FORMATS, '--output') as Format);
+    if (asked !== undefined && asked !== 'json' && asked !== 'ndjson') throw usageError(`--jq filters JSON: it cannot be used with --output ${asked}`, 'leave out --output, or use -o ndjson to filter each record on its own');
+    if (this.options.json && asked === 'ndjson') throw usageError('--json and --output ndjson ask for different formats');
+    const ndjson = asked === 'ndjson' || (asked === undefined && (defaultFormat === 'ndjson' || pipeFormat === 'ndjson'));
+    return { format: ndjson ? 'ndjson' : 'json', asked: Boolean(this.options.json) || asked === 'json' };
   }
 
   /** Whether a failure prints the JSON error object too; when the output settings were refused, from the flags and CRM_OUTPUT. */

@@ -6,9 +6,6 @@ import { CliError, ExitCode, toCliError } from '../cli/errors.js';
 import { firstTen } from '../cli/format.js';
 import { list, type ReportRow, type Result, type View } from '../cli/result.js';
 
-/** The rows of a command that acts on several ids (tasks complete, ai accept, sequences enroll). */
-export const REPORT_FIELDS = ['id', 'ok', 'result', 'error', 'record'] as const;
-
 /** Requests at once for the ids of one command. */
 const CONCURRENCY = 4;
 

@@ -5,12 +5,11 @@
 import type { Context } from '../cli/context.js';
 import { usageError } from '../cli/errors.js';
 import type { Result } from '../cli/result.js';
-import { RESOURCES, resourceNamed } from '../registry/resources.js';
-import { optionKey, type ResourceName } from '../registry/types.js';
-import { REPORT_FIELDS } from './bulk.js';
+import { optionKey } from '../registry/types.js';
 import { callsEndpoint, type Command, type Invocation, type Tree } from './command.js';
 import { runGeneric } from './endpoint.js';
 import { parseInvocation, text, type KeyOf } from './invocation.js';
+import { printedFields } from './printed.js';
 
 /** Arguments and options as commander (or an MCP tool call) hands them over. */
 interface RawInput {
@@ -32,28 +31,6 @@ export async function runCommand(ctx: Context, tree: Tree, command: Command, inp
   if (command.load) return (await command.load())(ctx, { ...invocation, tree });
   if (!callsEndpoint(command)) throw new Error(`crm ${command.command.join(' ')} has neither a handler nor an endpoint`);
   return runGeneric(ctx, { ...invocation, command });
-}
-
-/**
- * The top-level fields a command prints (the first part of a dotted --fields name); undefined when
- * its definition cannot say (crm api prints whatever the service sends; analytics, any rollup).
- * `argument`: the value of the command's resource argument (crm watch deals).
- */
-function printedFields(command: Command, argument?: string): readonly string[] | undefined {
-  if (command.kind === 'delete') return ['id', 'deleted'];
-  if (command.printsReport) return REPORT_FIELDS;
-  const resource = command.printsResource === 'argument' ? argument && resourceNamed(argument) : (command.printsResource ?? command.resource);
-  if (!resource) return command.printed;
-  return union(fieldsOf(resource), command.printed ?? []);
-}
-
-function fieldsOf(resource: ResourceName): readonly string[] {
-  const spec = RESOURCES[resource];
-  return [...spec.fields.map((field) => field.name), ...(spec.members ?? [])];
-}
-
-function union(...lists: ReadonlyArray<readonly string[]>): string[] {
-  return [...new Set(lists.flat())];
 }
 
 /** --fields names the definition does not know for what this command prints: exit 2, before anything is sent. */

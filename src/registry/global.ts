@@ -14,7 +14,13 @@ export const TIMEOUT_MAX_SECONDS = 86_400;
 export const GLOBAL_OPTIONS: readonly FieldSpec[] = [
   { name: 'json', type: 'boolean', description: 'machine output: JSON (same as -o json)' },
   { name: 'output', short: 'o', type: 'string', placeholder: 'format', choices: OUTPUT_FORMATS, description: 'output format' },
-  { name: 'fields', type: 'list', description: 'comma-separated fields to keep, in this order (an unknown name is exit 2)' },
+  { name: 'fields', type: 'list', description: 'comma-separated fields to keep, in this order (an unknown name is exit 2); --json a,b is --json --fields a,b' },
+  {
+    name: 'jq',
+    type: 'string',
+    placeholder: 'expression',
+    description: 'filter the JSON output with a jq expression (jq 1.8); implies --json; a string result prints as its text; with -o ndjson each record is filtered as it arrives',
+  },
   { name: 'escape_formulas', type: 'boolean', description: "csv: prefix ' to cells that begin with = + - @ (or a tab or CR), which a spreadsheet would run as formulas" },
   { name: 'quiet', short: 'q', type: 'boolean', description: 'print only ids (list, create); nothing for other commands' },
   { name: 'profile', type: 'string', placeholder: 'name', known: 'profiles', description: 'stored workspace profile to use (env CRM_PROFILE)' },
@@ -64,7 +70,7 @@ interface ExitCodeSpec {
 
 export const EXIT_CODES: readonly ExitCodeSpec[] = [
   { code: 0, meaning: 'success (an empty list is a success)' },
-  { code: 1, meaning: 'the service answered with an error not covered below (a redirect included), a walk of a list that changed faster than it could follow (walk_outpaced), or an unexpected failure (stdout cannot be written)' },
+  { code: 1, meaning: 'the service answered with an error not covered below (a redirect included), a walk of a list that changed faster than it could follow (walk_outpaced), a --jq expression that failed on the data (jq_error), or an unexpected failure (stdout cannot be written)' },
   { code: 2, meaning: 'invalid usage or input, caught before anything was sent' },
   { code: 3, meaning: 'authentication or permission (401, 403, no key configured)' },
   { code: 4, meaning: 'not found (404)' },

@@ -108,21 +108,7 @@ describe('help topics', () => {
   });
 });
 
-describe('gh habits', () => {
-  it('--json followed by a field list points at --fields, sends nothing and exits 2', async () => {
-    for (const argv of [['contacts', 'list', '--json', 'id,name'], ['contacts', 'list', '--json=id,name']]) {
-      const result = await run(argv, { ws });
-      expect(result.code, argv.join(' ')).toBe(2);
-      expect(result.stderr).toContain('crm: --json takes no field list (got "id,name")\nhint: choose fields with --fields: --json --fields id,name\n');
-      expect(result.stdout).toBe('');
-    }
-    expect(ws.requests()).toEqual([]);
-    // The hint's command works.
-    const fixed = await run(['contacts', 'list', '--json', '--fields', 'id,name', '-L', '2'], { ws });
-    expect(fixed.code).toBe(0);
-    expect(Object.keys(JSON.parse(fixed.stdout)[0])).toEqual(['id', 'name']);
-  });
-
+describe('gh habits (--json a,b: test/commands/jq.test.ts)', () => {
   it('other excess arguments keep commander\'s message', async () => {
     const result = await run(['tasks', 'list', '--overdue', 'yes'], { ws });
     expect(result.code).toBe(2);

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chunksWith, loadedUpFront } from '../helpers/bundle.js';
 import { crm, freshHome, type Result } from '../helpers/crm.js';
 import { useServedSandbox } from '../helpers/fault-server.js';
 
@@ -57,6 +58,22 @@ describe('the bundle alone (no node_modules)', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it('filters with --jq: jq.wasm travels in dist/, beside app.js', async () => {
+    const result = await run(['contacts', 'list', '--limit', '2', '--jq', '.[] | .id'], served.env());
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toMatch(/^con_\w+\ncon_\w+\n$/);
+    const invalid = await run(['contacts', 'list', '--jq', '.['], served.env());
+    expect(invalid).toMatchObject({ code: 2, stdout: '' });
+  });
+
+  it('loads --jq\'s engine only for --jq: a chunk no command loads up front', () => {
+    const engine = chunksWith('callMain');
+    expect(engine).toHaveLength(1);
+    const loaded = loadedUpFront(['crm.js', 'app.js', 'complete.js']);
+    expect(loaded.size).toBeGreaterThan(3);
+    expect([...loaded]).not.toContain(engine[0]);
   });
 
   it.runIf(NODE_HAS_SQLITE)('runs the sandbox on the SQLite built into Node, without a warning', async () => {

@@ -16,7 +16,8 @@ export const run: Handler<Spec> = async (ctx, { options }) => {
   const asked = options.format;
   const format = ctx.output().format;
   if (asked !== undefined && asked !== format) {
-    throw usageError(`--format ${asked} and ${ctx.options.json ? '--json' : `--output ${format}`} ask for different formats`);
+    const other = ctx.options.jq !== undefined ? '--jq' : ctx.options.json ? '--json' : `--output ${format}`;
+    throw usageError(`--format ${asked} and ${other} ask for different formats`, ctx.options.jq !== undefined ? '--jq filters json or ndjson' : undefined);
   }
   const contacts = RESOURCES.contact;
   const client = await ctx.client();

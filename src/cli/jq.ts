@@ -1,0 +1,68 @@
+// --jq: jq's own engine (jq 1.8, the C program compiled to WebAssembly: the jq-wasm package), so an
+// expression means what it means to jq. This module is a chunk of its own, loaded only when --jq is
+// given (Context.jqFilter): the engine costs about 50 ms to load and none of it is paid otherwise.
+//
+// The engine runs jq's main() for each call, on inputs given as JSON text: each call costs a few
+// milliseconds whatever its size, so several records are filtered in one call where they can be.
+
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { loadJq, type Jq } from 'jq-wasm';
+import { CliError, ExitCode, usageError } from './errors.js';
+
+/** Set by the bundler (scripts/build.mjs): the bundle carries jq.wasm beside app.js. */
+declare const __CRM_BUNDLE__: boolean | undefined;
+
+/** What one call of the filter produced: its results in order, what it wrote to stderr (debug, stderr), and the error that stopped it. */
+interface JqOutcome {
+  results: unknown[];
+  messages: string;
+  error?: CliError;
+}
+
+export interface JqFilter {
+  /** Filters each input in turn, as jq does with several JSON texts on its standard input. */
+  run(inputs: readonly unknown[]): JqOutcome;
+}
+
+/** Loads the engine and compiles EXPRESSION without running it: an invalid one is exit 2, before anything is sent. */
+export async function compileJq(expression: string): Promise<JqFilter> {
+  const jq = await loadJq({ wasmBinary: await readFile(wasmPath()) });
+  checkExpression(jq, expression);
+  return {
+    run(inputs) {
+      // -c: one result a line, which is how they are told apart.
+      const { stdout, stderr, exitCode } = jq.raw(inputs.map((input) => JSON.stringify(input)).join('\n'), expression, ['-c']);
+      const results = stdout === '' ? [] : stdout.split('\n').map((line) => JSON.parse(line) as unknown);
+      if (exitCode === 0) return { results, messages: stderr };
+      return { results, messages: '', error: new CliError(`--jq: ${runtimeMessage(stderr, exitCode)}`, ExitCode.service, { code: 'jq_error' }) };
+    },
+  };
+}
+
+function wasmPath(): string {
+  // Run from source (the tests), the package's own copy.
+  return typeof __CRM_BUNDLE__ === 'boolean' ? fileURLToPath(new URL('../jq.wasm', import.meta.url)) : createRequire(import.meta.url).resolve('jq-wasm/jq.wasm');
+}
+
+/**
+ * jq has no compile-only mode: the expression is compiled behind `empty |`, on a line of its own, so
+ * that it is compiled in full (every name it uses must exist) and never runs. jq's messages then
+ * count one line too many: they are given back with the user's line numbers.
+ */
+function checkExpression(jq: Jq, expression: string): void {
+  const { stderr, exitCode } = jq.raw('null', `empty |\n${expression}`, ['-n']);
+  if (exitCode === 0) return;
+  const errors = stderr.split('\n').filter((line) => line.startsWith('jq: error'));
+  const first = (errors[0] ?? stderr).replace(/^jq: error: /, '').replace(/ at <top-level>, line (\d+)(, column (\d+))?:?$/, (_, line: string, _column, column?: string) => ` (line ${Number(line) - 1}${column ? `, column ${column}` : ''})`);
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
+  throw usageError(`invalid --jq expression: ${first}${more}`, 'see https://jqlang.org/manual/');
+}
+
+/** jq's message for a failure while filtering: `jq: error (at <stdin>:0): Cannot index...` without its prefix. */
+function runtimeMessage(stderr: string, exitCode: number): string {
+  const text = stderr.trim();
+  if (text === '') return `the expression stopped with status ${exitCode}`;
+  return text.replace(/^jq: error \(at [^)]*\)(?: \(not a string\))?: /, '');
+}
