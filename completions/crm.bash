@@ -184,7 +184,7 @@ __crm_flags() {
         'sandbox reset') echo "$globals "'-y --yes -h --help' ;;
         'sandbox status') echo "$globals "'-h --help' ;;
         'api') echo "$globals "'-f --field -F --typed-field --input --paginate --raw -h --help' ;;
-        'mcp') echo "$globals "'--read-only --toolsets -h --help' ;;
+        'mcp') echo "$globals "'--read-only --toolsets --tools --exclude-tools -h --help' ;;
         'completion') echo "$globals "'-h --help' ;;
         'watch') echo "$globals "'--interval --once --since-start --state --max-failures --exec --forward-to --secret --score --changes -h --help' ;;
         'sync') echo "$globals "'--new --full --status --forget -h --help' ;;
@@ -268,6 +268,7 @@ __crm_flag_values() {
         'api -f' | 'api --field' | 'api -F' | 'api --typed-field') ;;
         'api --input') echo '@file' ;;
         'mcp --toolsets') echo '@list contacts accounts deals sequences tasks pipeline search analytics ai' ;;
+        'mcp --tools' | 'mcp --exclude-tools') ;;
         'watch --interval' | 'watch --max-failures' | 'watch --exec' | 'watch --forward-to' | 'watch --secret') ;;
         'watch --state') echo '@file' ;;
         'query --file') echo '@file' ;;

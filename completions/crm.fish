@@ -311,7 +311,7 @@ function __crm_value_flags
         case 'api'
             echo --output -o --fields --jq --profile --base-url --timeout --field -f --typed-field -F --input
         case 'mcp'
-            echo --output -o --fields --jq --profile --base-url --timeout --toolsets
+            echo --output -o --fields --jq --profile --base-url --timeout --toolsets --tools --exclude-tools
         case 'completion'
             echo --output -o --fields --jq --profile --base-url --timeout
         case 'watch'
@@ -920,8 +920,10 @@ complete -c crm -n '__crm_at \'api\'' -s h -l help -d 'show help'
 complete -c crm -n '__crm_argument \'api\' 0' -a 'GET POST PATCH PUT DELETE' -d 'method'
 
 # crm mcp
-complete -c crm -n '__crm_at \'mcp\'' -l read-only -d 'leave out every tool that writes (only reads: list, get, search, analytics...)'
-complete -c crm -n '__crm_at \'mcp\'' -l toolsets -x -a '(__crm_list contacts accounts deals sequences tasks pipeline search analytics ai)' -d 'only the tools of these groups, comma-separated'
+complete -c crm -n '__crm_at \'mcp\'' -l read-only -d 'leave out every tool that writes (only reads: list, get, search, analytics...; env CRM_READ_ONLY=1)'
+complete -c crm -n '__crm_at \'mcp\'' -l toolsets -x -a '(__crm_list contacts accounts deals sequences tasks pipeline search analytics ai)' -d 'only the tools of these groups, comma-separated (env CRM_TOOLSETS)'
+complete -c crm -n '__crm_at \'mcp\'' -l tools -x -d 'these tools too (alone: only these), comma-separated'
+complete -c crm -n '__crm_at \'mcp\'' -l exclude-tools -x -d 'leave out these tools, comma-separated'
 complete -c crm -n '__crm_at \'mcp\'' -s h -l help -d 'show help'
 
 # crm completion

@@ -8,7 +8,7 @@ import { noticeMarker, sandboxPath } from '../config/paths.js';
 import { API_KEY_HEADER, ApiClient } from '../http/core.js';
 import { sleep as abortableSleep } from '../http/pace.js';
 import { maskKey, redact } from '../http/redact.js';
-import { SANDBOX_BASE_URL, assertSafeTransport } from '../http/url.js';
+import { SANDBOX_BASE_URL, assertSafeTransport, maskCredentials } from '../http/url.js';
 import { formatDuration } from '../registry/values.js';
 import { createNetworkTransport } from '../transport/network.js';
 import { createRecordingTransport, type PlannedRequest } from '../transport/recording.js';
@@ -128,7 +128,7 @@ export class Api {
       maxRetries: this.deps.maxRetries,
       sleep: this.deps.sleep,
       userAgent: `crm/${VERSION} node/${process.versions.node} ${process.platform}`,
-      trace: debug ? (line) => io.stderr.write(`${safeLine(line)}\n`) : undefined,
+      trace: debug ? (line) => io.stderr.write(`${safeLine(maskCredentials(line))}\n`) : undefined,
       waitLong: (ms, reason, signal) => this.waitLong(ms, reason, signal),
       signal: this.deps.signal,
     });

@@ -9,6 +9,8 @@ import type { ConfigData } from '../config/store.js';
 import type { Target } from '../config/resolve.js';
 import type { ApiClient } from '../http/core.js';
 import { sleep as abortableSleep } from '../http/pace.js';
+import { maskCredentials } from '../http/url.js';
+import { formatDuration } from '../registry/values.js';
 import type { PlannedRequest } from '../transport/recording.js';
 import type { Transport } from '../transport/types.js';
 import { Api } from './api.js';
@@ -39,6 +41,15 @@ export interface ContextInit {
   maxRetries?: number;
   /** Cancels the command's requests and waits from outside (an MCP client's cancel). */
   signal?: AbortSignal;
+  /** Told how far the command's work has come: each item of a bulk command, each wait for a retry (an MCP client's progress). */
+  progress?: (update: ProgressUpdate) => void;
+}
+
+/** How far a command's work has come: `done` of `total` items, or (no `done`) a wait before a retry. */
+export interface ProgressUpdate {
+  done?: number;
+  total?: number;
+  message: string;
 }
 
 export class Context {
@@ -62,7 +73,7 @@ export class Context {
   private cachedPrinter?: Printer;
   private jq?: JqFilter;
   private cachedPrompter?: Prompter;
-  /** A context for the same command with a signal of its own (withSignal) shares its parent's client. */
+  /** A context for the same command with a signal of its own (forCall) shares its parent's client. */
   private parentClient?: () => Promise<ApiClient>;
   private childClient?: Promise<ApiClient>;
   private readonly cleanups: Array<() => void> = [];
@@ -135,13 +146,18 @@ export class Context {
     return (this.cachedPrompter ??= this.init.prompter ?? createPrompter(this.io));
   }
 
-  /** A message for people, on stderr; whatever of it came from the service cannot drive the terminal. */
+  /** A message for people, on stderr; whatever of it came from the service cannot drive the terminal, and no URL shows its password. */
   info(message: string): void {
-    this.io.stderr.write(`${message.split('\n').map(safeLine).join('\n')}\n`);
+    this.io.stderr.write(`${maskCredentials(message).split('\n').map(safeLine).join('\n')}\n`);
   }
 
   warn(message: string): void {
-    this.io.stderr.write(`crm: warning: ${safeLine(message)}\n`);
+    this.io.stderr.write(`crm: warning: ${safeLine(maskCredentials(message))}\n`);
+  }
+
+  /** Tells whoever follows the command how far it has come (an MCP client); nobody on the command line. */
+  progress(update: ProgressUpdate): void {
+    this.init.progress?.(update);
   }
 
   /** The time now, in ms (the injected clock in tests): what "today" is for date filters. */
@@ -159,7 +175,10 @@ export class Context {
   /** The API client for the resolved workspace: the network, or the embedded sandbox in-process. */
   client(): Promise<ApiClient> {
     const parent = this.parentClient;
-    if (parent) return (this.childClient ??= parent().then((client) => client.withSignal(this.signal)));
+    if (parent) {
+      const onRetryWait = this.init.progress && ((ms: number, what: string) => this.progress({ message: `waiting ${formatDuration(ms)} to retry ${what}` }));
+      return (this.childClient ??= parent().then((client) => client.withSignal(this.signal, onRetryWait)));
+    }
     return this.apiProvider().client();
   }
 
@@ -205,10 +224,11 @@ export class Context {
 
   /**
    * The same command (settings, client, connections) with a signal of its own: an MCP tool call
-   * that its client cancels stops its requests and waits, and sends nothing more.
+   * that its client cancels stops its requests and waits, and sends nothing more; `progress` is
+   * told how far the call has come.
    */
-  withSignal(signal: AbortSignal): Context {
-    const child = new Context({ ...this.init, signal: AbortSignal.any([this.signal, signal]) });
+  forCall(signal: AbortSignal, progress?: (update: ProgressUpdate) => void): Context {
+    const child = new Context({ ...this.init, signal: AbortSignal.any([this.signal, signal]), progress });
     child.parentClient = () => this.client();
     return child;
   }

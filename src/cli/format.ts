@@ -1,9 +1,10 @@
 // Turning values into text: the same rules for table, tsv and csv cells, and for anything from the
-// service that reaches a terminal. This is the one place that decides what may: never a control
-// character (escape sequences retitle the window, write the clipboard, clear the screen or forge a
-// `crm:` line), a bidi override (it reorders what follows) or an invisible character (it makes two
-// texts look alike). On a terminal they are replaced (U+FFFD) or, in JSON, escaped; into a pipe the
-// data stays exact.
+// service that reaches a terminal or a model. This is the one place that decides what may: never a
+// control character (escape sequences retitle the window, write the clipboard, clear the screen or
+// forge a `crm:` line), a bidi override (it reorders what follows) or an invisible character (it
+// makes two texts look alike, or hides words from the person who reads what the model reads). On a
+// terminal they are replaced (U+FFFD) or, in JSON, escaped; into a pipe the data stays exact; to a
+// model (crm mcp) they are written as \uXXXX text, in every string, so that the model sees them.
 
 import { isObject } from '../registry/values.js';
 
@@ -35,6 +36,28 @@ export function safeLines(text: string): string {
 /** JSON text for a terminal: what UNSAFE names, which JSON.stringify leaves raw (all but C0), as \u escapes: the same JSON. */
 export function escapeForTerminal(json: string): string {
   return json.replace(UNSAFE, (match) => (match === '\n' || match.length > 2 ? match : [...match].map(unicodeEscape).join('')));
+}
+
+/**
+ * What a model is never given raw (crm mcp's results, messages and progress): C1 controls and DEL,
+ * the soft hyphen, bidi marks, embeddings, overrides and isolates (U+061C, U+200E-F, U+202A-E,
+ * U+2066-9), zero-width and invisible characters (U+180E, U+200B-D, U+2060-U+206F, U+FEFF) and tag
+ * characters (text hidden from people, read by models). C0 controls are JSON's to escape.
+ */
+const HIDDEN_FROM_MODEL = /[\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\u{E0000}-\u{E007F}]/gu;
+
+/** Text for a model: each character of HIDDEN_FROM_MODEL as \uXXXX text (two for one beyond the BMP). */
+export function escapeForModel(text: string): string {
+  return text.replace(HIDDEN_FROM_MODEL, unicodeEscape);
+}
+
+/** A value from the service for a model: every string in it, keys too, as escapeForModel writes it. */
+export function valueForModel(value: unknown): unknown {
+  if (typeof value === 'string') return escapeForModel(value);
+  if (Array.isArray(value)) return value.map(valueForModel);
+  if (!isObject(value)) return value;
+  // A key such as __proto__ stays a plain member: fromEntries defines members, it never sets a prototype.
+  return Object.fromEntries(Object.entries(value).map(([key, member]) => [escapeForModel(key), valueForModel(member)]));
 }
 
 /** \u escapes of a character (two, a surrogate pair, beyond the BMP). */

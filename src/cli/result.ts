@@ -73,9 +73,10 @@ export type Result = (
   | { kind: 'list'; items: readonly unknown[] | AsyncIterable<unknown>; view?: View; page?: PageInfo; walk?: Walk }
   /**
    * One record. `quietId`: -q prints its id (create). `afterPrint`: work that goes on once the
-   * record is out (a server announces its address, then serves until stopped).
+   * record is out (a server announces its address, then serves until stopped). `outcome`: what an
+   * action did to the record, in one word as a bulk report says it (moved, already_in_stage).
    */
-  | { kind: 'record'; record: unknown; view?: View; quietId?: boolean; afterPrint?: () => Promise<CliError | undefined> }
+  | { kind: 'record'; record: unknown; view?: View; quietId?: boolean; afterPrint?: () => Promise<CliError | undefined>; outcome?: string }
   /** Something done that has no data worth a table (delete, logout): a line on a terminal's stderr, data for JSON. */
   | { kind: 'done'; message: string; data?: Record<string, unknown> }
   /** A bare value, printed as it is (`crm config get`); JSON with --json. */
@@ -93,19 +94,21 @@ export const done = (message: string, data?: Record<string, unknown>): Result =>
 export const NOTHING: Result = { kind: 'none' };
 
 /**
- * A list's items in an array, without the printer: at most `max` of them and, past the first, no
- * more than `maxChars` of JSON. `cut`: items were left out; a stream is not read past the first one.
+ * A list's items in an array, without the printer, each as `map` makes it: at most `max` of them
+ * and, past the first, no more than `maxChars` of JSON. `cut`: items were left out; a stream is not
+ * read past the first one.
  */
 export async function collectItems(
   items: readonly unknown[] | AsyncIterable<unknown>,
-  { max = Number.POSITIVE_INFINITY, maxChars = Number.POSITIVE_INFINITY }: { max?: number; maxChars?: number } = {},
+  { max = Number.POSITIVE_INFINITY, maxChars = Number.POSITIVE_INFINITY, map = (item: unknown) => item }: { max?: number; maxChars?: number; map?: (item: unknown) => unknown } = {},
 ): Promise<{ items: unknown[]; cut: boolean }> {
   const kept: unknown[] = [];
   let chars = 0;
   for await (const item of items) {
-    const size = JSON.stringify(item)?.length ?? 0;
+    const mapped = map(item);
+    const size = JSON.stringify(mapped)?.length ?? 0;
     if (kept.length >= max || (kept.length > 0 && chars + size > maxChars)) return { items: kept, cut: true };
-    kept.push(item);
+    kept.push(mapped);
     chars += size;
   }
   return { items: kept, cut: false };

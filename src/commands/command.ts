@@ -24,6 +24,12 @@ interface McpHints {
   idempotent?: boolean;
   /** It reaches a person outside the workspace (enrolling sets a sequence's emails going). */
   openWorld?: boolean;
+  /** It makes the change another tool makes (deals_stage: deals_update with a stage): it carries that tool's hints. */
+  sameChangeAs?: EndpointName;
+  /** A list whose records are no one resource's (search results, per-stage totals): what it shows an agent unless asked for more. */
+  brief?: readonly string[];
+  /** More an agent must know before calling it (a rate limit). */
+  note?: string;
 }
 
 export interface CommandSpec {

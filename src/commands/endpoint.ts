@@ -78,7 +78,7 @@ async function listResult(ctx: Context, invocation: Call, query: Query, view: Vi
   const limit = options.limit as number | undefined;
   const offset = options.offset as number | undefined;
   if (walks(invocation)) {
-    const walk = await streamedWalk(client, path, { ...query, offset }, { limit, key: op.listKey, from: invocation.walk?.from });
+    const walk = await streamedWalk(client, path, { ...query, offset }, { limit, key: op.listKey, from: invocation.walk?.from, resumable: invocation.walk !== undefined });
     return list(walk, view, undefined, walk);
   }
   const page = await client.list(path, { ...query, limit, offset }, op.listKey);

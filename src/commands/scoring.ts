@@ -6,9 +6,8 @@
 import { isObject, type JsonObject } from '../registry/values.js';
 import type { ApiClient } from '../http/core.js';
 import { CallWindow, sleep } from '../http/pace.js';
+import { SCORE_CALLS_PER_WINDOW } from '../registry/service.js';
 
-/** The published limit of POST /ai/trigger: 10 calls a minute per key (service-facts.md). */
-export const SCORE_CALLS_PER_WINDOW = 10;
 const SCORE_WINDOW_MS = 60_000;
 
 interface ScorerOptions {

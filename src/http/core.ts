@@ -32,11 +32,15 @@ export interface ClientOptions {
   waitLong?: (ms: number, reason: string, signal?: AbortSignal) => Promise<boolean>;
   /** Cancels every request of the client and every wait (the command's: Ctrl-C, an MCP cancel). */
   signal?: AbortSignal;
+  /** Told before each wait for a retry: how long, and what is retried why (an MCP client's progress). */
+  onRetryWait?: RetryWaitListener;
   /** Resolves after `ms`; rejects when the signal is aborted first. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
   now?: () => number;
 }
+
+type RetryWaitListener = (ms: number, what: string) => void;
 
 interface RequestOptions {
   query?: Query;
@@ -88,10 +92,13 @@ export class ApiClient {
     this.unanswered = shared?.unanswered ?? new Set();
   }
 
-  /** The same client (connections, pace) whose requests and waits this signal also cancels. */
-  withSignal(signal: AbortSignal): ApiClient {
+  /**
+   * The same client (connections, pace) whose requests and waits this signal also cancels, and whose
+   * retry waits are told to `onRetryWait` (one MCP tool call's).
+   */
+  withSignal(signal: AbortSignal, onRetryWait?: RetryWaitListener): ApiClient {
     const signals = [this.options.signal, signal].filter((one) => one !== undefined);
-    return new ApiClient({ ...this.options, signal: AbortSignal.any(signals) }, this);
+    return new ApiClient({ ...this.options, signal: AbortSignal.any(signals), onRetryWait: onRetryWait ?? this.options.onRetryWait }, this);
   }
 
   /**
@@ -242,7 +249,9 @@ export class ApiClient {
         }
         attempt++;
       }
-      this.trace(`* retry ${waitedOut ? '(rate limited)' : `${attempt}/${maxRetries}`} in ${delay} ms (${failure ? failure.message : `HTTP ${response!.status}`})`);
+      const why = failure ? failure.message : `HTTP ${response!.status}`;
+      this.trace(`* retry ${waitedOut ? '(rate limited)' : `${attempt}/${maxRetries}`} in ${delay} ms (${why})`);
+      this.options.onRetryWait?.(delay, `${request.method} ${this.pathOf(request)} (${this.redact(why)})`);
       await this.cancellable(request, () => this.sleep(delay, request.signal));
     }
   }

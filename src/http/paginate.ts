@@ -23,6 +23,7 @@
 //
 // test/unit/walk.property.test.ts checks all of this against a model of such a list.
 
+import { createHash } from 'node:crypto';
 import type { ApiClient } from './core.js';
 import { PAGE_MAX } from '../registry/service.js';
 import { HttpError } from './errors.js';
@@ -72,10 +73,12 @@ export class WalkOutpaced extends HttpError {
 export interface WalkPosition {
   /** Where the next record was in the list when it was read. */
   offset: number;
-  /** Keys (recordKey) of the last records given out, oldest first. */
+  /** Keys (positionKey) of the last records given out, oldest first. */
   taken: string[];
   /** Keys of the next records, read but not given out yet, in list order. */
   ahead: string[];
+  /** The keys are positionKeys (a resumable walk's), not recordKeys: the walk that continues knows records the same way. */
+  digests: boolean;
 }
 
 export interface WalkOptions {
@@ -85,8 +88,16 @@ export interface WalkOptions {
   key?: string;
   /** Pages asked for at once: PAGES_IN_FLIGHT for long walks; 1 (the default) for walks that usually stop early. */
   concurrency?: number;
-  /** Continue a walk from where it stood (an MCP cursor) instead of from `query.offset`. */
+  /**
+   * Continue a walk from where it stood (an MCP cursor, the sync's second walk) instead of from
+   * `query.offset`; it knows records as that position names them.
+   */
   from?: WalkPosition;
+  /**
+   * Where the walk stands will be kept outside crm (an MCP cursor): records are known by their
+   * positionKey, short whatever the record, so that a cursor holds a few of them.
+   */
+  resumable?: boolean;
 }
 
 /**
@@ -98,6 +109,11 @@ export function recordKey(record: unknown): string {
   if (id === undefined) return `json:${JSON.stringify(record)}`;
   const created = isObject(record) && typeof record.created_at === 'string' ? record.created_at : '';
   return `${id}\u0000${created}`;
+}
+
+/** A record's key as a position names it: 16 hex digits of a digest of its recordKey (a record without an id can be long). */
+function positionKey(record: unknown): string {
+  return createHash('sha256').update(recordKey(record)).digest('hex').slice(0, 16);
 }
 
 /** A page asked for: where it starts, how many records, and the answer to come. */
@@ -158,6 +174,10 @@ export class Walk implements AsyncIterable<unknown> {
   private searches = 0;
   private fruitless = 0;
   private steady = 0;
+  /** The record given out last, until the next (unread gives it back). */
+  private lastGiven?: { record: unknown };
+  /** How the walk knows a record: recordKey, or the shorter positionKey for a walk that is resumed later. */
+  private readonly keyOf: (record: unknown) => string;
 
   constructor(
     private readonly client: ApiClient,
@@ -169,6 +189,7 @@ export class Walk implements AsyncIterable<unknown> {
     this.filters = filters;
     this.start = Number(offset ?? 0);
     this.ceiling = options.concurrency ?? 1;
+    this.keyOf = (options.from ? options.from.digests : options.resumable) ? positionKey : recordKey;
     const from = options.from;
     if (from) {
       this.started = true;
@@ -192,19 +213,23 @@ export class Walk implements AsyncIterable<unknown> {
   /**
    * The last record given out, given back: the reader could not use it (an MCP response that would
    * grow too large). It is the next record again, and where the walk stands counts it as not given.
+   * The walk takes back the record as it gave it: a reader may have changed its copy (search adds a
+   * `type`), and a record without an id is known by all of its members.
    */
-  unread(record: unknown): void {
-    this.given.forget(recordKey(record));
-    this.held.unshift(record);
+  unread(): void {
+    if (this.lastGiven === undefined) return;
+    this.given.forget(this.keyOf(this.lastGiven.record));
+    this.held.unshift(this.lastGiven.record);
+    this.lastGiven = undefined;
     this.count--;
   }
 
   /** Where the walk stands; undefined once the list has been read to its end. */
   position(): WalkPosition | undefined {
     if (this.ended && this.held.length === 0) return undefined;
-    const ahead = this.held.length > 0 ? this.held.map(recordKey) : this.aheadKeys;
+    const ahead = this.held.length > 0 ? this.held.map(this.keyOf) : this.aheadKeys;
     const offset = this.held.length > 0 ? this.next - (this.held.length - 1) : this.started ? this.next : this.start;
-    return { offset, taken: this.given.last(POSITION_KEYS), ahead: ahead.slice(0, POSITION_KEYS) };
+    return { offset, taken: this.given.last(POSITION_KEYS), ahead: ahead.slice(0, POSITION_KEYS), digests: this.keyOf === positionKey };
   }
 
   async *records(): AsyncGenerator<unknown> {
@@ -221,8 +246,9 @@ export class Walk implements AsyncIterable<unknown> {
       // The last record read is held back until the next page shows what follows it.
       while (this.held.length > (this.ended ? 0 : 1) && (limit === undefined || this.count < limit)) {
         const record = this.held.shift();
-        this.given.add(recordKey(record));
+        this.given.add(this.keyOf(record));
         this.count++;
+        this.lastGiven = { record };
         yield record;
       }
       if (this.ended || (limit !== undefined && this.count >= limit)) return;
@@ -342,13 +368,13 @@ export class Walk implements AsyncIterable<unknown> {
    * that reuses a known id can only be nearer the head. Undefined when the page holds none.
    */
   private continuation(items: readonly unknown[]): number | undefined {
-    const ahead = new Set(this.held.length > 0 ? this.held.map(recordKey) : this.aheadKeys);
+    const ahead = new Set(this.held.length > 0 ? this.held.map(this.keyOf) : this.aheadKeys);
     for (let index = items.length - 1; index >= 0; index--) {
-      const key = recordKey(items[index]);
+      const key = this.keyOf(items[index]);
       if (this.given.has(key)) return index + 1;
       if (ahead.has(key)) {
         let first = index;
-        while (first > 0 && ahead.has(recordKey(items[first - 1]))) first--;
+        while (first > 0 && ahead.has(this.keyOf(items[first - 1]))) first--;
         return first;
       }
     }

@@ -55,6 +55,8 @@ export const ENVIRONMENT: readonly Described[] = [
   { name: 'CRM_SQLITE', description: "the sandbox's SQLite: node:sqlite or better-sqlite3 (default: node:sqlite where Node has it, else better-sqlite3)" },
   { name: 'XDG_CACHE_HOME', description: 'shell completion caches live in its crm folder (default ~/.cache/crm)' },
   { name: 'CRM_WATCH_SECRET', description: 'crm watch --forward-to: sign each delivery with this secret (as --secret)' },
+  { name: 'CRM_READ_ONLY', description: 'crm mcp: 1 serves only the tools that read (as --read-only)' },
+  { name: 'CRM_TOOLSETS', description: 'crm mcp: only the tools of these groups, comma-separated (as --toolsets)' },
   { name: 'HTTPS_PROXY', description: 'proxy for https:// workspaces (https_proxy too): requests go through it in a CONNECT tunnel' },
   { name: 'HTTP_PROXY', description: 'proxy for http:// URLs, and for https:// when HTTPS_PROXY is not set (http_proxy too)' },
   { name: 'NO_PROXY', description: 'hosts reached directly, comma-separated (no_proxy too; * for all); this machine always is' },

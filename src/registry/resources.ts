@@ -65,6 +65,7 @@ const CONTACT: ResourceSpec = {
     { name: 'list_id', type: 'id', description: 'only contacts in this list' },
   ],
   columns: ['id', 'name', 'email', 'status', 'score', 'company', 'created_at'],
+  brief: ['id', 'name', 'email', 'status'],
 };
 
 const ACCOUNT: ResourceSpec = {
@@ -81,6 +82,7 @@ const ACCOUNT: ResourceSpec = {
   ],
   filters: [search('name and domain'), { name: 'industry', type: 'string', description: 'only accounts in this industry', example: 'Software' }],
   columns: ['id', 'name', 'domain', 'industry', 'employees', 'created_at'],
+  brief: ['id', 'name', 'domain', 'industry'],
 };
 
 const DEAL: ResourceSpec = {
@@ -109,9 +111,17 @@ const DEAL: ResourceSpec = {
     refFilter('contact_id', 'contact', 'only deals of this contact'),
   ],
   columns: ['id', 'name', 'amount', 'stage', 'status', 'close_date', 'currency', 'created_at'],
+  brief: ['id', 'name', 'amount', 'stage', 'status', 'account_id', 'contact_id'],
   // GET /deals/{id} adds its stage history; a stage move, the activity it logged.
   members: ['activities', 'activity'],
 };
+
+/** One step of a sequence. */
+export const STEP_FIELDS: readonly FieldSpec[] = [
+  { name: 'day', type: 'integer', description: 'days after enrolment', required: true, min: 0, example: '0' },
+  { name: 'channel', type: 'string', description: 'how the step reaches the contact', required: true, known: STEP_CHANNELS },
+  { name: 'subject', type: 'string', description: 'what the step says', required: true, maxLength: 200, example: 'Hello' },
+];
 
 const SEQUENCE: ResourceSpec = {
   name: 'sequence',
@@ -121,13 +131,14 @@ const SEQUENCE: ResourceSpec = {
     { name: 'name', type: 'string', description: 'sequence name', required: true, maxLength: 200, example: 'Trial follow-up' },
     { name: 'description', type: 'string', description: 'what the sequence is for', maxLength: 10_000 },
     { name: 'status', type: 'string', description: 'sequence status', known: SEQUENCE_STATUSES, default: 'active', prompt: true },
-    { name: 'steps', type: 'json', description: 'steps: [{day, channel (email, call, task), subject}]', max: 100 },
+    { name: 'steps', type: 'json', description: 'steps: [{day, channel (email, call, task), subject}]', max: 100, items: STEP_FIELDS },
     ro('enrolled_count', 'integer', 'contacts enrolled'),
     CREATED,
     UPDATED,
   ],
   filters: [search('name and description'), { name: 'status', type: 'string', description: 'only sequences with this status', known: SEQUENCE_STATUSES }],
   columns: ['id', 'name', 'status', 'enrolled_count', 'steps', 'created_at'],
+  brief: ['id', 'name', 'status'],
 };
 
 const TASK_FIELDS: readonly FieldSpec[] = [
@@ -157,6 +168,7 @@ const TASK: ResourceSpec = {
     { name: 'overdue', type: 'boolean', description: 'only overdue tasks (open, due before today)' },
   ],
   columns: ['id', 'title', 'due_date', 'status', 'priority', 'contact_id', 'deal_id', 'created_at'],
+  brief: ['id', 'title', 'due_date', 'status', 'priority', 'contact_id', 'deal_id'],
 };
 
 const NOTE: ResourceSpec = {
@@ -170,6 +182,7 @@ const NOTE: ResourceSpec = {
   ],
   filters: [],
   columns: ['id', 'body', 'created_at', 'contact_id'],
+  brief: ['id', 'body', 'created_at'],
 };
 
 const ENROLLMENT: ResourceSpec = {
@@ -184,6 +197,7 @@ const ENROLLMENT: ResourceSpec = {
   ],
   filters: [],
   columns: ['id', 'sequence_id', 'status', 'enrolled_at', 'contact_id'],
+  brief: ['id', 'sequence_id', 'contact_id', 'status'],
 };
 
 const SUGGESTION: ResourceSpec = {
@@ -208,6 +222,7 @@ const SUGGESTION: ResourceSpec = {
     refFilter('deal_id', 'deal', 'only suggestions about this deal'),
   ],
   columns: ['id', 'title', 'type', 'contact_id', 'deal_id', 'created_at'],
+  brief: ['id', 'title', 'type', 'contact_id', 'deal_id'],
 };
 
 const STAGE: ResourceSpec = {
@@ -223,6 +238,7 @@ const STAGE: ResourceSpec = {
   ],
   filters: [],
   columns: ['id', 'name', 'position', 'probability'],
+  brief: ['id', 'name', 'position'],
 };
 
 const ACTIVITY: ResourceSpec = {
@@ -238,6 +254,7 @@ const ACTIVITY: ResourceSpec = {
   ],
   filters: [],
   columns: ['id', 'type', 'from_stage', 'to_stage', 'created_at'],
+  brief: ['id', 'from_stage', 'to_stage', 'created_at'],
 };
 
 export const RESOURCES: Readonly<Record<ResourceName, ResourceSpec>> = {

@@ -7,3 +7,5 @@ export const API_PREFIX = '/api/v1';
 export const PAGE_DEFAULT = 20;
 /** The most records one page holds. */
 export const PAGE_MAX = 50;
+/** The published limit of POST /ai/trigger: 10 calls a minute per key (service-facts.md). */
+export const SCORE_CALLS_PER_WINDOW = 10;

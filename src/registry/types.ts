@@ -72,6 +72,8 @@ export interface FieldSpec {
   placeholder?: string;
   /** The description an agent reads (MCP), where the one for people speaks of terminals, stdin or flags. */
   forAgents?: string;
+  /** json: a list of objects with these fields (a sequence's steps), as schemas and the sandbox check them. */
+  items?: readonly FieldSpec[];
 }
 
 export type ResourceName = 'contact' | 'account' | 'deal' | 'sequence' | 'task' | 'note' | 'enrollment' | 'suggestion' | 'stage' | 'activity';
@@ -87,6 +89,11 @@ export interface ResourceSpec {
   columns: readonly string[];
   /** Members some answers add to the record, which are not fields of it (a deal's `activities`). */
   members?: readonly string[];
+  /**
+   * What a list shows an agent unless it asks for more (crm mcp): id, name or title, the fields the
+   * list filters on, and what tells records apart (a contact's email). Small, so that a page costs few tokens.
+   */
+  brief: readonly string[];
 }
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';

@@ -23,3 +23,30 @@ export function formatDuration(ms: number): string {
   const two = (value: number) => String(value).padStart(2, '0');
   return hours > 0 ? `${hours}h${two(minutes)}m` : `${minutes}m${two(seconds % 60)}s`;
 }
+
+/** The name among `names` that `typed` most likely misspells (for "did you mean"), if one is close enough. */
+export function closestName(typed: string, names: readonly string[]): string | undefined {
+  const wanted = typed.toLowerCase();
+  let best: { name: string; distance: number } | undefined;
+  for (const name of names) {
+    const distance = editDistance(wanted, name.toLowerCase());
+    if (!best || distance < best.distance) best = { name, distance };
+  }
+  // At most a third of the name wrong: "contacts_lsit" is contacts_list, "bogus" is nothing.
+  return best && best.distance <= Math.max(1, Math.floor(best.name.length / 3)) ? best.name : undefined;
+}
+
+/** Levenshtein distance, a swap of two neighbours counting once (Damerau). */
+function editDistance(a: string, b: string): number {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) rows[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let distance = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) distance = Math.min(distance, rows[i - 2]![j - 2]! + 1);
+      rows[i]![j] = distance;
+    }
+  }
+  return rows[a.length]![b.length]!;
+}

@@ -279,8 +279,10 @@ describe('contact notes, tasks and enrolment', () => {
     expect(result.code).toBe(0);
     expect(json(result)).toMatchObject({ contact_id: contact.id, sequence_id: sequence.id, status: 'active' });
     expect(JSON.parse(ws.requests()[0]!.body)).toEqual({ sequence_id: sequence.id });
+    // Enrolled already: nothing changes, said on stderr, exit 0.
     const again = await run(['contacts', 'enroll', contact.id, '--sequence', sequence.id], { ws });
-    expect(again.code).toBe(1);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toBe(`Contact ${contact.id} is already enrolled in sequence ${sequence.id}: nothing changed.\n`);
     const missing = await run(['contacts', 'enroll', contact.id], { ws });
     expect(missing.code).toBe(2);
     expect(missing.stderr.split('\n')[0]).toBe('crm: missing required --sequence');

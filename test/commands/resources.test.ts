@@ -314,8 +314,10 @@ describe('ai', () => {
     const result = await run(['ai', 'accept', pending.id, '--json'], { ws });
     expect(result.code).toBe(0);
     expect(json(result)[0]).toMatchObject({ id: pending.id, ok: true, record: { status: 'accepted' } });
-    const again = await run(['ai', 'accept', pending.id], { ws });
-    expect(again.code).toBe(1);
+    // A repeat is done already (the suggestion is no longer pending): a success, as gh says "already closed".
+    const again = await run(['ai', 'accept', pending.id, '--json'], { ws });
+    expect(again.code).toBe(0);
+    expect(json(again)[0]).toMatchObject({ id: pending.id, ok: true, result: 'already_accepted' });
     const none = await run(['ai', 'accept'], { ws });
     expect(none.code).toBe(2);
     expect(none.stderr.split('\n')[0]).toBe('crm: missing suggestion ids');

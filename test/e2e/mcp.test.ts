@@ -2,6 +2,7 @@
 // against the test server (the sandbox served over loopback HTTP behind a logging proxy), lists the
 // tools, calls every one, and checks that bad arguments send nothing. One server process serves most
 // of the file; --read-only and --toolsets get one more.
+import { spawn } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { Ajv } from 'ajv';
@@ -12,6 +13,7 @@ import { GROUP_NAMES } from '../../src/registry/types.js';
 import { chunksWith, loadedUpFront } from '../helpers/bundle.js';
 import { CRM_BIN, crm, freshHome } from '../helpers/crm.js';
 import { api, useTestServer } from '../helpers/server.js';
+import { until } from '../helpers/wait.js';
 
 interface Connection {
   client: Client;
@@ -70,11 +72,13 @@ describe('crm mcp: the tools', () => {
       // Nothing of the command line (terminals, stdin, flags) in what an agent reads.
       expect(tool.description, op.name).not.toMatch(/terminal|stdin|--[a-z]/);
       const reads = op.method === 'GET';
-      expect(tool.annotations, op.name).toMatchObject({ readOnlyHint: reads, destructiveHint: op.kind === 'delete' || op.kind === 'update' });
+      // deals_stage and tasks_complete make an update's change: they carry its hints.
+      expect(tool.annotations, op.name).toMatchObject({ readOnlyHint: reads, destructiveHint: op.kind === 'delete' || op.kind === 'update' || op.mcp.sameChangeAs?.endsWith('_update') === true });
       // Only enrolling reaches outside the workspace: a sequence emails the contact.
       expect(tool.annotations?.openWorldHint, op.name).toBe(op.name.endsWith('_enroll'));
-      if (reads || op.method === 'DELETE' || op.method === 'PATCH') expect(tool.annotations?.idempotentHint, op.name).toBe(true);
-      if (op.kind === 'create') expect(tool.annotations?.idempotentHint, op.name).toBe(false);
+      if (reads || op.method === 'PATCH') expect(tool.annotations?.idempotentHint, op.name).toBe(true);
+      // A repeated create makes another record; a repeated delete finds nothing to delete.
+      if (op.kind === 'create' || op.kind === 'delete') expect(tool.annotations?.idempotentHint, op.name).toBe(false);
       if (op.paged) {
         expect(tool.inputSchema.properties).toMatchObject({ limit: { type: 'integer', minimum: 1, maximum: 100 }, cursor: { type: 'string' } });
         expect(tool.inputSchema.properties).not.toHaveProperty('offset');
@@ -125,12 +129,12 @@ describe('crm mcp: the tools', () => {
       ['deals_get', () => ({ id: DEMO.deal })],
       ['deals_create', () => ({ name: 'Agent deal', amount: 5000, stage: 'qualification' }), (r) => (state.deal = idOf(r))],
       ['deals_update', () => ({ id: state.deal, amount: 6000 })],
-      ['deals_stage', () => ({ id: state.deal, stage: 'Proposal' }), (r) => expect(r.structuredContent.stage).toBe('proposal')],
+      ['deals_stage', () => ({ id: state.deal, stage: 'Proposal' }), (r) => expect(r.structuredContent).toMatchObject({ id: state.deal, ok: true, result: 'moved', record: { stage: 'proposal' } })],
       ['deals_delete', () => ({ id: state.deal })],
       ['sequences_list', () => ({ status: 'active' })],
       ['sequences_get', () => ({ id: DEMO.sequence })],
       ['sequences_create', () => ({ name: `Agent sequence ${unique}`, steps: [{ day: 0, channel: 'email', subject: 'Hello' }] }), (r) => (state.sequence = idOf(r))],
-      ['sequences_enroll', () => ({ id: state.sequence, contact_ids: [state.contact] }), (r) => expect(r.structuredContent.items).toEqual([expect.objectContaining({ id: state.contact, ok: true, result: 'enrolled' })])],
+      ['sequences_enroll', () => ({ id: state.sequence, contact_ids: [state.contact] }), (r) => expect(r.structuredContent.items).toEqual([{ id: state.contact, ok: true, result: 'enrolled' }])],
       ['sequences_contacts', () => ({ id: state.sequence }), (r) => expect(r.structuredContent.items.map((c: any) => c.id)).toEqual([state.contact])],
       ['sequences_update', () => ({ id: state.sequence, status: 'paused' })],
       ['sequences_delete', () => ({ id: state.sequence })],
@@ -170,7 +174,6 @@ describe('crm mcp: lists', () => {
   it('pages with limit and a cursor, saying whether more exist and how to get them', async () => {
     const first = await call(main.client, 'contacts_list', { limit: 5 });
     expect(first.structuredContent).toMatchObject({ count: 5, has_more: true, cursor: expect.any(String) });
-    expect(first.structuredContent.next).toBe('call contacts_list again with this cursor (and the same other arguments) for the next records');
     const second = await call(main.client, 'contacts_list', { limit: 5, cursor: first.structuredContent.cursor });
     // The next five, in the list's order.
     const head = (await api(live.server, 'GET', '/contacts?limit=10')).data.contacts.map((contact: { id: string }) => contact.id);
@@ -224,15 +227,15 @@ describe('crm mcp: lists', () => {
     const leads = await call(main.client, 'contacts_list', { status: 'lead', limit: 2 });
     live.server.log.length = 0;
     const other = await call(main.client, 'contacts_list', { status: 'customer', limit: 2, cursor: leads.structuredContent.cursor });
-    expect(other).toMatchObject({ isError: true, content: [{ text: 'this cursor belongs to another call: give it with the same tool and arguments (other than limit) as the call that returned it' }] });
+    expect(other).toMatchObject({ isError: true, content: [{ text: 'this cursor belongs to another call: give it with the same tool and arguments (other than limit, fields and full) as the call that returned it' }] });
     const elsewhere = await call(main.client, 'deals_list', { cursor: leads.structuredContent.cursor });
     expect(elsewhere.isError).toBe(true);
     for (const cursor of ['not-a-cursor', '', Buffer.from('{"v":1}').toString('base64url'), Buffer.from(JSON.stringify({ v: 1, s: 'x', o: -1, t: [], a: ['k'] })).toString('base64url')]) {
       const result = await call(main.client, 'contacts_list', { status: 'lead', cursor });
       expect(result, cursor).toMatchObject({ isError: true, content: [{ text: 'invalid cursor: give the cursor of the previous call as it was returned' }] });
     }
-    // A larger limit is the same call.
-    expect((await call(main.client, 'contacts_list', { status: 'lead', limit: 5, cursor: leads.structuredContent.cursor })).isError).toBeFalsy();
+    // A larger limit, other fields: the same call.
+    expect((await call(main.client, 'contacts_list', { status: 'lead', limit: 5, fields: ['email'], cursor: leads.structuredContent.cursor })).isError).toBeFalsy();
     expect(live.server.requests(/cursor|status=customer|\/deals/)).toEqual([]);
   });
 
@@ -356,7 +359,9 @@ describe('crm mcp --read-only --toolsets', () => {
     const expected = OPERATIONS.filter((op) => op.method === 'GET' && (op.group === 'contacts' || op.group === 'deals')).map((op) => op.name);
     expect(tools.map((tool) => tool.name).sort()).toEqual(expected.sort());
     expect(tools.every((tool) => tool.annotations?.readOnlyHint === true)).toBe(true);
-    await expect(limited.client.callTool({ name: 'contacts_create', arguments: { name: 'X', email: 'x@example.com' } })).rejects.toThrow(/not served.*--read-only or --toolsets/);
+    await expect(limited.client.callTool({ name: 'contacts_create', arguments: { name: 'X', email: 'x@example.com' } })).rejects.toThrow(
+      /^MCP error -32602: tool "contacts_create" is not served: crm mcp was started with --read-only, --toolsets, --tools or --exclude-tools that leave it out$/,
+    );
     await expect(limited.client.callTool({ name: 'accounts_list', arguments: {} })).rejects.toThrow(/not served/);
     expect(live.server.log).toEqual([]);
   });
@@ -370,17 +375,75 @@ describe('crm mcp --read-only --toolsets', () => {
   });
 });
 
+/** `crm mcp` as a process spoken to in raw lines: what it answered, parsed, and how it ended. */
+function rawServer(args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, [CRM_BIN, 'mcp', ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const answers: any[] = [];
+  let pending = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    pending += chunk;
+    for (let end = pending.indexOf('\n'); end >= 0; end = pending.indexOf('\n')) {
+      answers.push(JSON.parse(pending.slice(0, end)));
+      pending = pending.slice(end + 1);
+    }
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  let done = false;
+  void exited.then(() => (done = true));
+  return { child, answers, exited, hasExited: () => done, stderr: () => stderr, send: (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`) };
+}
+
 describe('crm mcp: the process', () => {
   const initialize = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'sh', version: '1' } } })}\n`;
+  const initializeMessage = JSON.parse(initialize);
 
-  it('answers on stdout with protocol messages only, and exits 0 when the client closes stdin, after the calls under way', async () => {
-    const get = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'contacts_get', arguments: { id: DEMO.contact } } };
-    const result = await crm(['mcp'], { env: live.env, input: `${initialize}${JSON.stringify(get)}\n` });
-    expect(result.code).toBe(0);
-    const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line));
-    expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatchObject({ id: 1, result: { serverInfo: { name: 'crm' }, capabilities: { tools: {} } } });
-    expect(lines[1]).toMatchObject({ id: 2, result: { structuredContent: { id: DEMO.contact } } });
+  it('answers a request line over the 10 MiB a line may hold with an error naming its id, and serves the next one', async () => {
+    const server = rawServer([], live.env);
+    server.send(initializeMessage);
+    const huge = JSON.stringify({ jsonrpc: '2.0', id: 'big', method: 'tools/call', params: { name: 'contacts_notes_add', arguments: { id: DEMO.contact, body: 'x'.repeat(11 * 1024 * 1024) } } });
+    server.child.stdin.write(`${huge}\n`);
+    server.send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'contacts_get', arguments: { id: DEMO.contact, fields: ['id'] } } });
+    await until(() => server.answers.length >= 3, 'the answers');
+    expect(server.answers[1]).toEqual({ jsonrpc: '2.0', id: 'big', error: { code: -32600, message: 'Invalid request: the message is longer than 10485760 bytes and was not read' } });
+    expect(server.answers[2]).toMatchObject({ id: 3, result: { structuredContent: { id: DEMO.contact } } });
+    server.child.stdin.end();
+    expect(await server.exited).toBe(0);
+    expect(live.server.requests(/notes/)).toEqual([]);
+  });
+
+  for (const [how, end] of [
+    ['SIGTERM', (server: ReturnType<typeof rawServer>) => server.child.kill('SIGTERM')],
+    ['stdin closed', (server: ReturnType<typeof rawServer>) => server.child.stdin.end()],
+  ] as const) {
+    it(`${how} while a call hangs: the process ends at once (exit 0), abandoning the call, not after its retries`, async () => {
+      // The service holds its answer far longer than the process may take to end.
+      live.server.fault({ match: /GET \/api\/v1\/deals\//, delayMs: 60_000 });
+      const server = rawServer(['--timeout', '30'], live.env);
+      server.send(initializeMessage);
+      server.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'deals_get', arguments: { id: DEMO.deal } } });
+      await until(() => live.server.requests(/GET \/api\/v1\/deals\//).length === 1, 'the request held');
+      let answered = false;
+      void live.server.settled().then(() => (answered = true));
+      end(server);
+      expect(await server.exited).toBe(0);
+      // It ended while the service still held its answer.
+      expect(answered).toBe(false);
+      expect(live.server.requests(/GET \/api\/v1\/deals\//)).toHaveLength(1);
+    });
+  }
+
+  it('answers on stdout with protocol messages only, and exits 0 when the client closes stdin', async () => {
+    const server = rawServer([], live.env);
+    server.send(initializeMessage);
+    server.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'contacts_get', arguments: { id: DEMO.contact } } });
+    await until(() => server.answers.length >= 2, 'the answers');
+    server.child.stdin.end();
+    expect(await server.exited).toBe(0);
+    expect(server.answers).toHaveLength(2);
+    expect(server.answers[0]).toMatchObject({ id: 1, result: { serverInfo: { name: 'crm' }, capabilities: { tools: {} } } });
+    expect(server.answers[1]).toMatchObject({ id: 2, result: { structuredContent: { id: DEMO.contact } } });
   });
 
   it('works with zero set-up on the embedded sandbox', async () => {
@@ -405,11 +468,12 @@ describe('crm mcp: the process', () => {
     const help = await crm(['mcp', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('--read-only');
-    expect(help.stdout.replace(/\s+/g, ' ')).toContain(`--toolsets <list> only the tools of these groups, comma-separated: ${GROUP_NAMES.join(', ')}`);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain(`--toolsets <list> only the tools of these groups, comma-separated (env CRM_TOOLSETS): ${GROUP_NAMES.join(', ')}`);
+    expect(help.stdout).toContain('--exclude-tools');
   });
 
   it('is the only command that loads the SDK', () => {
-    const sdk = chunksWith('StdioServerTransport already started');
+    const sdk = chunksWith('Server does not support logging');
     expect(sdk).toHaveLength(1);
     // Every file a command loads before its action runs: the static imports of the entry and the app.
     const loaded = loadedUpFront(['crm.js', 'app.js']);

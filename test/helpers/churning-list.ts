@@ -24,6 +24,8 @@ export interface ChurnOptions {
   shuffle: boolean;
   limit?: number;
   from?: WalkOptions['from'];
+  /** The walk will be asked where it stands, to be continued by another (WalkOptions.resumable). */
+  resumable?: boolean;
   /** The records at the start (a walk continued from where another stopped); `size` new ones otherwise. */
   list?: readonly Row[];
   /** Run before the walk starts, on the list (an agent acting on the records of the last call). */
@@ -136,7 +138,7 @@ export async function churn(options: ChurnOptions): Promise<ChurnRun> {
         pending.push({ offset: Number(query.get('offset')), limit: Number(query.get('limit')), answer });
       }),
   });
-  const walk = new Walk(client, '/contacts', {}, { key: 'contacts', concurrency: options.concurrency, limit: options.limit, from: options.from });
+  const walk = new Walk(client, '/contacts', {}, { key: 'contacts', concurrency: options.concurrency, limit: options.limit, from: options.from, resumable: options.resumable });
   let finished = false;
   let error: unknown;
   const reading = (async () => {

@@ -17,11 +17,11 @@ describe('a tool example without written arguments', () => {
       examples: [],
     });
     const [tool] = selectTools([accept]);
-    expect(JSON.parse(exampleOf(tool!.description)!)).toEqual({ ids: ['<suggestion id>'] });
+    expect(JSON.parse(exampleOf(tool!.definition.description)!)).toEqual({ ids: ['<suggestion id>'] });
   });
 
   it('is so for ai_accept', () => {
     const tool = selectTools(COMMANDS).find((candidate) => candidate.name === 'ai_accept')!;
-    expect(exampleOf(tool.description)).toBe('{"ids":["<suggestion id>"]}');
+    expect(exampleOf(tool.definition.description)).toBe('{"ids":["<suggestion id>"]}');
   });
 });

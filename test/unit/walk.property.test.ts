@@ -92,7 +92,7 @@ describe('the walk against a list that changes while it is read', () => {
     for (let seed = 1; seed <= 60; seed++) {
       const limit = 20 + (seed % 5) * 20;
       const shape = SHAPES[seed % 3]!;
-      const first = await churn({ seed, size: 300, rate: 2, concurrency: 1, shape, shuffle: false, limit });
+      const first = await churn({ seed, size: 300, rate: 2, concurrency: 1, shape, shuffle: false, limit, resumable: true });
       checkRun(first, seed);
       expect(first.given).toHaveLength(limit);
       const given = new Set(first.given);

@@ -1,26 +1,31 @@
 // One tool call: the arguments checked against the tool's schema, then the command's own code with
 // the same checks as on the command line (runCommand), and its Result as the tool's result: JSON
-// text plus structuredContent. Every failure is a tool error (isError) with a message and nothing
-// else: never a stack, never the key (the HTTP core redacts it).
+// text plus the same data as structuredContent, made small (a list's brief fields unless asked for
+// more, one {id, ok, result} row for each item of a bulk call) and safe for a model (every string
+// from the service as escapeForModel writes it). Every failure is a tool error (isError) with a
+// message and nothing else: never a stack, never the key (the HTTP core redacts it).
 
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { Context } from '../../cli/context.js';
 import { CliError, ExitCode, toCliError } from '../../cli/errors.js';
-import { safeLine } from '../../cli/format.js';
+import { escapeForModel, safeLine, valueForModel } from '../../cli/format.js';
 import { collectItems, resultValue, type Result } from '../../cli/result.js';
 import type { EndpointCommand, Tree } from '../command.js';
 import { runCommand } from '../run.js';
 import { isObject } from '../../registry/values.js';
 import { HttpError } from '../../http/errors.js';
+import { maskCredentials } from '../../http/url.js';
 import { commandOptions } from '../../registry/options.js';
+import { RESOURCES } from '../../registry/resources.js';
 import { PAGE_DEFAULT } from '../../registry/service.js';
 import { flagName } from '../../registry/types.js';
 import type { KeyOf } from '../invocation.js';
 import type { WalkPosition } from '../../http/paginate.js';
 import { cursorScope, decodeCursor, encodeCursor } from './cursor.js';
-import { CURSOR, DATA, type Tool } from './tools.js';
+import { CURSOR, DATA, FULL, SHAPING, type Tool } from './tools.js';
+import { refusedKeyAdvice, type Workspace } from './workspace.js';
 
-interface ToolResult {
+export interface ToolResult {
   [key: string]: unknown;
   content: Array<{ type: 'text'; text: string }>;
   structuredContent?: Record<string, unknown>;
@@ -36,6 +41,12 @@ interface Paging {
   scope: string;
 }
 
+/** How much of each record to return. */
+interface Shape {
+  /** The fields to keep; undefined: every one. */
+  keep?: readonly string[];
+}
+
 /** A tool's values come by field name, not by commander's camelCase key. */
 const BY_FIELD_NAME: KeyOf = (field) => field.name;
 
@@ -45,22 +56,23 @@ const BY_FIELD_NAME: KeyOf = (field) => field.name;
  */
 const RESPONSE_MAX_CHARS = 80_000;
 
-export async function callTool(ctx: Context, tree: Tree, tool: Tool, given: Record<string, unknown> | undefined): Promise<ToolResult> {
+export async function callTool(ctx: Context, tree: Tree, tool: Tool, given: Record<string, unknown> | undefined, workspace: Workspace): Promise<ToolResult> {
   const args = given ?? {};
   const problem = argumentProblem(tool, args);
   if (problem) return failed(`invalid arguments for ${tool.name}: ${problem}`);
   try {
     const paging = tool.op.paged ? pagingOf(tool, args) : undefined;
     const result = await runCommand(ctx, tree, tool.op, inputOf(tool, args, paging), BY_FIELD_NAME);
+    const shape = shapeOf(tool, args, result);
     // A streamed list is read here, so a page that fails midway is a tool error too.
-    const data = result.kind === 'list' ? await listData(tool, result, paging) : asObject(resultValue(result));
-    const text = jsonText(data);
+    const data = valueForModel(result.kind === 'list' ? await listData(tool, result, paging, shape) : singleData(tool, result, args, shape)) as Record<string, unknown>;
+    const text = JSON.stringify(data);
     if (!result.failure) return { content: [{ type: 'text', text }], structuredContent: data };
     // Part of the work failed (a bulk action): what happened to each item, and the failure.
-    return { isError: true, content: [{ type: 'text', text: messageOf(result.failure, tool) }, { type: 'text', text }], structuredContent: data };
+    return { isError: true, content: [{ type: 'text', text: line(messageOf(result.failure, tool, workspace)) }, { type: 'text', text }], structuredContent: data };
   } catch (error) {
-    if (ctx.debug && error instanceof Error && !(error instanceof CliError) && !(error instanceof HttpError)) ctx.info(error.stack ?? error.message);
-    return failed(messageOf(error, tool));
+    if (ctx.debug && error instanceof Error && !(error instanceof CliError) && !(error instanceof HttpError)) ctx.info(maskCredentials(error.stack ?? error.message));
+    return failed(messageOf(error, tool, workspace));
   }
 }
 
@@ -77,7 +89,7 @@ function argumentProblem(tool: Tool, args: unknown): string | undefined {
   const errors = validate.errors ?? [];
   const problems = [...new Set(errors.map(describeError))];
   if (errors.some((error) => error.keyword === 'additionalProperties')) problems.push(`${tool.name} takes: ${Object.keys(tool.inputSchema.properties).join(', ')}`);
-  return safeLine(problems.join('; '));
+  return problems.join('; ');
 }
 
 function describeError(error: ErrorObject): string {
@@ -101,12 +113,15 @@ function pagingOf(tool: Tool, args: Record<string, unknown>): Paging {
   return { limit: (args.limit as number | undefined) ?? PAGE_DEFAULT, from: cursor === undefined ? undefined : decodeCursor(cursor, scope), scope };
 }
 
+/** The tool's own arguments, which its command does not take. */
+const OWN_ARGUMENTS = new Set<string>([CURSOR.name, ...SHAPING]);
+
 /** The call's arguments as the command's raw input: positional arguments and options, by field name, and for a list how to walk it. */
 function inputOf({ op, inputSchema }: Tool, args: Record<string, unknown>, paging: Paging | undefined): Parameters<typeof runCommand>[3] {
   const positional: Record<string, unknown> = {};
   const options: Record<string, unknown> = {};
   for (const name of Object.keys(inputSchema.properties)) {
-    if (!Object.hasOwn(args, name) || name === CURSOR.name) continue;
+    if (!Object.hasOwn(args, name) || OWN_ARGUMENTS.has(name)) continue;
     if (op.args.some((field) => field.name === name)) positional[name] = args[name];
     // --data takes JSON text.
     else options[name] = name === DATA.name ? JSON.stringify(args[name]) : args[name];
@@ -120,10 +135,47 @@ function inputOf({ op, inputSchema }: Tool, args: Record<string, unknown>, pagin
 
 // ---- results ------------------------------------------------------------------------------------
 
-async function listData(tool: Tool, result: Extract<Result, { kind: 'list' }>, paging: Paging | undefined): Promise<Record<string, unknown>> {
+/**
+ * The fields to return: those asked for; every one with `full`, for a get, and for what is not a
+ * list of records; a list's brief ones otherwise.
+ */
+function shapeOf(tool: Tool, args: Record<string, unknown>, result: Result): Shape {
+  const asked = args[SHAPING[0]] as string[] | undefined;
+  if (asked) return { keep: asked };
+  if (args[FULL.name] === true || result.kind !== 'list' || tool.op.printsReport) return {};
+  return { keep: tool.brief };
+}
+
+function shaped(record: unknown, { keep }: Shape): unknown {
+  if (!keep || !isObject(record)) return record;
+  return Object.fromEntries(keep.filter((name) => Object.hasOwn(record, name)).map((name) => [name, record[name]]));
+}
+
+/**
+ * A bulk call's row for one item: what happened to it, and why when it failed; the record (its
+ * brief fields) only for a call about one record, whose result is that record's (a stage move).
+ */
+function rowOf(row: unknown): unknown {
+  if (!isObject(row)) return row;
+  return { id: row.id, ok: row.ok, result: row.result, ...(row.ok === false && row.error ? { error: row.error } : {}) };
+}
+
+/** One record (get, create, update), an action's row, a done command's data. */
+function singleData(tool: Tool, result: Exclude<Result, { kind: 'list' }>, args: Record<string, unknown>, shape: Shape): Record<string, unknown> {
+  const value = resultValue(result);
+  if (result.kind === 'record' && result.outcome) {
+    const brief = tool.op.resource ? RESOURCES[tool.op.resource].brief : undefined;
+    return { id: args.id, ok: true, result: result.outcome, record: shaped(value, { keep: brief }) };
+  }
+  const record = shaped(value, shape);
+  return isObject(record) ? record : { value: record };
+}
+
+async function listData(tool: Tool, result: Extract<Result, { kind: 'list' }>, paging: Paging | undefined, shape: Shape): Promise<Record<string, unknown>> {
   const walk = result.walk;
+  const item = tool.op.printsReport ? rowOf : (record: unknown) => shaped(record, shape);
   if (!paging || !walk) {
-    const { items, cut } = await collectItems(result.items, { maxChars: RESPONSE_MAX_CHARS });
+    const { items, cut } = await collectItems(result.items, { maxChars: RESPONSE_MAX_CHARS, map: item });
     const data: Record<string, unknown> = { items, count: items.length, has_more: cut };
     if (cut) data.next = `more items were left out to keep the response under ${RESPONSE_MAX_CHARS} characters`;
     if (result.view?.summary) data.summary = result.view.summary;
@@ -132,47 +184,45 @@ async function listData(tool: Tool, result: Extract<Result, { kind: 'list' }>, p
   // The walk gives at most `limit` records; one that would make the response too large is given back.
   const items: unknown[] = [];
   let chars = 0;
-  for await (const item of result.items) {
-    const size = JSON.stringify(item)?.length ?? 0;
+  for await (const record of result.items) {
+    const kept = item(record);
+    const size = JSON.stringify(kept)?.length ?? 0;
     if (items.length > 0 && chars + size > RESPONSE_MAX_CHARS) {
-      walk.unread(item);
+      walk.unread();
       break;
     }
-    items.push(item);
+    items.push(kept);
     chars += size;
   }
   const position = walk.position();
   const data: Record<string, unknown> = { items, count: items.length, ...(walk.total === undefined ? {} : { total: walk.total }), has_more: position !== undefined };
-  if (position) Object.assign(data, { cursor: encodeCursor(position, paging.scope), next: `call ${tool.name} again with this cursor (and the same other arguments) for the next records` });
+  if (position) data.cursor = encodeCursor(position, paging.scope);
   return data;
 }
 
-/** structuredContent is an object: a record as it is, anything else under `value`. */
-function asObject(value: unknown): Record<string, unknown> {
-  return isObject(value) ? value : { value };
-}
-
-/** Compact JSON; C1 control characters and DEL, which JSON leaves raw, escaped for whoever shows it. */
-function jsonText(data: unknown): string {
-  return JSON.stringify(data).replace(/[\u007f-\u009f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
 function failed(message: string): ToolResult {
-  return { isError: true, content: [{ type: 'text', text: message }] };
+  return { isError: true, content: [{ type: 'text', text: line(message) }] };
+}
+
+/** A message for the model: one line, no password of a URL, nothing hidden. */
+function line(message: string): string {
+  return safeLine(escapeForModel(maskCredentials(message)));
 }
 
 /**
  * The failure in one line: the service's message (the core has redacted the key), a local check's
- * message in the tool's words. A 429 says when to call again; a refused key says how to fix it.
+ * message in the tool's words. A 429 says when to call again; a refused key says who can fix it (not
+ * the agent); a cancelled write, that it may have taken effect.
  */
-function messageOf(error: unknown, tool: Tool): string {
+function messageOf(error: unknown, tool: Tool, workspace: Workspace): string {
   const failure = toCliError(error);
   let message = failure.exitCode === ExitCode.usage ? inToolTerms(failure.message, tool.op) : failure.message;
   // A long Retry-After is in the message already ("retry after 45s, at ..."); without one, the
   // service's published window is a minute.
   if (error instanceof HttpError && error.kind === 'status' && error.status === 429) message += ' (rate limited: wait about a minute, then call again)';
-  if (failure.exitCode === ExitCode.auth && failure.hint) message += ` (${failure.hint})`;
-  return safeLine(message);
+  if (failure.exitCode === ExitCode.auth) message += ` (${failure.status === 403 ? "the API key in this server's configuration lacks the scope this needs" : refusedKeyAdvice(workspace)})`;
+  if (failure.exitCode === ExitCode.interrupted && failure.hint) message += ` (${failure.hint})`;
+  return message;
 }
 
 /** A local check speaks of the command line (--due, ID): here it names the tool's arguments (due_date, id). */

@@ -1,62 +1,78 @@
 // The Model Context Protocol on stdio with the official SDK, loaded only by `crm mcp`. The low-level
 // Server takes the registry's JSON Schemas as they are (McpServer wants zod shapes). stdin and stdout
-// carry the protocol and nothing else; messages go to stderr, the MCP client's log.
+// carry the protocol and nothing else (./lines.ts frames it); messages go to stderr, the MCP
+// client's log.
 
-import type { Readable, Writable } from 'node:stream';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { Context } from '../../cli/context.js';
-import { safeLine } from '../../cli/format.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { CallToolRequestSchema, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Context, ProgressUpdate } from '../../cli/context.js';
+import { escapeForModel, safeLine } from '../../cli/format.js';
 import { VERSION } from '../../cli/version.js';
+import { closestName } from '../../registry/values.js';
 import type { Tree } from '../command.js';
-import { callTool } from './call.js';
-import { LIST_MAX, selectTools, type Selection } from './tools.js';
+import { callTool, type ToolResult } from './call.js';
+import { instructionsFor } from './instructions.js';
+import { LineTransport, protocolError } from './lines.js';
+import { getPrompt, listPrompts } from './prompts.js';
+import type { Tool } from './tools.js';
+import type { Workspace } from './workspace.js';
 
 /** Why the server stopped: the client closed stdin, or a signal. */
 type Ending = 'eof' | 'SIGINT' | 'SIGTERM';
 
 /**
- * Serves the tools until the client closes stdin (or a signal), then lets the calls under way finish.
- * `ctx` owns the process's streams; tool calls run on `calls` (Context.headless()).
+ * Once the client has closed stdin, what a call still under way gets to finish (its answer is
+ * written: a pipe's reader may still read it) before it is cancelled: the process ends within a
+ * second, never after the retries of a call that hangs.
  */
-export async function serveMcp(ctx: Context, calls: Context, tree: Tree, selection: Selection): Promise<Ending> {
-  const tools = selectTools(tree.commands, selection);
+const GRACE_MS = 500;
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/**
+ * Serves the tools until the client closes stdin (or a signal), then ends the calls under way (those
+ * that finish within GRACE_MS after stdin closed are answered). `ctx` owns the process's streams;
+ * tool calls run on `calls` (Context.headless()).
+ */
+export async function serveMcp(ctx: Context, calls: Context, tree: Tree, tools: readonly Tool[], workspace: Workspace, readOnly: boolean): Promise<Ending> {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  const workspace = workspaceOf(calls);
-  const groups = [...new Set(tools.map((tool) => tool.op.group))].join(', ');
-  const server = new Server({ name: 'crm', version: VERSION }, { capabilities: { tools: {} }, instructions: instructions(workspace, groups) });
+  const server = new Server({ name: 'crm', version: VERSION }, { capabilities: { tools: {}, prompts: {}, logging: {} }, instructions: instructionsFor(workspace, tools, readOnly) });
+  const stopping = new AbortController();
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(({ op: _op, ...definition }) => definition) }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map((tool) => tool.definition) }));
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: listPrompts(byName) }));
+  server.setRequestHandler(GetPromptRequestSchema, (request) => getPrompt(byName, request.params.name, request.params.arguments ?? {}));
   const underWay = new Set<Promise<unknown>>();
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = byName.get(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, unknownTool(tree, request.params.name));
-    // The client's cancel (notifications/cancelled) stops the call's requests and waits.
-    const call = callTool(calls.withSignal(extra.signal), tree, tool, request.params.arguments);
+    if (!tool) throw protocolError(ErrorCode.InvalidParams, unknownTool(tree, byName, request.params.name));
+    // The client's cancel (notifications/cancelled), or the server stopping, ends the call's requests and waits.
+    const call = callTool(calls.forCall(AbortSignal.any([extra.signal, stopping.signal]), progressOf(extra)), tree, tool, request.params.arguments, workspace);
     underWay.add(call);
-    const settled = () => underWay.delete(call);
-    call.then(settled, settled);
-    return call;
+    const result = await call.finally(() => underWay.delete(call));
+    // A call its client cancelled gets no answer (the protocol says so): what it did goes to the log.
+    if (extra.signal.aborted) reportCancelled(ctx, server, tool, result);
+    return result;
   });
-  server.onerror = (error) => ctx.warn(`mcp: ${safeLine(error.message)}`);
+  server.onerror = (error) => ctx.warn(`mcp: ${error.message}`);
 
-  const stdin = ctx.io.stdin as unknown as Readable;
+  const transport = new LineTransport(ctx.io.stdin, ctx.io.stdout);
   let stop: (ending: Ending) => void = () => {};
   const ended = new Promise<Ending>((resolve) => (stop = resolve));
-  const onEnd = () => stop('eof');
   const onSigint = () => stop('SIGINT');
   const onSigterm = () => stop('SIGTERM');
-  stdin.once('end', onEnd);
   process.once('SIGINT', onSigint);
   process.once('SIGTERM', onSigterm);
+  void transport.ended.then(() => stop('eof'));
 
-  await server.connect(new StdioServerTransport(stdin, ctx.io.stdout as unknown as Writable));
-  ctx.info(`crm mcp: ${tools.length} tools (${groups}) for ${workspace}, on stdio`);
+  await server.connect(transport);
+  ctx.info(`crm mcp: ${tools.length} tools (${[...new Set(tools.map((tool) => tool.op.group))].join(', ')}) for ${workspace.description}, on stdio`);
   const ending = await ended;
-  stdin.off('end', onEnd);
   process.off('SIGINT', onSigint);
   process.off('SIGTERM', onSigterm);
+  if (ending === 'eof' && underWay.size > 0) await Promise.race([Promise.allSettled(underWay), new Promise((resolve) => setTimeout(resolve, GRACE_MS).unref())]);
+  stopping.abort(new Error('crm mcp is stopping'));
   await Promise.allSettled(underWay);
   // The SDK sends each answer in the promise callbacks after its call settles: let them run first.
   await new Promise((resolve) => setImmediate(resolve));
@@ -64,20 +80,39 @@ export async function serveMcp(ctx: Context, calls: Context, tree: Tree, selecti
   return ending;
 }
 
-function workspaceOf(ctx: Context): string {
-  const target = ctx.target();
-  return target.kind === 'sandbox' ? 'the local sandbox workspace (demo data on this machine)' : `the workspace at ${target.baseUrl} (profile ${target.profile})`;
+/**
+ * The client's progress notifications for a call that asked for them (a progressToken): one for each
+ * item of a bulk call, one before each wait for a retry. Progress only grows, as the protocol wants:
+ * the items done, and a fraction more for each wait since the last one.
+ */
+function progressOf(extra: Extra): ((update: ProgressUpdate) => void) | undefined {
+  const token = extra._meta?.progressToken;
+  if (token === undefined) return undefined;
+  let done = 0;
+  let waits = 0;
+  let total: number | undefined;
+  return (update) => {
+    if (update.done === undefined) waits++;
+    else {
+      done = update.done;
+      waits = 0;
+    }
+    total = update.total ?? total;
+    const params = { progressToken: token, progress: done + waits / (waits + 1), ...(total === undefined ? {} : { total }), message: escapeForModel(safeLine(update.message)) };
+    extra.sendNotification({ method: 'notifications/progress', params }).catch(() => {});
+  };
 }
 
-function instructions(workspace: string, groups: string): string {
-  return [
-    `Tools for ${workspace}, a CRM: ${groups}.`,
-    `Lists are newest first and return at most ${LIST_MAX} records a call: when has_more is true, call again with the cursor it returned (and the same other arguments).`,
-    'Ids are strings: find them with the list tools or search. Arguments are checked before anything is sent; a failed call returns isError with the reason.',
-  ].join('\n');
+/** What a cancelled call did, on stderr and as a log message to the client (it gets no answer). */
+function reportCancelled(ctx: Context, server: Server, tool: Tool, result: ToolResult): void {
+  const text = `${tool.name} was cancelled: ${result.content[0]?.text ?? ''}`;
+  ctx.warn(`mcp: ${text}`);
+  server.sendLoggingMessage({ level: 'warning', logger: 'crm', data: text }).catch(() => {});
 }
 
-function unknownTool(tree: Tree, name: string): string {
-  const quoted = safeLine(JSON.stringify(name));
-  return tree.commands.some((command) => command.endpoint?.name === name) ? `tool ${quoted} is not served: crm mcp was started with --read-only or --toolsets that leave it out` : `unknown tool ${quoted}`;
+function unknownTool(tree: Tree, served: ReadonlyMap<string, Tool>, name: string): string {
+  const quoted = escapeForModel(safeLine(JSON.stringify(name)));
+  if (tree.commands.some((command) => command.endpoint?.name === name)) return `tool ${quoted} is not served: crm mcp was started with --read-only, --toolsets, --tools or --exclude-tools that leave it out`;
+  const near = closestName(name, [...served.keys()]);
+  return `unknown tool ${quoted}${near ? `; did you mean "${near}"?` : ''}`;
 }

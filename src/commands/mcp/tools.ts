@@ -1,13 +1,16 @@
 // The commands of the service's endpoints as MCP tools, generated, never written by hand: a tool's
 // name, group and argument schema come from the registry's endpoint and the command's definition,
 // its title, description, example and hints from what the definition writes for agents (its
-// `mcp` hints, each field's `forAgents`, each example's `tool` arguments). A new endpoint command
-// is a new tool.
+// `mcp` hints, each field's `forAgents`, each example's `tool` arguments), the fields a list or get
+// may return from what the command prints. A new endpoint command is a new tool.
 
+import { ENDPOINTS } from '../../registry/endpoints.js';
 import { BODY_OPTIONS, DELETE_OPTIONS, PAGING_OPTIONS, commandOptions } from '../../registry/options.js';
+import { RESOURCES } from '../../registry/resources.js';
 import { PAGE_DEFAULT } from '../../registry/service.js';
 import { staticValues, type FieldSpec, type Group } from '../../registry/types.js';
 import { callsEndpoint, type Command, type EndpointCommand } from '../command.js';
+import { printedFields } from '../printed.js';
 
 /** Records one call of a list tool returns at most, whatever the service allows: responses stay small. */
 export const LIST_MAX = 100;
@@ -24,8 +27,8 @@ interface ToolAnnotations {
   openWorldHint: boolean;
 }
 
-export interface Tool {
-  op: EndpointCommand;
+/** A tool as tools/list gives it. */
+interface ToolDefinition {
   name: string;
   title: string;
   description: string;
@@ -36,15 +39,35 @@ export interface Tool {
   _meta: { group: Group };
 }
 
-/** --read-only and --toolsets. */
+export interface Tool {
+  name: string;
+  op: EndpointCommand;
+  /** What a list returns unless asked for more (`fields`, `full`); undefined: every field. */
+  brief?: readonly string[];
+  inputSchema: ToolDefinition['inputSchema'];
+  /** What tools/list says of it; the rest is crm's own. */
+  definition: ToolDefinition;
+}
+
+/** --read-only, --toolsets, --tools and --exclude-tools. */
 export interface Selection {
   readOnly?: boolean;
   groups?: readonly string[];
+  tools?: readonly string[];
+  excluded?: readonly string[];
 }
 
-/** The tools an agent may use: every operation, less those that write (--read-only) or of other groups. */
-export function selectTools(commands: readonly Command[], { readOnly, groups }: Selection = {}): Tool[] {
-  return commands.filter(callsEndpoint).filter((op) => !(readOnly && writes(op)) && (!groups || groups.includes(op.group))).map(toolOf);
+/**
+ * The tools an agent may use, as github-mcp-server selects them: those of the groups (all without
+ * --toolsets, none with only --tools) and the tools named, less the ones excluded; --read-only
+ * leaves out every tool that writes, even one named.
+ */
+export function selectTools(commands: readonly Command[], { readOnly, groups, tools, excluded }: Selection = {}): Tool[] {
+  const inGroups = (op: EndpointCommand) => (groups ? groups.includes(op.group) : tools === undefined);
+  return commands
+    .filter(callsEndpoint)
+    .filter((op) => !(readOnly && writes(op)) && !excluded?.includes(op.name) && (inGroups(op) || Boolean(tools?.includes(op.name))))
+    .map(toolOf);
 }
 
 function writes(op: EndpointCommand): boolean {
@@ -54,11 +77,15 @@ function writes(op: EndpointCommand): boolean {
 // ---- arguments ----------------------------------------------------------------------------------
 
 /** The tool's own paging: `limit` is capped so that no response is giant. */
-const LIMIT: FieldSpec = { name: 'limit', type: 'integer', min: 1, max: LIST_MAX, description: `records to return (default ${PAGE_DEFAULT}, at most ${LIST_MAX})` };
+const LIMIT: FieldSpec = { name: 'limit', type: 'integer', min: 1, max: LIST_MAX, description: `records to return (default ${PAGE_DEFAULT})` };
 /** Where the previous call stopped: a list tool continues from its cursor, not from a count of records (./cursor.ts). */
-export const CURSOR: FieldSpec = { name: 'cursor', type: 'string', description: 'the cursor of the previous call, to get the records after its own' };
+export const CURSOR: FieldSpec = { name: 'cursor', type: 'string', description: "the previous call's cursor: the records after its own" };
 /** --data, as a JSON object. */
 export const DATA: FieldSpec = { name: 'data', type: 'json', description: 'more body fields as a JSON object (fields this schema does not list); named arguments win' };
+/** A list's records in full rather than brief. */
+export const FULL: FieldSpec = { name: 'full', type: 'boolean', description: 'every field of each record, not the brief ones' };
+/** The arguments a tool adds to its command's: they shape the result, and are no part of the call a cursor belongs to. */
+export const SHAPING = ['fields', FULL.name] as const;
 
 /**
  * The command's own paging, body and confirmation flags as a tool takes them: limit and data in
@@ -77,7 +104,22 @@ function optionFieldsOf(op: EndpointCommand): FieldSpec[] {
   });
 }
 
-function inputSchemaOf(op: EndpointCommand): Tool['inputSchema'] {
+/** `fields` of a list or get: which of the fields its records may have to return (the fields it prints). */
+function fieldsArgument(op: EndpointCommand, brief: readonly string[] | undefined): FieldSpec | undefined {
+  if (op.kind !== 'list' && op.kind !== 'get') return undefined;
+  const printed = printedFields(op);
+  if (!printed) return undefined;
+  const returns = brief ? `default: ${brief.join(', ')}` : 'default: every field';
+  return { name: SHAPING[0], type: 'list', choices: printed, description: `only these fields of each record (${returns})` };
+}
+
+/** The tool's own arguments: how much of each record to return. */
+function shapingFields(op: EndpointCommand, brief: readonly string[] | undefined): FieldSpec[] {
+  const fields = fieldsArgument(op, brief);
+  return [...(fields ? [fields] : []), ...(brief ? [FULL] : [])];
+}
+
+function inputSchemaOf(op: EndpointCommand, brief: readonly string[] | undefined): ToolDefinition['inputSchema'] {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   // Every positional argument is required: what a terminal would ask for, or read from stdin, a call gives.
@@ -85,12 +127,21 @@ function inputSchemaOf(op: EndpointCommand): Tool['inputSchema'] {
     properties[field.name] = field.variadic ? { ...schemaOf(field), minItems: 1, maxItems: IDS_MAX } : schemaOf(field);
     required.push(field.name);
   }
-  for (const field of optionFieldsOf(op)) {
+  for (const field of [...optionFieldsOf(op), ...shapingFields(op, brief)]) {
     if (Object.hasOwn(properties, field.name)) throw new Error(`${op.name}: two arguments named ${field.name}`);
     properties[field.name] = schemaOf(field);
     if (field.required) required.push(field.name);
   }
   return { type: 'object', properties, required, additionalProperties: false };
+}
+
+/**
+ * What a list returns an agent unless it asks for more: its definition's, else its resource's brief
+ * fields; undefined for a list of the command's own rows (a bulk report).
+ */
+function briefOf(op: EndpointCommand): readonly string[] | undefined {
+  if (op.kind !== 'list') return undefined;
+  return op.mcp.brief ?? (op.resource ? RESOURCES[op.resource].brief : op.columns);
 }
 
 const DATE_FORMS = 'YYYY-MM-DD, today, tomorrow, +Nd or +Nw';
@@ -120,8 +171,13 @@ function schemaOf(field: FieldSpec): JsonSchema {
       if (field.type === 'list') schema.minItems = 1;
       break;
     case 'json':
-      // Any JSON value (a sequence's steps); `data` must be an object.
+      // `data` is an object; a list of objects (a sequence's steps) has their fields' schemas.
       if (field === DATA) schema.type = 'object';
+      else if (field.items) {
+        schema.type = 'array';
+        if (field.max !== undefined) schema.maxItems = field.max;
+        schema.items = { type: 'object', properties: Object.fromEntries(field.items.map((item) => [item.name, schemaOf(item)])), required: field.items.filter((item) => item.required).map((item) => item.name) };
+      }
       break;
     case 'date':
       schema.type = 'string';
@@ -147,15 +203,16 @@ function schemaOf(field: FieldSpec): JsonSchema {
 
 // ---- description and example ----------------------------------------------------------------------
 
-function descriptionOf(op: EndpointCommand, schema: Tool['inputSchema']): string {
+function descriptionOf(op: EndpointCommand, schema: ToolDefinition['inputSchema'], annotations: Omit<ToolAnnotations, 'title'>): string {
   const lines = [`${summaryOf(op)}.`];
+  if (op.mcp.note) lines.push(op.mcp.note);
   if (op.paged) {
-    lines.push(`Returns at most \`limit\` records (default ${PAGE_DEFAULT}, at most ${LIST_MAX}); when has_more is true, call again with the cursor it returned (it stays right when records are completed or deleted meanwhile).`);
+    lines.push('When has_more is true, call again with the cursor it returned (it stays right when records are completed or deleted meanwhile).');
   }
   if (op.kind === 'delete') lines.push('Deletes at once: there is no confirmation step.');
   if (Object.keys(schema.properties).length === 0) lines.push('Takes no arguments.');
   else {
-    const example = exampleOf(op);
+    const example = exampleOf(op, annotations.destructiveHint);
     lines.push(`Example: ${JSON.stringify(example.arguments)}${example.description ? ` (${example.description})` : ''}`);
   }
   return lines.join('\n');
@@ -166,17 +223,23 @@ function summaryOf(op: EndpointCommand): string {
   return op.mcp.summary ?? op.summary;
 }
 
-/** The first example written as tool arguments; otherwise the required arguments with placeholders. */
-function exampleOf(op: EndpointCommand): { arguments: Readonly<Record<string, unknown>>; description?: string } {
-  const written = op.examples.find((example) => example.tool !== undefined);
-  if (written) return { arguments: written.tool!, description: written.description };
+/**
+ * The first example written as tool arguments; otherwise the required arguments with placeholders.
+ * A destructive tool's example names no record: its ids are placeholders, so that an agent that
+ * calls it as it is changes nothing (the written ones are the sandbox's demo records).
+ */
+function exampleOf(op: EndpointCommand, destructive: boolean): { arguments: Readonly<Record<string, unknown>>; description?: string } {
   // A value the example cannot know, named by the registry: the resource an id points at, else the field.
-  const placeholder = (field: FieldSpec) => `<${field.references ? `${field.references} id` : field.name}>`;
-  const args = Object.fromEntries(
-    [...op.args, ...optionFieldsOf(op).filter((field) => field.required)].map((field) => [field.name, field.variadic || field.type === 'ids' ? [placeholder(field)] : placeholder(field)]),
-  );
-  return { arguments: args };
+  const named = (field: FieldSpec) => `<${field.references ? `${field.references} id` : field.name}>`;
+  const placeholder = (field: FieldSpec) => (field.variadic || field.type === 'ids' ? [named(field)] : named(field));
+  const written = op.examples.find((example) => example.tool !== undefined);
+  const required = [...op.args, ...optionFieldsOf(op).filter((field) => field.required)];
+  const args: Record<string, unknown> = written ? { ...written.tool } : Object.fromEntries(required.map((field) => [field.name, placeholder(field)]));
+  if (destructive) for (const field of [...op.args, ...optionFieldsOf(op)]) if (Object.hasOwn(args, field.name) && isId(field)) args[field.name] = placeholder(field);
+  return { arguments: args, description: written?.description };
 }
+
+const isId = (field: FieldSpec) => field.type === 'id' || field.type === 'ids' || field.references !== undefined;
 
 /** A value from a command line as the tool takes it: numbers as numbers, lists as arrays, JSON parsed when it is JSON. */
 function typed(field: FieldSpec, text: string): unknown {
@@ -202,16 +265,19 @@ function typed(field: FieldSpec, text: string): unknown {
 
 /**
  * Reads are read-only. Deletes and updates are destructive (an update overwrites values); creates and
- * actions only add. PATCH and DELETE set absolute states, so a repeat is harmless, as for the actions
- * whose definitions say so (completing a task, accepting a suggestion, moving a deal to its stage).
- * Only what a definition says reaches a person (enrolling) leaves the workspace, a closed world.
+ * actions only add, unless they make an update's change (a stage move is deals_update with a
+ * stage): then they carry its hints. idempotentHint promises that a repeat answers a success: reads,
+ * updates (the same values again), and the actions whose definitions say so, whose repeat is
+ * `already_<state>` (../already.ts); not a delete, whose repeat finds nothing to delete. Only what a
+ * definition says reaches a person (enrolling) leaves the workspace, a closed world.
  */
 function annotationsOf(op: EndpointCommand): Omit<ToolAnnotations, 'title'> {
-  const reads = !writes(op);
+  const change = op.mcp.sameChangeAs ? ENDPOINTS[op.mcp.sameChangeAs] : op.endpoint;
+  const reads = change.method === 'GET';
   return {
     readOnlyHint: reads,
-    destructiveHint: op.kind === 'delete' || op.kind === 'update',
-    idempotentHint: reads || op.method === 'PATCH' || op.method === 'DELETE' || Boolean(op.mcp.idempotent),
+    destructiveHint: change.kind === 'delete' || change.kind === 'update',
+    idempotentHint: reads || change.method === 'PATCH' || Boolean(op.mcp.idempotent),
     openWorldHint: Boolean(op.mcp.openWorld),
   };
 }
@@ -220,27 +286,30 @@ function annotationsOf(op: EndpointCommand): Omit<ToolAnnotations, 'title'> {
 const LIST_OUTPUT: JsonSchema = {
   type: 'object',
   properties: {
-    items: { type: 'array', description: 'the records, newest first' },
-    count: { type: 'integer', description: 'records in items' },
-    total: { type: 'number', description: "the service's count of every matching record, when it sends one" },
-    has_more: { type: 'boolean', description: 'more records exist after these' },
-    cursor: { type: 'string', description: 'when has_more: give it to the next call (with the same other arguments) for the records after these' },
-    next: { type: 'string', description: 'how to get the next records' },
+    items: { type: 'array', description: 'newest first' },
+    count: { type: 'integer' },
+    total: { type: 'number', description: 'all matching records, when the service says' },
+    has_more: { type: 'boolean' },
+    cursor: { type: 'string', description: 'for the next call, when has_more' },
+    next: { type: 'string', description: 'why has_more, when there is no cursor' },
+    summary: { type: 'string', description: "a bulk call's counts" },
   },
   required: ['items', 'count', 'has_more'],
 };
 
 function toolOf(op: EndpointCommand): Tool {
-  const inputSchema = inputSchemaOf(op);
+  const brief = briefOf(op);
+  const inputSchema = inputSchemaOf(op, brief);
   const title = summaryOf(op);
-  return {
-    op,
+  const annotations = annotationsOf(op);
+  const definition: ToolDefinition = {
     name: op.name,
     title,
-    description: descriptionOf(op, inputSchema),
+    description: descriptionOf(op, inputSchema, annotations),
     inputSchema,
     ...(op.kind === 'list' ? { outputSchema: LIST_OUTPUT } : {}),
-    annotations: { title, ...annotationsOf(op) },
+    annotations: { title, ...annotations },
     _meta: { group: op.group },
   };
+  return { name: op.name, op, brief, inputSchema, definition };
 }

@@ -21,7 +21,7 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
   const limit = options.limit;
   const offset = options.offset;
   if (walks(invocation)) {
-    const walk = await streamedWalk(client, op.path, { ...query, offset }, { limit, key: op.listKey, from: invocation.walk?.from });
+    const walk = await streamedWalk(client, op.path, { ...query, offset }, { limit, key: op.listKey, from: invocation.walk?.from, resumable: invocation.walk !== undefined });
     return list(typed(walk), view, undefined, walk);
   }
   const data = await client.request('GET', op.path, { query: { ...query, limit, offset } });

@@ -1,4 +1,4 @@
-import { STEP_CHANNELS } from '../../registry/resources.js';
+import { STEP_CHANNELS, STEP_FIELDS as STEP } from '../../registry/resources.js';
 import { collection } from '../collection.js';
 import { CONTACT_COLUMNS, toContact } from '../contact-model.js';
 import { newId } from '../ids.js';
@@ -9,7 +9,7 @@ import type { Store } from '../store.js';
 import { isObject } from '../../registry/values.js';
 import { actionSchema, idList, oneOf, parseCreate, requiredText, type Rule } from '../validation.js';
 
-const STEP_FIELDS = ['day', 'channel', 'subject'];
+const STEP_FIELDS = STEP.map((field) => field.name);
 
 export interface SequenceStep {
   day: number;

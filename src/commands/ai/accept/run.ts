@@ -7,6 +7,9 @@ import type { Choice } from '../../../cli/prompt.js';
 import { done } from '../../../cli/result.js';
 import { isObject } from '../../../registry/values.js';
 import { PAGE_MAX } from '../../../registry/service.js';
+import type { ApiClient } from '../../../http/core.js';
+import { walk } from '../../../http/paginate.js';
+import { unlessAlready } from '../../already.js';
 import { buildBody } from '../../body.js';
 import { forEachId, report } from '../../bulk.js';
 import { pathOf, viewOf } from '../../endpoint.js';
@@ -23,9 +26,27 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
   }
   const paths = new Map(ids.map((id) => [id, pathOf(invocation, id)]));
   const client = await ctx.client();
-  const rows = await forEachId(ids, (id) => client.request('POST', paths.get(id)!, { body: Object.keys(body).length > 0 ? body : undefined, waitOutRateLimit: true }), 'accepted');
+  const accept = (id: string) => client.request('POST', paths.get(id)!, { body: Object.keys(body).length > 0 ? body : undefined, waitOutRateLimit: true });
+  const rows = await forEachId(ctx, ids, (id) => unlessAlready(() => accept(id), 'accepted', () => acceptedAlready(client, id)), 'accepted');
   return report(rows, viewOf(invocation.command));
 };
+
+/** Pending suggestions read to tell an accepted one (a suggestion is pending until accepted): a few pages at most. */
+const PENDING_READ_MAX = 10 * PAGE_MAX;
+
+/**
+ * After a refused accept: a suggestion that is no longer among the pending ones has been accepted
+ * (the API has no other way out of pending, and no way to read one suggestion); undefined when it is
+ * pending still, or when there are too many pending ones to read.
+ */
+async function acceptedAlready(client: ApiClient, id: string): Promise<unknown> {
+  let read = 0;
+  for await (const suggestion of walk(client, '/ai/suggestions', {}, { limit: PENDING_READ_MAX, key: 'suggestions' })) {
+    if (isObject(suggestion) && String(suggestion.id) === id) return undefined;
+    read++;
+  }
+  return read < PENDING_READ_MAX ? { id, status: 'accepted' } : undefined;
+}
 
 async function pickPending(ctx: Context): Promise<string[]> {
   const client = await ctx.client();

@@ -2,6 +2,7 @@
 
 import { DEMO } from '../../../registry/demo.js';
 import { idOrKey } from '../../../registry/resources.js';
+import { SCORE_CALLS_PER_WINDOW } from '../../../registry/service.js';
 import { example as ex } from '../../../registry/types.js';
 import { defineCommand, type CommandSpec } from '../../command.js';
 
@@ -12,6 +13,7 @@ const spec = {
   args: [{ name: 'contact_id', type: 'id', description: idOrKey('contact'), references: 'contact' }],
   printed: ['contact_id', 'score', 'factors', 'next_best_action', 'suggestion_id', 'scored_at'],
   examples: [ex(`crm ai trigger ${DEMO.contact}`, 'score a contact and show why', { tool: { contact_id: DEMO.contact } })],
+  mcp: { note: `The service takes at most ${SCORE_CALLS_PER_WINDOW} a minute for each API key (more are refused, 429): score the contacts that matter, not every one; the hourly agent scores the rest.` },
 } as const satisfies CommandSpec;
 
 export type Spec = typeof spec;

@@ -18,8 +18,8 @@ const spec = {
     ex(`crm deals stage ${DEMO.deal} negotiation`, 'move a deal', { tool: { id: DEMO.deal, stage: 'negotiation' } }),
     ex(`crm deals stage ${DEMO.deal}`, 'pick the stage from a list (on a terminal)', { needs: TERMINAL }),
   ],
-  // A move to the stage the deal is in already is no move.
-  mcp: { idempotent: true },
+  // A move to the stage the deal is in already is no move (already_in_stage); it is deals_update's change of stage.
+  mcp: { idempotent: true, sameChangeAs: 'deals_update' },
 } as const satisfies CommandSpec;
 
 export type Spec = typeof spec;

@@ -3,7 +3,7 @@
 // (and the deal a person picks for) are look-ups: a dry run reads them too, so it refuses what the
 // run refuses and plans the same requests. The result is the moved deal (with the activity the move
 // logged) and, under a table, a line about that activity. A move to the stage the deal is already
-// in is no move: said on stderr, exit 0.
+// in is no move (../../already.ts): said on stderr, exit 0.
 
 import type { Context } from '../../../cli/context.js';
 import { usageError } from '../../../cli/errors.js';
@@ -11,15 +11,12 @@ import { cellText, safeLine } from '../../../cli/format.js';
 import type { Choice } from '../../../cli/prompt.js';
 import { record } from '../../../cli/result.js';
 import { isObject } from '../../../registry/values.js';
-import { HttpError } from '../../../http/errors.js';
 import { fillPath } from '../../../http/url.js';
+import { Already, unlessAlready } from '../../already.js';
 import { buildBody, fetchChoices } from '../../body.js';
 import { namingTheId, pathOf } from '../../endpoint.js';
 import type { Handler, Input } from '../../command.js';
 import type { Spec } from './command.js';
-
-/** Answers a workspace may give a move to the stage the deal is in (the sandbox: 409). */
-const REFUSALS = new Set([400, 409, 422]);
 
 export const run: Handler<Spec> = async (ctx, invocation) => {
   const path = pathOf(invocation); // the deal id is checked first
@@ -29,18 +26,17 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
   const stages = await fetchChoices(ctx, 'stages');
   const stage = requested ? matchStage(requested, stages) : await pickStage(ctx, invocation, stages);
   const body = await buildBody(ctx, invocation, { stage: stage.value });
-  let data: unknown;
-  try {
-    data = await (await ctx.client()).request('POST', path, { body });
-  } catch (error) {
-    const unmoved = error instanceof HttpError && error.status !== undefined && REFUSALS.has(error.status) ? await dealIn(ctx, invocation, stage) : undefined;
-    if (!unmoved) throw namingTheId(error, invocation);
+  const client = await ctx.client();
+  const data = await unlessAlready(() => client.request('POST', path, { body }), 'in_stage', () => dealIn(ctx, invocation, stage)).catch((error) => {
+    throw namingTheId(error, invocation);
+  });
+  if (data instanceof Already) {
     ctx.info(`Deal ${invocation.args.id} is already in ${stageLabel(stage)}: nothing moved.`);
-    return record(unmoved, { keys: invocation.command.columns });
+    return { ...record(data.record, { keys: invocation.command.columns }), outcome: 'already_in_stage' };
   }
   // The service may answer the deal with an `activity` member, or {deal, activity}: one shape out.
   const moved = isObject(data) && isObject(data.deal) ? { ...data.deal, activity: data.activity } : data;
-  return record(moved, { keys: invocation.command.columns, notes: isObject(moved) ? activityNote(moved.activity) : [] });
+  return { ...record(moved, { keys: invocation.command.columns, notes: isObject(moved) ? activityNote(moved.activity) : [] }), outcome: 'moved' };
 };
 
 /** No STAGE at a terminal: the person picks one, the deal's own stage preselected. */
@@ -54,12 +50,9 @@ async function pickStage(ctx: Context, invocation: Input<Spec>, stages: Choice[]
   return stages.find((choice) => choice.value === value) ?? { value };
 }
 
-/**
- * After a refused move: the deal, if it is in STAGE already (the refusal said so, in whatever words);
- * undefined otherwise, and the refusal stands.
- */
+/** After a refused move: the deal, if it is in STAGE already; undefined otherwise, and the refusal stands. */
 async function dealIn(ctx: Context, invocation: Input<Spec>, stage: Choice): Promise<Record<string, unknown> | undefined> {
-  const deal = await (await ctx.client()).request('GET', fillPath('/deals/{id}', { id: invocation.args.id })).catch(() => undefined);
+  const deal = await (await ctx.client()).request('GET', fillPath('/deals/{id}', { id: invocation.args.id }));
   return isObject(deal) && typeof deal.stage === 'string' && sameStage(deal.stage, stage) ? deal : undefined;
 }
 

@@ -8,7 +8,7 @@ import { parseIdList, readSource } from '../../../cli/input.js';
 import type { ReportRow } from '../../../cli/result.js';
 import { isObject } from '../../../registry/values.js';
 import { buildBody } from '../../body.js';
-import { report } from '../../bulk.js';
+import { CancelledBulkError, countsOf, report } from '../../bulk.js';
 import { namingTheId, pathOf } from '../../endpoint.js';
 import { resolveKeys } from '../../keys.js';
 import type { Handler, Input } from '../../command.js';
@@ -25,6 +25,8 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
 
   const rows: Array<ReportRow & { failure?: ReturnType<typeof toCliError> }> = [];
   for (let start = 0; start < ids.length; start += ENROLL_BATCH) {
+    // Cancelled: no other batch is sent, and the report says what was done.
+    if (ctx.signal.aborted) throw new CancelledBulkError(ids, rows);
     const batch = ids.slice(start, start + ENROLL_BATCH);
     try {
       const data = await client.request('POST', path, { body: { ...base, contact_ids: batch }, waitOutRateLimit: true });
@@ -34,9 +36,14 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
       }
     } catch (error) {
       const failure = toCliError(namingTheId(error, invocation));
+      if (ctx.signal.aborted && failure.exitCode === ExitCode.interrupted) {
+        for (const id of batch) rows.push({ id, ok: false, result: 'cancelled', error: failure.hint ?? failure.message, failure });
+        throw new CancelledBulkError(ids, rows);
+      }
       if (failure.exitCode === ExitCode.usage || failure.exitCode === ExitCode.interrupted) throw failure;
       for (const id of batch) rows.push({ id, ok: false, result: 'failed', error: failure.message, failure });
     }
+    ctx.progress({ done: rows.length, total: ids.length, message: `${rows.length} of ${ids.length}: ${countsOf(rows)}` });
   }
   const result = report(rows, { columns: ['id', 'result', 'error'], noun: 'contacts' }, 'the report lists each contact; running the same command again is safe');
   // Every batch refused for the same reason (an unknown sequence): that reason, with its own exit code.

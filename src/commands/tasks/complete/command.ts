@@ -16,7 +16,8 @@ const spec = {
     ex(`crm tasks complete ${DEMO.task}`, 'complete one task', { tool: { ids: [DEMO.task] } }),
     ex('crm tasks list --overdue -q | xargs crm tasks complete', 'complete every overdue task of the page'),
   ],
-  mcp: { idempotent: true },
+  // Completing again changes nothing (already_completed); it is tasks_update's change of status.
+  mcp: { idempotent: true, sameChangeAs: 'tasks_update' },
 } as const satisfies CommandSpec;
 
 export type Spec = typeof spec;

@@ -1,0 +1,41 @@
+// crm contacts enroll ID --sequence SEQ: the enrolment the service answers with. A contact enrolled
+// in the sequence already is no error when the service refuses to enrol it again: said on stderr,
+// exit 0 (../../already.ts).
+
+import { record } from '../../../cli/result.js';
+import type { ApiClient } from '../../../http/core.js';
+import { walk } from '../../../http/paginate.js';
+import { fillPath } from '../../../http/url.js';
+import { PAGE_MAX } from '../../../registry/service.js';
+import { isObject } from '../../../registry/values.js';
+import { Already, unlessAlready } from '../../already.js';
+import { buildBody } from '../../body.js';
+import { requestRecord, viewOf } from '../../endpoint.js';
+import type { Handler } from '../../command.js';
+import type { Spec } from './command.js';
+
+/** Enrolled contacts read to find one already enrolled: a few pages at most. */
+const ENROLLED_READ_MAX = 10 * PAGE_MAX;
+
+export const run: Handler<Spec> = async (ctx, invocation) => {
+  const body = await buildBody(ctx, invocation);
+  const contactId = invocation.args.id;
+  const sequenceId = String(body.sequence_id);
+  const client = await ctx.client();
+  const data = await unlessAlready(() => requestRecord(ctx, invocation, 'POST', body), 'enrolled', () => enrolment(client, sequenceId, contactId));
+  if (data instanceof Already) {
+    ctx.info(`Contact ${contactId} is already enrolled in sequence ${sequenceId}: nothing changed.`);
+    return { ...record(data.record, viewOf(invocation.command)), outcome: 'already_enrolled' };
+  }
+  return { ...record(data, viewOf(invocation.command)), outcome: 'enrolled' };
+};
+
+/** The contact's enrolment, when the sequence's enrolled contacts (read in part at most) hold it. */
+async function enrolment(client: ApiClient, sequenceId: string, contactId: string): Promise<unknown> {
+  for await (const contact of walk(client, fillPath('/sequences/{id}/contacts', { id: sequenceId }), {}, { limit: ENROLLED_READ_MAX, key: 'contacts' })) {
+    if (isObject(contact) && String(contact.id) === contactId) {
+      return { contact_id: contactId, sequence_id: sequenceId, status: contact.enrollment_status ?? 'enrolled', enrolled_at: contact.enrolled_at ?? null };
+    }
+  }
+  return undefined;
+}
