@@ -10,6 +10,7 @@ import { PAGE_MAX } from '../../../registry/service.js';
 import { isObject } from '../../../registry/values.js';
 import { Already, unlessAlready } from '../../already.js';
 import { buildBody } from '../../body.js';
+import { resolveCall } from '../../keys.js';
 import { requestRecord, viewOf } from '../../endpoint.js';
 import type { Handler } from '../../command.js';
 import type { Spec } from './command.js';
@@ -17,9 +18,11 @@ import type { Spec } from './command.js';
 /** Enrolled contacts read to find one already enrolled: a few pages at most. */
 const ENROLLED_READ_MAX = 10 * PAGE_MAX;
 
-export const run: Handler<Spec> = async (ctx, invocation) => {
-  const body = await buildBody(ctx, invocation);
-  const contactId = invocation.args.id;
+export const run: Handler<Spec> = async (ctx, given) => {
+  const body = await buildBody(ctx, given);
+  // An email is looked up once the body is checked, as the generic runner does.
+  const invocation = await resolveCall(ctx, given);
+  const contactId = String(invocation.args.id);
   const sequenceId = String(body.sequence_id);
   const client = await ctx.client();
   const data = await unlessAlready(() => requestRecord(ctx, invocation, 'POST', body), 'enrolled', () => enrolment(client, sequenceId, contactId));

@@ -9,7 +9,7 @@ const spec = {
   aliases: ['done'],
   summary: 'Mark tasks complete',
   endpoint: 'tasks_complete',
-  args: [{ name: 'ids', type: 'ids', description: 'task ids', variadic: true }],
+  args: [{ name: 'ids', type: 'ids', description: 'task ids', references: 'task', variadic: true }],
   columns: ['id', 'result', 'record.title', 'error'],
   printsReport: true,
   examples: [
