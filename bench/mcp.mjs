@@ -1,5 +1,9 @@
-// node bench/mcp.mjs [--runs N] [--calls N]: what `crm mcp` costs, on the embedded sandbox.
+// node bench/mcp.mjs [--runs N] [--calls N] [--tokens]: what `crm mcp` costs, on the embedded sandbox.
 //
+// - Tokens a model reads: tools/list (every tool's name, description and schemas, as JSON) and the
+//   text content of a few calls, counted with gpt-tokenizer's o200k_base encoding (the GPT-4o
+//   family's; a devDependency used here and in a test only, never at run time). Bytes are UTF-8.
+//   --tokens measures only these, on a fresh sandbox (its demo data).
 // - Start-up: spawn to the answer of tools/list, against `node -e 0` and `crm --version` measured
 //   in the same run, interleaved (ratios of medians: this machine is shared and noisy).
 // - A tool call (contacts_get) in one running server, against a whole `crm contacts get` process.
@@ -12,11 +16,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
 const RUNS = option('--runs', 15);
 const CALLS = option('--calls', 500);
+const TOKENS_ONLY = args.includes('--tokens');
 const CRM = fileURLToPath(new URL('../bin/crm.js', import.meta.url));
 const node = process.execPath;
 const DEMO_CONTACT = 'con_ua7xr0zeyzwl2vbo';
@@ -81,8 +87,45 @@ async function timeStartUp() {
   return elapsed;
 }
 
+/** The tokens of what a model reads, on the sandbox's demo data (before any other call changes it). */
+async function measureTokens() {
+  const server = startServer();
+  const rows = [];
+  const measure = (what, text) => rows.push({ what, bytes: Buffer.byteLength(text), tokens: countTokens(text) });
+  const call = async (name, callArgs) => {
+    const answer = await server.ask('tools/call', { name, arguments: callArgs });
+    if (answer.result.isError) throw new Error(`${name}: ${answer.result.content[0].text}`);
+    return answer.result;
+  };
+  const textOf = (result) => result.content.map((part) => part.text).join('\n');
+  try {
+    const { result } = await server.ask('tools/list');
+    measure(`tools/list (${result.tools.length} tools)`, JSON.stringify(result));
+    measure('contacts_list, default page (20 contacts)', textOf(await call('contacts_list', {})));
+    measure('contacts_list, 20 contacts, full: true', textOf(await call('contacts_list', { full: true })));
+    measure('contacts_list, 50 contacts', textOf(await call('contacts_list', { limit: 50 })));
+    measure('tasks_list, default page (20 tasks)', textOf(await call('tasks_list', {})));
+    const open = await call('tasks_list', { status: 'open', limit: 100 });
+    const ids = open.structuredContent.items.map((task) => task.id);
+    measure(`tasks_complete of ${ids.length} ids`, textOf(await call('tasks_complete', { ids })));
+  } finally {
+    await server.stop();
+  }
+  console.log('Tokens a model reads (o200k_base, gpt-tokenizer):');
+  for (const row of rows) console.log(`  ${row.what.padEnd(48)} ${String(row.bytes).padStart(7)} bytes ${String(row.tokens).padStart(7)} tokens`);
+}
+
 try {
   timeProcess([node, CRM, 'sandbox', 'init']);
+  await measureTokens();
+  if (!TOKENS_ONLY) await measureTimes();
+} finally {
+  rmSync(home, { recursive: true, force: true });
+}
+
+/** Start-up against node and a whole crm process; a call in a running server; its memory. */
+async function measureTimes() {
+  console.log('');
   const cases = [
     { name: 'node -e 0', run: async () => timeProcess([node, '-e', '0']) },
     { name: 'crm --version', run: async () => timeProcess([node, CRM, '--version']) },
@@ -111,6 +154,4 @@ try {
   const processMs = median(times[2]);
   console.log(`\nOne server, ${CALLS} calls of contacts_get: median ${median(calls).toFixed(2)} ms a call (${(processMs / median(calls)).toFixed(0)}x faster than a crm contacts get process)`);
   console.log(`Resident memory of crm mcp: ${rssStart.toFixed(1)} MiB after start-up, ${rssEnd.toFixed(1)} MiB after ${CALLS} calls`);
-} finally {
-  rmSync(home, { recursive: true, force: true });
 }

@@ -299,6 +299,17 @@ describe('crm mcp: hints that hold', () => {
         expect(result, name).toBe(repeat);
       }
     }
+    // The reads: each called twice with the example its description gives, both a success.
+    const reads = tools.filter((candidate) => candidate.annotations?.idempotentHint && candidate.annotations.readOnlyHint);
+    expect(reads.map((tool) => tool.name)).toEqual(expect.arrayContaining(['contacts_list', 'contacts_get', 'search', 'analytics', 'pipeline_deals']));
+    for (const tool of reads) {
+      const example = /\nExample: (\{.*\})/.exec(tool.description ?? '')?.[1];
+      const args = example ? (JSON.parse(example) as Record<string, unknown>) : {};
+      for (const attempt of ['first', 'again']) {
+        const result = await call(session, tool.name, args);
+        expect(result.isError, `${tool.name} ${attempt}: ${textOf(result)}`).toBeFalsy();
+      }
+    }
     // Deletes make no such promise: a repeat finds nothing to delete.
     for (const tool of tools.filter((candidate) => candidate.name.endsWith('_delete'))) expect(tool.annotations, tool.name).toMatchObject({ destructiveHint: true, idempotentHint: false });
     // deals_stage is deals_update with a stage; tasks_complete is tasks_update with a status.
