@@ -7,7 +7,7 @@
 // from beside app.js; the package's "files" carry dist/ whole).
 import { build } from 'esbuild';
 import { copyFileSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { createRequire, isBuiltin } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -48,8 +48,23 @@ const noHttp2 = {
   },
 };
 
+/**
+ * Node's built-in modules through `require` (the banner's), not `import`: on Node 20 an ESM import
+ * of a built-in builds a module facade of all its exports (node:fs has over a hundred) and resolves
+ * the specifier for every chunk that names it, a few ms of every start. require() hands over the
+ * module object, and esbuild reads the named imports from it. Dynamic imports (node:v8, node:zlib,
+ * loaded when used) stay as they are.
+ */
+const builtinsByRequire = {
+  name: 'builtins-by-require',
+  setup(build) {
+    build.onResolve({ filter: /^[a-z_:/]+$/ }, (args) => (args.kind === 'import-statement' && isBuiltin(args.path) ? { path: args.path.replace(/^(node:)?/, 'node:'), namespace: 'builtin' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+  },
+};
+
 const common = {
-  plugins: [lazyChildProcess, noHttp2],
+  plugins: [lazyChildProcess, noHttp2, builtinsByRequire],
   bundle: true,
   format: 'esm',
   platform: 'node',
@@ -94,6 +109,32 @@ const handlersShareTheCore = {
   },
 };
 
+/**
+ * What a command loads later (the sandbox, the MCP server, undici, the output libraries) imports
+ * what app.js loads too, as each handler does: otherwise esbuild puts the parts of the core that such
+ * a module shares in chunks of their own, and a command reads a dozen small files, each a module for
+ * the loader to resolve, read and link. The stand-in re-exports the module it stands in for.
+ */
+const lazyModulesShareTheCore = {
+  name: 'lazy-modules-share-the-core',
+  setup(build) {
+    const app = fileURLToPath(new URL('../src/app.ts', import.meta.url));
+    build.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.kind !== 'dynamic-import' || args.namespace !== 'file' || !/\/src\//.test(args.importer) || isBuiltin(args.path) || args.path === './run.js') return undefined;
+      const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer });
+      return resolved.errors.length > 0 ? { errors: resolved.errors } : { path: resolved.path, namespace: 'with-core' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'with-core' }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      const esm = /^\s*(import|export)[\s{*]/m.test(text);
+      // A CommonJS module's default is its module.exports; an ES module may have none.
+      const withDefault = !esm || /\bexport\s+default\b|\bas\s+default\b/.test(text);
+      const target = JSON.stringify(args.path);
+      return { contents: `import ${JSON.stringify(app)};\nexport * from ${target};\n${withDefault ? `export { default } from ${target};\n` : ''}`, loader: 'js', resolveDir: dirname(args.path) };
+    });
+  },
+};
+
 /** main.ts and complete.ts import './app.js' when needed: that is the app build's output, not bundled in. */
 const appIsSeparate = {
   name: 'app-is-separate',
@@ -104,6 +145,6 @@ const appIsSeparate = {
 
 // Without splitting, each entry is a bundle of its own.
 await build({ ...common, plugins: [...common.plugins, appIsSeparate, handlersInApp], entryPoints: { crm: 'src/main.ts', complete: 'src/complete.ts' }, outdir: 'dist', splitting: false });
-await build({ ...common, plugins: [...common.plugins, handlersShareTheCore], entryPoints: { app: 'src/app.ts' }, outdir: 'dist', splitting: true, chunkNames: 'chunks/[name]-[hash]' });
+await build({ ...common, plugins: [...common.plugins, handlersShareTheCore, lazyModulesShareTheCore], entryPoints: { app: 'src/app.ts' }, outdir: 'dist', splitting: true, chunkNames: 'chunks/[name]-[hash]' });
 
 copyFileSync(createRequire(import.meta.url).resolve('jq-wasm/jq.wasm'), new URL('../dist/jq.wasm', import.meta.url));

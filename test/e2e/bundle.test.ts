@@ -1,0 +1,29 @@
+// How the bundle is cut, for start-up (bench/run.mjs measures it): each ES module a command loads
+// is a file for Node's loader to resolve, read and link, and each built-in imported as an ES module
+// gets a facade of all its exports; so a command loads the app as two files, and the chunks take
+// Node's built-ins through require().
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DIST, chunksWith, loadedUpFront } from '../helpers/bundle.js';
+
+const files = () => [join(DIST, 'crm.js'), join(DIST, 'complete.js'), join(DIST, 'app.js'), ...chunksWith('')];
+
+describe('the bundle', () => {
+  it('loads the app as app.js and one chunk, the core, which the handlers and lazy libraries share', () => {
+    const core = [...loadedUpFront(['app.js'])].filter((file) => file !== join(DIST, 'app.js'));
+    expect(core).toHaveLength(1);
+    // The sandbox, undici and a handler: each loads the core and what is its own, nothing split off the core.
+    for (const text of ['SQLITE_BUSY', 'llhttp', 'crm speaks HTTP/1.1 only']) {
+      const [chunk] = chunksWith(text).filter((file) => file !== core[0]);
+      expect([...loadedUpFront([chunk!.slice(DIST.length)])]).toContain(core[0]);
+    }
+  });
+
+  it('imports no module statically but its own chunks and node:module (built-ins come through require)', () => {
+    for (const file of files()) {
+      const imports = [...readFileSync(file, 'utf8').matchAll(/(?:^|[;\s}])(?:import|export)\s*(?:[\w{}*$,\s]+from\s*)?["']([\w@.:/-]+)["']/g)].map((match) => match[1]);
+      expect(imports.filter((path) => !path!.startsWith('.') && path !== 'node:module'), file).toEqual([]);
+    }
+  });
+});
