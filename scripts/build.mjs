@@ -63,6 +63,16 @@ const builtinsByRequire = {
   },
 };
 
+/** better-sqlite3 is optional: where it is not installed, src/sqlite/'s require() of it is left for run time. */
+function betterSqliteInstalled() {
+  try {
+    createRequire(import.meta.url).resolve('better-sqlite3/package.json');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const common = {
   plugins: [lazyChildProcess, noHttp2, builtinsByRequire],
   bundle: true,
@@ -70,7 +80,9 @@ const common = {
   platform: 'node',
   target: 'node20',
   // Everything is bundled: the package has no runtime dependencies. The one native addon
-  // (better-sqlite3, optional) is loaded by src/sqlite/ through createRequire, which esbuild leaves alone.
+  // (better-sqlite3, optional) is the installed package's: src/sqlite/ finds it through createRequire,
+  // which esbuild leaves alone; the package's JavaScript is bundled where it is installed.
+  external: betterSqliteInstalled() ? [] : ['better-sqlite3', 'better-sqlite3/package.json'],
   define: { __CRM_VERSION__: JSON.stringify(version), __CRM_BUNDLE__: 'true' },
   // Bundled CommonJS dependencies call require(); ESM output needs one.
   banner: { js: "import { createRequire as __crmCreateRequire } from 'node:module'; const require = __crmCreateRequire(import.meta.url);" },

@@ -3,9 +3,9 @@
 // for Node 20). Whatever keeps a local database (the sandbox, the replica) opens it here and never
 // learns which binding it got.
 
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { SqliteUnavailableError } from './errors.js';
 
 export { SqliteUnavailableError };
@@ -110,23 +110,45 @@ function installRoot(entry: string): string {
   return at < 0 ? entry : entry.slice(0, at);
 }
 
+type BetterSqliteClass = new (path: string, options: { readonly: boolean; fileMustExist: boolean; nativeBinding?: string }) => NativeDatabase;
+
+/**
+ * The installed better-sqlite3's JavaScript and addon. Its JavaScript is also in crm's bundle (the
+ * bare require() below is one esbuild follows), which spares a sandbox command on Node 20 resolving
+ * and loading a dozen files, and its addon, where npm builds it, is handed over as `nativeBinding`
+ * instead of being searched for; where the installed package is another version than the bundled
+ * one, or its addon is elsewhere, the installed package is used as it is.
+ */
+function betterSqlite(entry: string): { BetterSqlite: BetterSqliteClass; nativeBinding?: string } {
+  const at = entry.lastIndexOf('/node_modules/better-sqlite3/');
+  if (at < 0) return { BetterSqlite: requireModule(entry) as BetterSqliteClass };
+  const root = entry.slice(0, at + '/node_modules/better-sqlite3'.length);
+  const addon = join(root, 'build', 'Release', 'better_sqlite3.node');
+  const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: unknown };
+  if (version === (require('better-sqlite3/package.json') as { version: string }).version && existsSync(addon)) {
+    return { BetterSqlite: require('better-sqlite3') as BetterSqliteClass, nativeBinding: addon };
+  }
+  return { BetterSqlite: requireModule(entry) as BetterSqliteClass };
+}
+
 /**
  * better-sqlite3, or why not: not installed (left out, or its build failed at install), or built
  * for another Node (the user switched Node since). Its addon loads with the first database.
  */
 function loadBetterSqlite(): Opener | Unusable {
   let entry: string | undefined;
-  let BetterSqlite: new (path: string, options: { readonly: boolean; fileMustExist: boolean }) => NativeDatabase;
+  let BetterSqlite: BetterSqliteClass;
+  let nativeBinding: string | undefined;
   try {
     entry = requireModule.resolve('better-sqlite3');
-    BetterSqlite = requireModule(entry);
-    new BetterSqlite(':memory:', { readonly: false, fileMustExist: false }).close();
+    ({ BetterSqlite, nativeBinding } = betterSqlite(entry));
+    new BetterSqlite(':memory:', { readonly: false, fileMustExist: false, nativeBinding }).close();
   } catch (error) {
     if (entry === undefined) return { problem: 'better-sqlite3 is not installed', fix: 'reinstall crm where python3, make and a C++ compiler are at hand' };
     const why = /NODE_MODULE_VERSION/.test(String(error)) ? 'was built for another Node version' : 'does not load';
     return { problem: `better-sqlite3 ${why}`, fix: `run \`npm rebuild better-sqlite3\` in ${installRoot(entry)}` };
   }
-  return (path, readOnly) => new BetterSqlite(path, { readonly: readOnly, fileMustExist: readOnly });
+  return (path, readOnly) => new BetterSqlite(path, { readonly: readOnly, fileMustExist: readOnly, nativeBinding });
 }
 
 const LOADERS: Record<Driver, () => Opener | Unusable> = { 'node:sqlite': loadNodeSqlite, 'better-sqlite3': loadBetterSqlite };

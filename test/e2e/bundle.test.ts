@@ -2,10 +2,12 @@
 // is a file for Node's loader to resolve, read and link, and each built-in imported as an ES module
 // gets a facade of all its exports; so a command loads the app as two files, and the chunks take
 // Node's built-ins through require().
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DIST, chunksWith, loadedUpFront } from '../helpers/bundle.js';
+import { crm, freshHome } from '../helpers/crm.js';
 
 const files = () => [join(DIST, 'crm.js'), join(DIST, 'complete.js'), join(DIST, 'app.js'), ...chunksWith('')];
 
@@ -24,6 +26,21 @@ describe('the bundle', () => {
     for (const file of files()) {
       const imports = [...readFileSync(file, 'utf8').matchAll(/(?:^|[;\s}])(?:import|export)\s*(?:[\w{}*$,\s]+from\s*)?["']([\w@.:/-]+)["']/g)].map((match) => match[1]);
       expect(imports.filter((path) => !path!.startsWith('.') && path !== 'node:module'), file).toEqual([]);
+    }
+  });
+
+  it('runs the sandbox on better-sqlite3 with its JavaScript from the bundle: of the installed package, only the addon is loaded', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'crm-loaded-'));
+    try {
+      // What the process loaded through require(), written as it exits.
+      const hook = join(dir, 'loaded.cjs');
+      writeFileSync(hook, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(join(dir, 'loaded.json'))}, JSON.stringify(Object.keys(require.cache))));\n`);
+      const result = await crm(['contacts', 'list', '--limit', '1', '--json'], { env: { ...freshHome(), CRM_SQLITE: 'better-sqlite3', NODE_OPTIONS: `--require ${hook}` } });
+      expect(result.code, result.stderr).toBe(0);
+      const loaded = (JSON.parse(readFileSync(join(dir, 'loaded.json'), 'utf8')) as string[]).filter((file) => file.includes('/node_modules/'));
+      expect(loaded).toEqual([expect.stringMatching(/\/node_modules\/better-sqlite3\/build\/Release\/better_sqlite3\.node$/)]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
