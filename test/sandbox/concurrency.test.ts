@@ -40,6 +40,8 @@ beforeAll(async () => {
     bundle: true,
     platform: 'node',
     format: 'esm',
+    // As scripts/build.mjs: bundled CommonJS (better-sqlite3, where it is the binding) calls require().
+    banner: { js: "import { createRequire as bannerRequire } from 'node:module'; const require = bannerRequire(import.meta.url);" },
     outfile: join(workDir, 'sandbox.mjs'),
     logLevel: 'warning',
   });
