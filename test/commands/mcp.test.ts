@@ -180,6 +180,27 @@ describe('crm mcp: lists page with a cursor that survives change', () => {
     expect(ws.api('GET', `/contacts?search=${tag}&limit=1`).data.total).toBe(0);
   });
 
+  it('tasks_list with due pages with a cursor too: an agent completing each page completes every task due', async () => {
+    const session = await open();
+    const day = '2031-05-17';
+    const due = Array.from({ length: 7 }, (_, index) => ws.api('POST', '/tasks', { title: `Due ${index}`, due_date: day }).data.id as string);
+    // Sorted, the whole list is read: what did not fit is said, since there is no next page.
+    const sorted = await call(session, 'tasks_list', { due: day, sort: 'due', limit: 2 });
+    expect(sorted.structuredContent).toMatchObject({ count: 2, has_more: false, summary: expect.stringMatching(/^Sorted by due date by crm: the first 2 of 7 that match, from the \d+ tasks the service listed\.$/) });
+    const completed: string[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 5; page++) {
+      const answer = await call(session, 'tasks_list', { due: day, limit: 3, ...(cursor ? { cursor } : {}) });
+      expect(answer.isError, textOf(answer)).toBeFalsy();
+      const ids = idsOf(answer);
+      if (ids.length > 0) expect((await call(session, 'tasks_complete', { ids })).isError).toBeFalsy();
+      completed.push(...ids);
+      if (!answer.structuredContent.has_more) break;
+      cursor = answer.structuredContent.cursor;
+    }
+    expect(completed.sort()).toEqual([...due].sort());
+  });
+
   it('a cursor is under 100 characters, whatever the records', async () => {
     const session = await open();
     for (const limit of [1, 20, 40]) expect((await call(session, 'contacts_list', { limit })).structuredContent.cursor).toMatch(/^[A-Za-z0-9_-]{20,99}$/);

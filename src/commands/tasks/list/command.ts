@@ -19,12 +19,14 @@ const spec = {
       description:
         'only tasks due: overdue, today, week (today and the 6 days after), a date or DATE..DATE (YYYY-MM-DD, today, tomorrow, +Nd; either end may be left out); open tasks unless --status says otherwise. The service has no due-date filter: crm reads the list and keeps the tasks due',
       example: 'week',
+      forAgents: 'only tasks due: overdue, today, week (today and the 6 days after), a date or DATE..DATE (YYYY-MM-DD, today, tomorrow, +Nd; either end may be left out); open tasks unless status says otherwise',
     },
     {
       name: 'sort',
       type: 'string',
       choices: ['due'],
       description: 'due: soonest due first, tasks without a due date last. The service lists newest first only: crm reads every task the filters select, then sorts',
+      forAgents: 'due: soonest due first, tasks without a due date last; every matching task is read, then the first limit returned (no cursor)',
     },
   ],
   examples: [

@@ -29,7 +29,8 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
   const query = { ...listQuery(await resolveCall(ctx, invocation)), ...(status === undefined ? {} : { status }), ...(due?.overdue ? { overdue: true } : {}) };
   const matches = (task: unknown) => (due === undefined || isDue(task, due)) && (status === undefined || hasStatus(task, status));
   const limit = options.all ? Number.POSITIVE_INFINITY : (options.limit ?? PAGE_DEFAULT);
-  const walk = await streamedWalk(await ctx.client(), op.path, query, { key: op.listKey, from: invocation.walk?.from });
+  // An MCP call continues it later from its cursor (resumable), filtering the same way.
+  const walk = await streamedWalk(await ctx.client(), op.path, query, { key: op.listKey, from: invocation.walk?.from, resumable: invocation.walk !== undefined });
   const view = viewOf(op);
   if (options.sort === 'due') {
     const tasks: unknown[] = [];
@@ -39,7 +40,9 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
       if (matches(task)) tasks.push(task);
     }
     // Array.prototype.sort is stable: tasks due the same day stay newest first.
-    return list(tasks.sort(byDueDate).slice(0, limit), { ...view, summary: `Sorted by due date by crm, from the ${formatNumber(read)} tasks the service listed.` });
+    // More matched than are shown: said, since a sorted list has no next page (an agent's has_more is false).
+    const cut = tasks.length > limit ? `: the first ${formatNumber(limit)} of ${formatNumber(tasks.length)} that match` : '';
+    return list(tasks.sort(byDueDate).slice(0, limit), { ...view, summary: `Sorted by due date by crm${cut}, from the ${formatNumber(read)} tasks the service listed.` });
   }
   return list(firstMatches(walk, matches, limit), { ...view, summary: 'Filtered by due date by crm: the service has no due-date filter.' }, undefined, walk);
 };
