@@ -201,6 +201,28 @@ describe('crm mcp: lists page with a cursor that survives change', () => {
     expect(completed.sort()).toEqual([...due].sort());
   });
 
+  it('every list tool continues from its cursor, with each example its command gives', async () => {
+    const session = await open();
+    const { tools } = await session.client.listTools();
+    const paged = tools.filter((tool) => (tool.inputSchema.properties as Record<string, unknown>).cursor);
+    expect(paged.length).toBeGreaterThan(8);
+    let continued = 0;
+    for (const tool of paged) {
+      const op = OPERATIONS.find((candidate) => candidate.name === tool.name)!;
+      const examples = [...op.examples.flatMap((example) => (example.tool ? [example.tool] : [])), ...(op.args.length === 0 ? [{}] : [])];
+      for (const example of examples) {
+        const args = { ...example, limit: 1 };
+        const first = await call(session, tool.name, args);
+        expect(first.isError, `${tool.name} ${JSON.stringify(args)}: ${textOf(first)}`).toBeFalsy();
+        if (!first.structuredContent.has_more) continue;
+        const next = await call(session, tool.name, { ...args, cursor: first.structuredContent.cursor });
+        expect(next.isError, `${tool.name} ${JSON.stringify(args)}, next page: ${textOf(next)}`).toBeFalsy();
+        continued++;
+      }
+    }
+    expect(continued).toBeGreaterThan(8);
+  });
+
   it('a cursor is under 100 characters, whatever the records', async () => {
     const session = await open();
     for (const limit of [1, 20, 40]) expect((await call(session, 'contacts_list', { limit })).structuredContent.cursor).toMatch(/^[A-Za-z0-9_-]{20,99}$/);

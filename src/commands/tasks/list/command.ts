@@ -31,9 +31,9 @@ const spec = {
   ],
   examples: [
     ex('crm tasks list --overdue', 'overdue tasks', { tool: { overdue: true } }),
-    ex('crm tasks list --due today', 'open tasks due today'),
-    ex('crm tasks list --due week --sort due', 'open tasks due in the next 7 days, soonest first'),
-    ex('crm tasks list --due today..+30d --priority high', 'high-priority tasks due within a month'),
+    ex('crm tasks list --due today', 'open tasks due today', { tool: { due: 'today' } }),
+    ex('crm tasks list --due week --sort due', 'open tasks due in the next 7 days, soonest first', { tool: { due: 'week', sort: 'due' } }),
+    ex('crm tasks list --due today..+30d --priority high', 'high-priority tasks due within a month', { tool: { due: 'today..+30d', priority: 'high' } }),
     ex('crm tasks list --status open --priority high', 'open high-priority tasks'),
   ],
 } as const satisfies CommandSpec;
