@@ -75,5 +75,7 @@ describe('exports', () => {
     }
     expect(checked).toBeGreaterThan(300);
     expect(unused).toEqual([]);
-  }, 120_000);
+    // The whole program is type-checked here (about 10 s idle); two busy cores have taken over 120 s.
+    // How long it takes is not what this test checks.
+  }, 600_000);
 });
