@@ -140,7 +140,7 @@ __crm_flags() {
         'deals create') echo "$globals "'--name --amount --currency --stage --account-id --contact-id --close-date --set --data -h --help' ;;
         'deals update') echo "$globals "'--name --amount --currency --stage --account-id --contact-id --close-date --set --data -h --help' ;;
         'deals delete') echo "$globals "'-y --yes -h --help' ;;
-        'deals stage') echo "$globals "'--set --data -h --help' ;;
+        'deals stage') echo "$globals "'--set --data --stage -h --help' ;;
         'sequences') echo "$globals "'-h --help' ;;
         'sequences list') echo "$globals "'-L --limit --offset --all --search --status -h --help' ;;
         'sequences get') echo "$globals "'-h --help' ;;
@@ -237,6 +237,7 @@ __crm_flag_values() {
         'deals update --name' | 'deals update --amount' | 'deals update --currency' | 'deals update --account-id' | 'deals update --contact-id' | 'deals update --close-date' | 'deals update --set' | 'deals update --data') ;;
         'deals update --stage') echo '@dynamic stages' ;;
         'deals stage --set' | 'deals stage --data') ;;
+        'deals stage --stage') echo '@dynamic stages' ;;
         'sequences list -L' | 'sequences list --limit' | 'sequences list --offset' | 'sequences list --search') ;;
         'sequences list --status') echo 'active paused archived' ;;
         'sequences create --name' | 'sequences create --description' | 'sequences create --steps' | 'sequences create --set' | 'sequences create --data') ;;
@@ -280,7 +281,7 @@ __crm_flag_values() {
 __crm_argument_values() {
     case "$1" in
         'contacts import') case $2 in 0) echo '@file' ;; esac ;;
-        'deals stage') case $2 in 1) echo '@dynamic stages' ;; esac ;;
+        'deals stage') case $2 in *) (($2 >= 0)) && echo '@dynamic stages' ;; esac ;;
         'profiles use') case $2 in 0) echo '@dynamic profiles' ;; esac ;;
         'profiles remove') case $2 in 0) echo '@dynamic profiles' ;; esac ;;
         'config get') case $2 in 0) echo 'base_url output timeout api_key' ;; esac ;;

@@ -267,25 +267,62 @@ export function deepMerge(...layers: JsonObject[]): JsonObject {
   return result;
 }
 
-/** Ids from text: one a line (blank lines and # comments skipped), or a JSON array of strings. */
-export function parseIdList(text: string, source: string): string[] {
+/** One value read from a list of records: the text, and where it was (for a message). */
+interface ListedValue {
+  value: string;
+  /** "stdin line 3", "ids.txt item 2". */
+  where: string;
+}
+
+/**
+ * The records a text lists, as crm's own output gives them, so that one crm command can feed
+ * another: one value a line (`-q`; blank lines and # comments skipped), JSON (an array of ids or of
+ * records, or one record: `--json`), NDJSON (a record a line), or TSV (a record a line, its id the
+ * first cell; one record as key<TAB>value lines, its id on the `id` line). A record gives its `id`.
+ * A line that is none of these is a usage error naming it.
+ */
+export function parseListedValues(text: string, source: string): ListedValue[] {
   const trimmed = text.trim();
-  let ids: string[];
-  if (trimmed.startsWith('[')) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(trimmed);
-    } catch (error) {
-      throw usageError(`invalid JSON array in ${source}: ${(error as Error).message}`);
-    }
-    if (!Array.isArray(parsed) || parsed.some((item) => typeof item !== 'string' && typeof item !== 'number')) {
-      throw usageError(`${source} must be a JSON array of ids`);
-    }
-    ids = parsed.map(String);
-  } else {
-    ids = trimmed.split(/\r?\n/).filter((line) => !line.trim().startsWith('#'));
+  if (trimmed.startsWith('[') || trimmed.startsWith('{')) {
+    const whole = parseJsonOrUndefined(trimmed);
+    if (Array.isArray(whole)) return whole.map((item, index) => ({ value: idOf(item, `${source} item ${index + 1}`), where: `${source} item ${index + 1}` }));
+    if (whole !== undefined) return [{ value: idOf(whole, source), where: source }];
+    if (trimmed.startsWith('[')) throw usageError(`invalid JSON array in ${source}`);
   }
-  return ids.map((id) => id.trim()).filter(Boolean).map((id) => parseId(id, `id in ${source}`));
+  const lines = text.split(/\r?\n/).map((line, index) => ({ line: line.trim(), where: `${source} line ${index + 1}` })).filter(({ line }) => line !== '' && !line.startsWith('#'));
+  // One record as tsv prints it: key<TAB>value lines, the id on its own.
+  const idLine = lines[0]?.line.startsWith('id\t') ? lines[0] : undefined;
+  if (idLine) return [{ value: unescapeTsv(idLine.line.slice(3)), where: idLine.where }];
+  return lines.map(({ line, where }) => {
+    if (line.startsWith('{')) {
+      const record = parseJsonOrUndefined(line);
+      if (record === undefined) throw usageError(`${where}: invalid JSON`, 'give one id a line, or what a crm command printed (--json, -o ndjson, tsv)');
+      return { value: idOf(record, where), where };
+    }
+    return { value: line.includes('\t') ? unescapeTsv(line.slice(0, line.indexOf('\t'))) : line, where };
+  });
+}
+
+function parseJsonOrUndefined(text: string): unknown {
+  try {
+    return checkKeys(JSON.parse(text), 'the input');
+  } catch (error) {
+    if (error instanceof SyntaxError) return undefined;
+    throw error;
+  }
+}
+
+/** An id as given (a string or a number), or a record's `id`. */
+function idOf(item: unknown, where: string): string {
+  if (typeof item === 'string' || typeof item === 'number') return String(item);
+  const id = isObject(item) ? item.id : undefined;
+  if (typeof id === 'string' || typeof id === 'number') return String(id);
+  throw usageError(`${where}: ${isObject(item) ? 'a record without an "id"' : 'neither an id nor a record'}`);
+}
+
+/** A tsv cell as crm writes it (./format.ts tsvCell), back to its text. */
+function unescapeTsv(cell: string): string {
+  return cell.replace(/\\([\\tnr])/g, (_, code: string) => ({ t: '\t', n: '\n', r: '\r' })[code] ?? '\\');
 }
 
 /** A request timeout in seconds: more than 0, at most the registry's bound. */

@@ -1,36 +1,133 @@
-// Commands that act on many items (tasks complete, ai accept, sequences enroll, contacts import):
-// every item ends in one row of a report, and the run's exit code says whether all went well.
+// Commands that act on many records (update, delete, tasks complete, ai accept, contacts enroll,
+// deals stage, sequences enroll; contacts import shares the pace and the counts). The records are
+// read and checked before the first request: ids or emails or names as arguments, or `-` for what
+// stdin lists (one a line, or what another crm command printed). Then, at a terminal, more than ten
+// (a delete: any) are confirmed; natural keys are looked up; the requests go a few at a time at the
+// client's shared pace, as an import's rows do; every record ends in one row of a report, and the
+// run's exit code says whether all went well.
 
 import pMap from 'p-map';
 import type { Context } from '../cli/context.js';
-import { CliError, ExitCode, toCliError } from '../cli/errors.js';
+import { CliError, ExitCode, toCliError, usageError } from '../cli/errors.js';
 import { firstTen } from '../cli/format.js';
+import { parseId, parseListedValues, readSource } from '../cli/input.js';
 import { list, type ReportRow, type Result, type View } from '../cli/result.js';
+import type { FieldSpec } from '../registry/types.js';
+import type { Values } from './command.js';
 import { Already } from './already.js';
+import { keyedResource, parseKey, resolveKey } from './keys.js';
 
-/** Requests at once for the ids of one command. */
-const CONCURRENCY = 4;
+/** Requests on the wire at once, by default, for an import's rows and a bulk command's records. */
+export const CONCURRENCY = 4;
 
-type Row = ReportRow & { failure?: CliError };
+/** More records than this are confirmed at a terminal. */
+const CONFIRM_ABOVE = 10;
+
+/** Failures that concern every record alike: nothing more is sent after the first (as an import stops). */
+const STOPS_AT_ONCE = new Set<number>([ExitCode.auth, ExitCode.rateLimited]);
+
+export type Row = ReportRow & { failure?: CliError };
+
+/** The records a command was given. */
+export interface Targets {
+  /** As given (ids, emails, names), each once, in order. */
+  values: string[];
+  /** A report rather than the one record's output: several were given, or `-` (however many stdin held). */
+  many: boolean;
+}
 
 /**
- * One request per id, a few at a time (p-map); a usage error (nothing sent for it) stops the run: no
- * further id is sent. An action that finds its work done already (`Already`) is a success of its
- * own: `already_<state>`. Each finished id is told to ctx.progress. Once the command is cancelled
- * no other id is started, and the ones under way end at once: the run stops with a
- * CancelledBulkError that says what was done.
+ * The values of a variadic argument of ids (FIELD), `-` among them read from stdin, and those of a
+ * file: every value checked (an id's form, an email's), before anything is sent. A bad one is exit 2
+ * naming it and where it was.
  */
-export async function forEachId(ctx: Context, ids: readonly string[], action: (id: string) => Promise<unknown>, success: string): Promise<Row[]> {
+export async function readTargets(ctx: Context, field: FieldSpec, args: Values, file?: string): Promise<Targets> {
+  const given = (args[field.name] as string[] | undefined) ?? [];
+  const resource = keyedResource(field);
+  const check = (value: string, label: string) => (resource ? parseKey(resource, value, label) : parseId(value, label));
+  const values = given.filter((value) => value !== '-').map((value) => check(value, 'ID'));
+  const listed = (text: string, source: string) => parseListedValues(text, source).map(({ value, where }) => check(value, `id on ${where}`));
+  if (file !== undefined) values.push(...listed(await readSource(file, ctx.io.stdin, '--file'), file));
+  const fromStdin = given.includes('-');
+  if (fromStdin) values.push(...listed(await readSource('-', ctx.io.stdin, 'stdin'), 'stdin'));
+  const unique = [...new Set(values)];
+  if (unique.length === 0) throw usageError(`no ${field.description.replace(/;.*$/, '')} given`, fromStdin ? 'stdin was empty' : undefined);
+  return { values: unique, many: unique.length > 1 || fromStdin || file !== undefined };
+}
+
+/**
+ * Asks before deleting WHAT, unless --yes (or --dry-run: nothing is deleted); without a person to ask
+ * it refuses. The question is built only when it is asked (it may read the record).
+ */
+export async function confirmDeletion(ctx: Context, what: string, yes: boolean, question: () => Promise<string>): Promise<void> {
+  if (yes || ctx.dryRun) return;
+  if (!ctx.io.canPrompt) throw usageError(`refusing to delete ${what} without confirmation`, 'pass --yes to confirm');
+  await confirmOrCancel(ctx, await question());
+}
+
+/**
+ * Before acting on COUNT records: a delete as confirmDeletion says (a script deletes several only
+ * with --yes); anything else, at a terminal, when there are more than ten. A dry run asks nothing.
+ */
+export async function confirmMany(ctx: Context, count: number, what: { verb: string; noun: string; to?: string; deletes?: boolean; yes?: boolean }): Promise<void> {
+  const records = `${count} ${what.noun}`;
+  if (what.deletes) return confirmDeletion(ctx, records, what.yes === true, async () => `Delete ${records}?`);
+  if (ctx.dryRun || what.yes || !ctx.io.canPrompt || count <= CONFIRM_ABOVE) return;
+  await confirmOrCancel(ctx, `${what.verb} ${records}${what.to ? ` ${what.to}` : ''}?`);
+}
+
+async function confirmOrCancel(ctx: Context, question: string): Promise<void> {
+  if (!(await ctx.prompter().confirm(question, false))) throw new CliError('cancelled', ExitCode.interrupted, { code: 'cancelled' });
+}
+
+/**
+ * The ids of VALUES (natural keys looked up, a few at a time): a key that names no record becomes a
+ * row of its own; one that names several, or cannot be decided, stops the command (exit 2) before
+ * anything is written.
+ */
+export async function resolveTargets(ctx: Context, field: FieldSpec, values: readonly string[]): Promise<Array<string | Row>> {
+  const resource = keyedResource(field);
+  if (!resource) return [...values];
+  return pMap(
+    values,
+    async (value): Promise<Row | string> => {
+      try {
+        return await resolveKey(ctx, resource, value);
+      } catch (error) {
+        const failure = toCliError(error);
+        if (failure.exitCode !== ExitCode.notFound) throw failure;
+        return { id: value, ok: false, result: 'not_found', error: failure.message, record: null, failure };
+      }
+    },
+    { concurrency: CONCURRENCY },
+  );
+}
+
+/**
+ * One request per id, a few at a time at the client's shared pace: a request waiting out a 429
+ * holds no place on the wire (src/http/pace.ts). A usage error (nothing sent for it) stops the run:
+ * no further id is sent. An action that finds its work done already (`Already`) is a success of its
+ * own: `already_<state>`. A failure that concerns every record alike (the key refused, the rate
+ * limit after its waits) stops what is not under way yet: those rows are `not_sent`. Each finished
+ * id is told to ctx.progress. Once the command is cancelled no other id is started, and the ones
+ * under way end at once: the run stops with a CancelledBulkError that says what was done.
+ */
+async function forEachId(ctx: Context, ids: readonly string[], action: (id: string) => Promise<unknown>, success: string): Promise<Row[]> {
+  (await ctx.client()).pace.maxInFlight = CONCURRENCY;
   let finished = 0;
+  let halted: CliError | undefined;
   const rows = await pMap(
     ids,
     async (id): Promise<Row | undefined> => {
       if (ctx.signal.aborted) return undefined;
+      if (halted) return { id, ok: false, result: 'not_sent', error: `not sent: ${halted.message}`, record: null, failure: halted };
       const row = await rowOf(id, action, success, ctx.signal);
+      if (row?.failure && STOPS_AT_ONCE.has(row.failure.exitCode)) halted ??= row.failure;
       if (row) ctx.progress({ done: ++finished, total: ids.length, message: `${id}: ${row.result}` });
       return row;
     },
-    { concurrency: CONCURRENCY },
+    // Twice as many rows under way as on the wire: those waiting out a Retry-After hold no place.
+    { concurrency: CONCURRENCY * 2 },
   );
   if (ctx.signal.aborted) throw new CancelledBulkError(ids, rows);
   return rows as Row[];
@@ -77,7 +174,8 @@ export function countsOf(rows: ReadonlyArray<Pick<ReportRow, 'result'>>): string
 
 /**
  * The report as a result. One item that failed exits with that failure's own code (4 for a missing
- * id); some of several: exit 7 naming them.
+ * id); a failure that concerns every record (the key refused, the rate limit), with its code and how
+ * many were not sent; otherwise some of several: exit 7 naming them.
  */
 export function report(rows: readonly Row[], view: View, hint?: string): Result {
   const failed = rows.filter((row) => !row.ok);
@@ -85,5 +183,41 @@ export function report(rows: readonly Row[], view: View, hint?: string): Result 
   const result = list(shown, { ...view, summary: countsOf(rows) });
   if (failed.length === 0) return result;
   if (rows.length === 1 && failed[0]!.failure) return { ...result, failure: failed[0]!.failure };
+  const stopped = failed.find((row) => row.failure && STOPS_AT_ONCE.has(row.failure.exitCode))?.failure;
+  if (stopped) {
+    const unsent = failed.filter((row) => row.result === 'not_sent').length;
+    const message = unsent > 0 ? `${stopped.message}; ${unsent} of ${rows.length} were not sent` : stopped.message;
+    return { ...result, failure: new CliError(message, stopped.exitCode, { code: stopped.code, hint: stopped.hint ?? hint }) };
+  }
   return { ...result, failure: new CliError(`${failed.length} of ${rows.length} failed: ${firstTen(failed.map((row) => row.id))}`, ExitCode.partial, { code: 'partial_failure', hint }) };
+}
+
+/** What a command does to each record, for its report. */
+interface EachAction {
+  /** The result word of a record it succeeded for: updated, deleted, moved... */
+  success: string;
+  /** The question at a terminal: "Update" (12 contacts), "Move" (12 deals) "to Won". */
+  verb: string;
+  to?: string;
+  act: (id: string) => Promise<unknown>;
+  view: View;
+  hint?: string;
+  deletes?: boolean;
+  yes?: boolean;
+}
+
+/** TARGETS confirmed, resolved and acted on, one row each: the many-record half of a command. */
+export async function actOnEach(ctx: Context, field: FieldSpec, targets: Targets, action: EachAction): Promise<Result> {
+  await confirmMany(ctx, targets.values.length, { verb: action.verb, to: action.to, noun: action.view.noun ?? 'records', deletes: action.deletes, yes: action.yes });
+  const resolved = await resolveTargets(ctx, field, targets.values);
+  const ids = [...new Set(resolved.filter((item) => typeof item === 'string'))];
+  const rows = new Map((await forEachId(ctx, ids, action.act, action.success)).map((row) => [row.id, row]));
+  // In the order given; an email and the id it names are one record, reported once.
+  const ordered = resolved.flatMap((item) => {
+    if (typeof item !== 'string') return [item];
+    const row = rows.get(item);
+    rows.delete(item);
+    return row ? [row] : [];
+  });
+  return report(ordered, action.view, action.hint);
 }

@@ -3,12 +3,26 @@
 // group passes its examples, and its own definition of a command that does more (contacts create).
 
 import type { EndpointName } from '../registry/endpoints.js';
-import { RESOURCES, idOrKey } from '../registry/resources.js';
+import { NATURAL_KEYS, RESOURCES, idOrKey } from '../registry/resources.js';
 import type { Example, FieldSpec, ResourceName } from '../registry/types.js';
 import { defineCommand, type Command } from './command.js';
 
 /** The positional argument of a command about one record: its id (or, for a contact or an account, its email or name). */
 export const idArg = <R extends ResourceName>(resource: R) => ({ name: 'id', type: 'id', description: idOrKey(resource), references: resource }) as const satisfies FieldSpec;
+
+/**
+ * The positional argument of a command that acts on one record or several (update, delete, enroll,
+ * a stage move): ids (or emails, names), `-` reading them from stdin (./bulk.ts).
+ */
+export const idsArg = <R extends ResourceName>(resource: R) =>
+  ({
+    name: 'ids',
+    type: 'ids',
+    description: `${idOrKey(resource)}; several, or \`-\` to read them from stdin`,
+    forAgents: NATURAL_KEYS[resource] ? `${resource} ids or ${NATURAL_KEYS[resource]}s` : `${resource} ids`,
+    references: resource,
+    variadic: true,
+  }) as const satisfies FieldSpec;
 
 const article = (noun: string) => (/^[aeiou]/.test(noun) ? 'an' : 'a');
 
@@ -23,8 +37,8 @@ export function crud(resource: ResourceName, examples: Readonly<Record<Verb, rea
     get: () => defineCommand({ command: [plural, 'get'], aliases: ['view'], summary: `Show one ${noun}`, endpoint: endpoint('get'), args: [idArg(noun)], examples: examples.get }),
     create: () => defineCommand({ command: [plural, 'create'], aliases: ['new'], summary: `Create ${article(noun)} ${noun}`, endpoint: endpoint('create'), columns, examples: examples.create }),
     update: () =>
-      defineCommand({ command: [plural, 'update'], aliases: ['edit'], summary: `Change fields of ${article(noun)} ${noun}`, endpoint: endpoint('update'), args: [idArg(noun)], columns, examples: examples.update }),
-    delete: () => defineCommand({ command: [plural, 'delete'], aliases: ['rm'], summary: `Delete ${article(noun)} ${noun}`, endpoint: endpoint('delete'), args: [idArg(noun)], examples: examples.delete }),
+      defineCommand({ command: [plural, 'update'], aliases: ['edit'], summary: `Change fields of ${article(noun)} ${noun} (or several)`, endpoint: endpoint('update'), args: [idsArg(noun)], columns, examples: examples.update }),
+    delete: () => defineCommand({ command: [plural, 'delete'], aliases: ['rm'], summary: `Delete ${article(noun)} ${noun} (or several)`, endpoint: endpoint('delete'), args: [idsArg(noun)], examples: examples.delete }),
   };
   return (['list', 'get', 'create', 'update', 'delete'] as const).map((verb) => own[verb] ?? declared[verb]());
 }

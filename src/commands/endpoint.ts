@@ -2,7 +2,7 @@
 // the checked invocation and return the result. Handlers add behaviour on top of these pieces.
 
 import type { Context } from '../cli/context.js';
-import { CliError, ExitCode, noRecordError, toCliError, usageError } from '../cli/errors.js';
+import { CliError, ExitCode, noRecordError, toCliError } from '../cli/errors.js';
 import { cellText, safeLine } from '../cli/format.js';
 import { done, list, record, type Result, type View } from '../cli/result.js';
 import { isObject, type JsonObject } from '../registry/values.js';
@@ -12,13 +12,22 @@ import { resourceNamed } from '../registry/resources.js';
 import { PAGE_DEFAULT, PAGE_MAX } from '../registry/service.js';
 import type { FieldSpec } from '../registry/types.js';
 import { buildBody } from './body.js';
+import { actOnEach, confirmDeletion, readTargets, type Targets } from './bulk.js';
 import { resolveCall } from './keys.js';
 import type { Call, EndpointCommand, Values } from './command.js';
 import { text } from './invocation.js';
 import { streamedWalk } from './stream.js';
 
-export async function runGeneric(ctx: Context, invocation: Call): Promise<Result> {
-  const op = invocation.command;
+export async function runGeneric(ctx: Context, given: Call): Promise<Result> {
+  const op = given.command;
+  let invocation = given;
+  const field = idsField(op);
+  if (field) {
+    const targets = await readTargets(ctx, field, given.args);
+    if (targets.many) return runOnEach(ctx, given, field, targets);
+    // One record: its own output, as a command of one id prints it.
+    invocation = withId(given, targets.values[0]!);
+  }
   switch (op.kind) {
     case 'list': {
       const call = await resolveCall(ctx, invocation);
@@ -36,19 +45,78 @@ export async function runGeneric(ctx: Context, invocation: Call): Promise<Result
   }
 }
 
+/** The argument of a command that acts on one record or several: `ids` (update, delete, contacts enroll...). */
+export function idsField(command: Call['command']): FieldSpec | undefined {
+  return command.args.find((field) => field.name === 'ids' && field.variadic);
+}
+
+/** Several records (or `-`): the same request for each, in a report (./bulk.ts). */
+async function runOnEach(ctx: Context, invocation: Call, field: FieldSpec, targets: Targets): Promise<Result> {
+  const op = invocation.command;
+  const noun = op.plural ?? op.noun;
+  const view: View = { columns: ['id', 'result', ...reportedColumns(op), 'error'], noun };
+  if (op.kind === 'delete') {
+    return actOnEach(ctx, field, targets, {
+      verb: 'Delete',
+      success: 'deleted',
+      deletes: true,
+      yes: invocation.options.yes === true,
+      view,
+      act: async (id) => deletedRecord(id, await request(ctx, withId(invocation, id), 'DELETE')),
+      hint: 'the report lists each record; those deleted are gone, run it again for the others',
+    });
+  }
+  const body = await buildBody(ctx, invocation);
+  const update = op.kind === 'update';
+  return actOnEach(ctx, field, targets, {
+    verb: update ? 'Update' : 'Change',
+    success: update ? 'updated' : 'done',
+    view,
+    act: async (id) => request(ctx, withId(invocation, id), op.method, body),
+    hint: 'the report lists each record; running the same command again is safe',
+  });
+}
+
+/** A report's column for each record besides its id: what names it (name, title, the sequence of an enrolment). */
+function reportedColumns(op: EndpointCommand): string[] {
+  if (op.kind === 'delete') return [];
+  const naming = op.columns?.find((column) => column !== 'id');
+  return naming ? [`record.${naming}`] : [];
+}
+
+/** The call about one of its records: its path and its messages name that id. */
+export function withId(invocation: Call, id: string): Call {
+  return { ...invocation, args: { ...invocation.args, ids: [id] } };
+}
+
+/** The one record a command of one or several ids is about, when it is one. */
+function oneId(args: Values): string | undefined {
+  const ids = args.ids;
+  return Array.isArray(ids) && ids.length === 1 && typeof ids[0] === 'string' ? ids[0] : text(args, 'id');
+}
+
+/** A request about one record; a 404 names its id. */
+async function request(ctx: Context, invocation: Call, method: string, body?: JsonObject): Promise<unknown> {
+  try {
+    return await (await ctx.client()).request(method, pathOf(invocation), { body, waitOutRateLimit: true });
+  } catch (error) {
+    throw namingTheId(error, invocation);
+  }
+}
 
 export function viewOf(op: EndpointCommand): View {
   return { columns: op.columns, noun: op.plural };
 }
 
-/** The path with its `{placeholders}` filled from the positional arguments (URL-encoded). */
+/** The path with its `{placeholders}` filled from the positional arguments (URL-encoded); `{id}` also from a single id of `ids`. */
 export function pathOf({ command, args }: Call, id?: string): string {
   const params: Record<string, string> = {};
   for (const field of command.args) {
     const value = args[field.name];
     if (typeof value === 'string') params[field.name] = value;
   }
-  if (id !== undefined) params.id = id;
+  const one = id ?? oneId(args);
+  if (one !== undefined) params.id = one;
   return fillPath(command.path, params);
 }
 
@@ -123,7 +191,7 @@ function subjectOf({ command, args }: Call): { noun: string; id?: string } {
   if (command.path === '/ai/trigger') return { noun: 'contact', id: text(args, 'contact_id') };
   const collection = command.path.split('/')[1] ?? '';
   const noun = collection === 'ai' ? 'suggestion' : (resourceNamed(collection) ?? collection);
-  return { noun, id: text(args, 'id') };
+  return { noun, id: oneId(args) };
 }
 
 async function runDelete(ctx: Context, given: Call): Promise<Result> {
@@ -131,33 +199,20 @@ async function runDelete(ctx: Context, given: Call): Promise<Result> {
   // A script without --yes is refused before the look-up of an email or a name.
   let resolved: Call | undefined;
   const resolve = async () => (resolved ??= await resolveCall(ctx, given));
-  await confirmDeletion(ctx, `${op.noun} ${text(given.args, 'id')!}`, given.options.yes === true, async () => `Delete ${op.noun} ${await describeRecord(ctx, await resolve())}?`);
+  await confirmDeletion(ctx, `${op.noun} ${oneId(given.args)!}`, given.options.yes === true, async () => `Delete ${op.noun} ${await describeRecord(ctx, await resolve())}?`);
   const invocation = await resolve();
-  const id = text(invocation.args, 'id')!;
-  const path = pathOf(invocation);
-  const client = await ctx.client();
-  let data: unknown;
-  try {
-    data = await client.request('DELETE', path);
-  } catch (error) {
-    throw namingTheId(error, invocation);
-  }
-  return done(`✓ Deleted ${op.noun} ${id}`, isObject(data) && Object.keys(data).length > 0 ? { id, deleted: true, ...data } : { id, deleted: true });
+  const id = oneId(invocation.args)!;
+  return done(`✓ Deleted ${op.noun} ${id}`, deletedRecord(id, await request(ctx, invocation, 'DELETE')));
 }
 
-/**
- * Asks before deleting WHAT, unless --yes (or --dry-run: nothing is deleted); without a person to ask
- * it refuses. The question is built only when it is asked (it may read the record).
- */
-export async function confirmDeletion(ctx: Context, what: string, yes: boolean, question: () => Promise<string>): Promise<void> {
-  if (yes || ctx.dryRun) return;
-  if (!ctx.io.canPrompt) throw usageError(`refusing to delete ${what} without confirmation`, 'pass --yes to confirm');
-  if (!(await ctx.prompter().confirm(await question(), false))) throw new CliError('cancelled', ExitCode.interrupted, { code: 'cancelled' });
+/** What a delete answered, as a record: at least its id and `deleted: true`. */
+function deletedRecord(id: string, data: unknown): JsonObject {
+  return isObject(data) && Object.keys(data).length > 0 ? { id, deleted: true, ...data } : { id, deleted: true };
 }
 
 /** "con_x (Ada Lovelace)" for a confirmation; the id alone when the record cannot be read. */
 async function describeRecord(ctx: Context, invocation: Call): Promise<string> {
-  const id = text(invocation.args, 'id')!;
+  const id = oneId(invocation.args)!;
   try {
     const data = await (await ctx.client()).request('GET', pathOf(invocation));
     const name = isObject(data) ? (data.name ?? data.title) : undefined;

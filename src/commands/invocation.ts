@@ -20,9 +20,12 @@ export function parseInvocation<C extends Command>(command: C, rawArgs: Values, 
       if (!field.optional && !field.variadic) throw usageError(`missing ${field.name.toUpperCase()}`);
       continue;
     }
-    const label = field.name.toUpperCase();
-    // Variadic id lists keep `-` (stdin) as it is; the handler reads it.
-    args[field.name] = field.variadic ? (raw as unknown[]).map((item) => (item === '-' ? '-' : parseField(String(item), { type: 'id', references: field.references }, label))) : parseField(raw, field, label);
+    // Each of several ids is an ID.
+    const label = field.name === 'ids' ? 'ID' : field.name.toUpperCase();
+    // Variadic id lists keep `-` (stdin) as it is; the handler reads it. A variadic of text (deals
+    // stage: the deals, then a stage's name) is the handler's to check.
+    const item = { type: field.type === 'string' ? 'string' : 'id', references: field.references } as const;
+    args[field.name] = field.variadic ? (raw as unknown[]).map((value) => (value === '-' ? '-' : parseField(String(value), item, label))) : parseField(raw, field, label);
   }
   const options: Record<string, unknown> = {};
   for (const field of commandOptions(command)) {

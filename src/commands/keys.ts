@@ -94,7 +94,7 @@ function factsOf(resource: KeyedResource): KeyFacts {
  * is looked up. None: exit 4 naming what was looked for. Several, or more candidates than a look-up
  * reads: exit 2 listing them.
  */
-async function resolveKey(ctx: Context, resource: KeyedResource, value: string): Promise<string> {
+export async function resolveKey(ctx: Context, resource: KeyedResource, value: string): Promise<string> {
   if (!isNaturalKey(resource, value)) return value;
   const facts = factsOf(resource);
   const { matches, near, more } = await lookUp(await ctx.lookupClient(), facts, value);

@@ -15,11 +15,13 @@ const REPORT_FIELDS = ['id', 'ok', 'result', 'error', 'record'] as const;
  * `argument`: the value of the command's resource argument (crm watch deals).
  */
 export function printedFields(command: Command, argument?: string): readonly string[] | undefined {
-  if (command.kind === 'delete') return ['id', 'deleted'];
   if (command.printsReport) return REPORT_FIELDS;
+  // A command given several records (or `-`) prints a report; one record, what it always printed.
+  const report = command.args.some((field) => field.name === 'ids' && field.variadic) ? REPORT_FIELDS : [];
+  if (command.kind === 'delete') return union(['id', 'deleted'], report);
   const resource = command.printsResource === 'argument' ? argument && resourceNamed(argument) : (command.printsResource ?? command.resource);
-  if (!resource) return command.printed;
-  return union(fieldsOf(resource), command.printed ?? []);
+  if (!resource) return command.printed && union(command.printed, report);
+  return union(fieldsOf(resource), command.printed ?? [], report);
 }
 
 function fieldsOf(resource: ResourceName): readonly string[] {

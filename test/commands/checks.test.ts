@@ -27,7 +27,7 @@ describe('every check before the first request', () => {
     [['analytics', '--period', '1y'], {}, 'crm: invalid --period "1y" (expected one of: 7d, 30d, 90d)'],
     [['search', 'x', '--types', 'people'], {}, 'crm: invalid --types "people" (expected one of: contacts, deals, accounts, tasks)'],
     [['sequences', 'enroll', DEMO.sequence, '--file', '/no/such/ids.txt'], {}, 'crm: cannot read --file /no/such/ids.txt: ENOENT'],
-    [['tasks', 'complete', DEMO.task, 'a\u001bb'], {}, 'crm: invalid IDS (it holds a control character)'],
+    [['tasks', 'complete', DEMO.task, 'a\u001bb'], {}, 'crm: invalid ID (it holds a control character)'],
   ])('%j exits 2 and sends nothing', async (argv, extra, message) => {
     const result = await run(argv, { ws, env: env(extra) });
     expect(result.code).toBe(2);

@@ -52,7 +52,7 @@ describe('command help', () => {
   it('shows a group its commands and the first example of each', async () => {
     const result = await run(['deals', '--help']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('stage [options] <id> [stage]');
+    expect(result.stdout).toContain('stage [options] <id...>');
     expect(result.stdout).toContain('$ crm deals list --stage proposal');
     expect(result.stdout).toContain('$ crm deals stage deal_m279ns143s296hm4 negotiation');
     expect(result.stdout.trimEnd().endsWith(POINTER)).toBe(true);

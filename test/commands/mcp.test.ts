@@ -68,7 +68,7 @@ describe('crm mcp: the protocol on stdio', () => {
 
   it('refuses requests before initialize (ping excepted), sending nothing to the service', async () => {
     const session = await open({ connect: false });
-    session.writeRaw(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'contacts_delete', arguments: { id: DEMO.contact } } })}\n`);
+    session.writeRaw(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'contacts_delete', arguments: { ids: [DEMO.contact] } } })}\n`);
     session.writeRaw(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })}\n`);
     session.writeRaw(`${JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping' })}\n`);
     await until(() => session.written.length >= 3);
@@ -121,21 +121,22 @@ describe('crm mcp: cancellation and progress', () => {
     const logged: string[] = [];
     session.client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => void logged.push(String(notification.params.data)));
     const tasks = openTasks(10, 'Cancelled');
-    // The first completes; the next four wait for a retry that never comes (four at a time).
-    ws.fault({ match: new RegExp(`POST /api/v1/tasks/(${tasks.slice(1, 5).join('|')})/complete`), ...tooMany, times: 4 });
+    // The first completes; the next eight wait for a retry that never comes (four on the wire at a
+    // time, and as many again under way: a row waiting out a Retry-After holds no place on the wire).
+    ws.fault({ match: new RegExp(`POST /api/v1/tasks/(${tasks.slice(1, 9).join('|')})/complete`), ...tooMany, times: 8 });
     const controller = new AbortController();
     const pending = call(session, 'tasks_complete', { ids: tasks }, { signal: controller.signal });
-    await until(() => ws.requests(/complete/).length === 5);
+    await until(() => ws.requests(/complete/).length === 9);
     controller.abort();
     await expect(pending).rejects.toThrow();
     await until(() => logged.length > 0);
     expect(logged).toEqual([
-      `tasks_complete was cancelled: cancelled after 1 of 10 (1 completed; done: ${tasks[0]}; under way, may have taken effect: ${tasks.slice(1, 5).join(', ')}; not sent: ${tasks.slice(5).join(', ')})`,
+      `tasks_complete was cancelled: cancelled after 1 of 10 (1 completed; done: ${tasks[0]}; under way, may have taken effect: ${tasks.slice(1, 9).join(', ')}; not sent: ${tasks.slice(9).join(', ')})`,
     ]);
     expect(session.stderr()).toContain(`crm: warning: mcp: tasks_complete was cancelled: cancelled after 1 of 10`);
-    // Each of the first five was sent once; none of the rest ever.
-    expect(ws.requests(/complete/).map((entry) => entry.url.split('/')[4])).toEqual(expect.arrayContaining(tasks.slice(0, 5)));
-    expect(ws.requests(/complete/)).toHaveLength(5);
+    // Each of the first nine was sent once; the last never.
+    expect(ws.requests(/complete/).map((entry) => entry.url.split('/')[4])).toEqual(expect.arrayContaining(tasks.slice(0, 9)));
+    expect(ws.requests(/complete/)).toHaveLength(9);
     expect((await call(session, 'tasks_get', { id: tasks[0] })).structuredContent.status).toBe('completed');
     expect((await call(session, 'tasks_get', { id: tasks[9] })).structuredContent.status).toBe('open');
   });
@@ -169,7 +170,7 @@ describe('crm mcp: lists page with a cursor that survives change', () => {
       expect(page.isError, textOf(page)).toBeFalsy();
       pages++;
       for (const id of idsOf(page)) {
-        expect((await call(session, 'contacts_delete', { id })).isError).toBeFalsy();
+        expect((await call(session, 'contacts_delete', { ids: [id] })).isError).toBeFalsy();
         deleted++;
       }
       if (!page.structuredContent.has_more) break;
@@ -299,7 +300,7 @@ describe('crm mcp: narrow results', () => {
       ...tasks.map((id) => ({ id, ok: true, result: 'completed' })),
       { id: 'task_missing', ok: false, result: 'not_found', error: 'Task not found' },
     ]);
-    const moved = await call(session, 'deals_stage', { id: DEMO.deal, stage: 'proposal' });
+    const moved = await call(session, 'deals_stage', { ids: [DEMO.deal], stage: 'proposal' });
     expect(moved.structuredContent).toEqual({ id: DEMO.deal, ok: true, result: expect.stringMatching(/^(moved|already_in_stage)$/), record: expect.objectContaining({ id: DEMO.deal, stage: 'proposal' }) });
     expect(Object.keys(moved.structuredContent.record).every((key) => RESOURCES.deal.brief.includes(key))).toBe(true);
   });
@@ -318,13 +319,13 @@ describe('crm mcp: hints that hold', () => {
     const account = ws.api('POST', '/accounts', { name: `Twice ${Date.now()}` }).data.id as string;
     // Each idempotent tool that writes, the arguments of a call, and what a repeat answers.
     const cases: Record<string, [Record<string, unknown>, string?]> = {
-      contacts_update: [{ id: contact, company: 'Twice Inc' }],
-      accounts_update: [{ id: account, industry: 'Software' }],
-      deals_update: [{ id: deal, amount: 20 }],
-      sequences_update: [{ id: sequence, description: 'twice' }],
-      tasks_update: [{ id: task, priority: 'high' }],
-      deals_stage: [{ id: deal, stage: 'negotiation' }, 'already_in_stage'],
-      contacts_enroll: [{ id: contact, sequence_id: sequence }, 'already_enrolled'],
+      contacts_update: [{ ids: [contact], company: 'Twice Inc' }],
+      accounts_update: [{ ids: [account], industry: 'Software' }],
+      deals_update: [{ ids: [deal], amount: 20 }],
+      sequences_update: [{ ids: [sequence], description: 'twice' }],
+      tasks_update: [{ ids: [task], priority: 'high' }],
+      deals_stage: [{ ids: [deal], stage: 'negotiation' }, 'already_in_stage'],
+      contacts_enroll: [{ ids: [contact], sequence_id: sequence }, 'already_enrolled'],
       sequences_enroll: [{ id: sequence, contact_ids: [contact] }, 'already_enrolled'],
       // The sandbox completes a task twice as it does once; a workspace that refuses: below.
       tasks_complete: [{ ids: [task] }, 'completed'],
@@ -555,13 +556,13 @@ describe('crm mcp: the six everyday tasks, each in at most three calls', () => {
     await task(async () => {
       const found = await agent('contacts_list', { search: email });
       expect(found.items).toEqual([expect.objectContaining({ email })]);
-      const updated = await agent('contacts_update', { id: found.items[0].id, company: 'Initech' });
+      const updated = await agent('contacts_update', { ids: [found.items[0].id], company: 'Initech' });
       expect(updated.company).toBe('Initech');
     });
     // 2. Create a deal and move it a stage.
     await task(async () => {
       const deal = await agent('deals_create', { name: 'Agent renewal', amount: 4200, stage: 'qualification' });
-      const moved = await agent('deals_stage', { id: deal.id, stage: 'proposal' });
+      const moved = await agent('deals_stage', { ids: [deal.id], stage: 'proposal' });
       expect(moved).toMatchObject({ ok: true, result: 'moved', record: { stage: 'proposal' } });
     });
     // 3. Complete two open tasks.

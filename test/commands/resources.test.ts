@@ -142,8 +142,8 @@ describe('sequences enroll and contacts', () => {
     const result = await run(['sequences', 'enroll', sequence, a, b, '--json'], { ws });
     expect(result.code).toBe(0);
     expect(json(result)).toEqual([
-      { id: a, ok: true, result: 'enrolled', error: null },
-      { id: b, ok: true, result: 'enrolled', error: null },
+      { id: a, ok: true, result: 'enrolled', error: null, record: null },
+      { id: b, ok: true, result: 'enrolled', error: null, record: null },
     ]);
     expect(JSON.parse(ws.requests()[0]!.body)).toEqual({ contact_ids: [a, b] });
     const again = await run(['sequences', 'enroll', sequence, a], { ws, tty: { stderr: true } });
@@ -182,7 +182,7 @@ describe('sequences enroll and contacts', () => {
   it('no ids at all exits 2; an unknown sequence exits 4', async () => {
     const none = await run(['sequences', 'enroll', 'seq_1'], { ws, stdin: '' });
     expect(none.code).toBe(2);
-    expect(none.stderr.split('\n')[0]).toBe('crm: no contact ids given');
+    expect(none.stderr.split('\n')[0]).toBe('crm: no contact ids or emails given');
     const [a] = await someContacts(1);
     const unknown = await run(['sequences', 'enroll', 'seq_missing', a], { ws });
     expect(unknown.code).toBe(4);

@@ -93,7 +93,7 @@ describe('crm mcp: the tools', () => {
     expect(schema('search').properties.types).toMatchObject({ type: 'array', items: { enum: ['contacts', 'deals', 'accounts', 'tasks'] } });
     expect(schema('deals_create').properties.amount).toMatchObject({ type: 'number', minimum: 0 });
     expect(schema('tasks_complete').properties.ids).toMatchObject({ type: 'array', minItems: 1, maxItems: 100 });
-    expect(schema('deals_stage').required).toEqual(['id', 'stage']);
+    expect(schema('deals_stage').required).toEqual(['ids']);
     // Values a workspace defines are examples, never an enum: a real workspace may have others.
     expect(schema('contacts_list').properties.status).toMatchObject({ type: 'string', examples: ['lead', 'prospect', 'customer', 'churned'] });
     expect(schema('contacts_list').properties.status.enum).toBeUndefined();
@@ -115,35 +115,35 @@ describe('crm mcp: the tools', () => {
       ['contacts_list', () => ({ limit: 3, status: 'lead' }), (r) => expect(r.structuredContent).toMatchObject({ count: 3, has_more: true, cursor: expect.any(String) })],
       ['contacts_get', () => ({ id: DEMO.contact }), (r) => expect(r.structuredContent.id).toBe(DEMO.contact)],
       ['contacts_create', () => ({ name: 'Agent Smith', email: `agent-${unique}@example.com`, company: 'Matrix' }), (r) => (state.contact = idOf(r))],
-      ['contacts_update', () => ({ id: state.contact, title: 'Agent' }), (r) => expect(r.structuredContent.title).toBe('Agent')],
+      ['contacts_update', () => ({ ids: [state.contact], title: 'Agent' }), (r) => expect(r.structuredContent.title).toBe('Agent')],
       ['contacts_notes_add', () => ({ id: state.contact, body: 'Met in the lobby' })],
       ['contacts_notes_list', () => ({ id: state.contact }), (r) => expect(r.structuredContent).toMatchObject({ count: 1, has_more: false })],
       ['contacts_tasks_add', () => ({ id: state.contact, title: 'Follow up', due_date: '+2d' }), (r) => expect(r.structuredContent.due_date).toMatch(/^\d{4}-\d{2}-\d{2}$/)],
-      ['contacts_enroll', () => ({ id: state.contact, sequence_id: DEMO.sequence })],
+      ['contacts_enroll', () => ({ ids: [state.contact], sequence_id: DEMO.sequence })],
       ['accounts_list', () => ({})],
       ['accounts_get', () => ({ id: DEMO.account })],
       ['accounts_create', () => ({ name: `Agency ${unique}`, employees: 12 }), (r) => (state.account = idOf(r))],
-      ['accounts_update', () => ({ id: state.account, industry: 'Software' })],
-      ['accounts_delete', () => ({ id: state.account }), (r) => expect(r.structuredContent).toMatchObject({ id: state.account, deleted: true })],
+      ['accounts_update', () => ({ ids: [state.account], industry: 'Software' })],
+      ['accounts_delete', () => ({ ids: [state.account] }), (r) => expect(r.structuredContent).toMatchObject({ id: state.account, deleted: true })],
       ['deals_list', () => ({ stage: 'proposal' })],
       ['deals_get', () => ({ id: DEMO.deal })],
       ['deals_create', () => ({ name: 'Agent deal', amount: 5000, stage: 'qualification' }), (r) => (state.deal = idOf(r))],
-      ['deals_update', () => ({ id: state.deal, amount: 6000 })],
-      ['deals_stage', () => ({ id: state.deal, stage: 'Proposal' }), (r) => expect(r.structuredContent).toMatchObject({ id: state.deal, ok: true, result: 'moved', record: { stage: 'proposal' } })],
-      ['deals_delete', () => ({ id: state.deal })],
+      ['deals_update', () => ({ ids: [state.deal], amount: 6000 })],
+      ['deals_stage', () => ({ ids: [state.deal], stage: 'Proposal' }), (r) => expect(r.structuredContent).toMatchObject({ id: state.deal, ok: true, result: 'moved', record: { stage: 'proposal' } })],
+      ['deals_delete', () => ({ ids: [state.deal] })],
       ['sequences_list', () => ({ status: 'active' })],
       ['sequences_get', () => ({ id: DEMO.sequence })],
       ['sequences_create', () => ({ name: `Agent sequence ${unique}`, steps: [{ day: 0, channel: 'email', subject: 'Hello' }] }), (r) => (state.sequence = idOf(r))],
       ['sequences_enroll', () => ({ id: state.sequence, contact_ids: [state.contact] }), (r) => expect(r.structuredContent.items).toEqual([{ id: state.contact, ok: true, result: 'enrolled' }])],
       ['sequences_contacts', () => ({ id: state.sequence }), (r) => expect(r.structuredContent.items.map((c: any) => c.id)).toEqual([state.contact])],
-      ['sequences_update', () => ({ id: state.sequence, status: 'paused' })],
-      ['sequences_delete', () => ({ id: state.sequence })],
+      ['sequences_update', () => ({ ids: [state.sequence], status: 'paused' })],
+      ['sequences_delete', () => ({ ids: [state.sequence] })],
       ['tasks_list', () => ({ overdue: true })],
       ['tasks_get', () => ({ id: DEMO.task })],
       ['tasks_create', () => ({ title: 'Agent task', priority: 'high', due_date: 'tomorrow' }), (r) => (state.task = idOf(r))],
-      ['tasks_update', () => ({ id: state.task, priority: 'low' })],
+      ['tasks_update', () => ({ ids: [state.task], priority: 'low' })],
       ['tasks_complete', () => ({ ids: [state.task] }), (r) => expect(r.structuredContent).toMatchObject({ count: 1, summary: '1 completed' })],
-      ['tasks_delete', () => ({ id: state.task })],
+      ['tasks_delete', () => ({ ids: [state.task] })],
       ['pipeline_stages', () => ({}), (r) => expect(r.structuredContent.count).toBeGreaterThan(0)],
       ['pipeline_deals', () => ({}), (r) => expect(r.structuredContent.items[0]).toHaveProperty('total_value')],
       ['search', () => ({ q: 'globex', types: ['contacts', 'accounts'] }), (r) => expect(r.structuredContent.count).toBeGreaterThan(0)],
@@ -151,7 +151,7 @@ describe('crm mcp: the tools', () => {
       ['ai_suggestions', () => ({ limit: 1 }), (r) => (state.suggestion = r.structuredContent.items[0].id)],
       ['ai_accept', () => ({ ids: [state.suggestion] }), (r) => expect(r.structuredContent.items[0]).toMatchObject({ id: state.suggestion, ok: true })],
       ['ai_trigger', () => ({ contact_id: state.contact }), (r) => expect(r.structuredContent).toHaveProperty('score')],
-      ['contacts_delete', () => ({ id: state.contact })],
+      ['contacts_delete', () => ({ ids: [state.contact] })],
     ];
     expect(steps.map(([name]) => name).sort()).toEqual(OPERATIONS.map((op) => op.name).sort());
 
@@ -267,10 +267,10 @@ describe('crm mcp: failures', () => {
       ['search', { q: '   ' }, /the search query is empty/],
       ['tasks_create', { title: 'When?', due_date: 'someday' }, /invalid due_date "someday"/],
       ['tasks_complete', { ids: [] }, /ids must NOT have fewer than 1 items/],
-      ['contacts_update', { id: DEMO.contact }, /nothing to update/],
+      ['contacts_update', { ids: [DEMO.contact] }, /nothing to update/],
       ['contacts_get', { id: '..' }, /invalid id/],
-      ['contacts_update', { id: DEMO.contact, data: JSON.parse('{"__proto__": {"polluted": true}}') }, /__proto__|nothing to update/],
-      ['contacts_update', { id: DEMO.contact, data: 'name=x' }, /data must be object/],
+      ['contacts_update', { ids: [DEMO.contact], data: JSON.parse('{"__proto__": {"polluted": true}}') }, /__proto__|nothing to update/],
+      ['contacts_update', { ids: [DEMO.contact], data: 'name=x' }, /data must be object/],
     ];
     for (const [name, args, message] of cases) {
       const result = await call(main.client, name, args);

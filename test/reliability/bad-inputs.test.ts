@@ -20,7 +20,7 @@ const NDJSON = file('records.ndjson', '{"name":"A","email":"a@example.com"}\n{"n
 const CSV = file('records.csv', 'name,email\nAda,ada@example.com\n');
 const EMPTY = file('empty.txt', '');
 const PROTO = file('proto.json', '{"name":"P","email":"p@example.com","__proto__":{"admin":true}}');
-const OBJECTS = file('objects.json', '[{"id":"con_1"}]');
+const OBJECTS = file('objects.json', '[{"name":"Ada"}]');
 const TRAVERSAL_IDS = file('traversal.json', '["con_1", "../deals"]');
 const SPACED_IDS = file('spaced.txt', 'con_1\ncon 2\n');
 const MISSING = join(files, 'missing.json');
@@ -121,7 +121,7 @@ const CASES: BadInput[] = [
   bad('invalid --account-id', 'deals', 'list', '--account-id', `acc${ESC}`),
   bad('invalid --contact-id ".."', 'tasks', 'list', '--contact-id', '..'),
   bad('holds no "/"', 'tasks', 'complete', task, 'task/2'),
-  bad('invalid IDS ".."', 'tasks', 'complete', '..'),
+  bad('invalid ID ".."', 'tasks', 'complete', '..'),
   bad('holds no whitespace', 'ai', 'accept', 'sug 1'),
   bad('holds no "/"', 'sequences', 'enroll', sequence, contact, 'con/2'),
 
@@ -198,18 +198,18 @@ const CASES: BadInput[] = [
   bad('--set: "__proto__" is not allowed as a field name', 'contacts', 'create', '--set', 'x={"__proto__":{"admin":true}}'),
 
   // Bulk ids from files and stdin.
-  bad('no contact ids given', 'sequences', 'enroll', sequence),
-  withStdin('', 'no contact ids given', 'sequences', 'enroll', sequence, '-'),
-  withStdin('# only a comment\n\n', 'no contact ids given', 'sequences', 'enroll', sequence, '-'),
+  bad('no contact ids or emails given', 'sequences', 'enroll', sequence),
+  withStdin('', 'no contact ids or emails given', 'sequences', 'enroll', sequence, '-'),
+  withStdin('# only a comment\n\n', 'no contact ids or emails given', 'sequences', 'enroll', sequence, '-'),
   withStdin('["con_1",', 'invalid JSON array in stdin', 'sequences', 'enroll', sequence, '-'),
-  withStdin('[{"id":"con_1"}]', 'stdin must be a JSON array of ids', 'sequences', 'enroll', sequence, '-'),
-  withStdin('con_1\n..\n', 'invalid id in stdin ".."', 'sequences', 'enroll', sequence, '-'),
-  withStdin(`con_1\ncon_${ESC}\n`, 'invalid id in stdin (it holds a control character)', 'sequences', 'enroll', sequence, '-'),
+  withStdin('[{"name":"Ada"}]', 'stdin item 1: a record without an "id"', 'sequences', 'enroll', sequence, '-'),
+  withStdin('con_1\n..\n', 'invalid id on stdin line 2 ".."', 'sequences', 'enroll', sequence, '-'),
+  withStdin(`con_1\ncon_${ESC}\n`, 'invalid id on stdin line 2 (it holds a control character)', 'sequences', 'enroll', sequence, '-'),
   bad(`cannot read --file ${MISSING}: ENOENT`, 'sequences', 'enroll', sequence, '--file', MISSING),
-  bad(`${OBJECTS} must be a JSON array of ids`, 'sequences', 'enroll', sequence, '--file', OBJECTS),
+  bad(`${OBJECTS} item 1: a record without an "id"`, 'sequences', 'enroll', sequence, '--file', OBJECTS),
   bad('holds no "/"', 'sequences', 'enroll', sequence, '--file', TRAVERSAL_IDS),
   bad('holds no whitespace', 'sequences', 'enroll', sequence, '--file', SPACED_IDS),
-  bad('no contact ids given', 'sequences', 'enroll', sequence, '--file', EMPTY),
+  bad('no contact ids or emails given', 'sequences', 'enroll', sequence, '--file', EMPTY),
   bad('empty file name', 'sequences', 'enroll', sequence, '--file', ''),
 
   // crm api.

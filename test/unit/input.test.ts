@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deepMerge, parseDate, parseIdList, parseInteger, parseSetPairs, parseValue, readDataOption } from '../../src/cli/input.js';
+import { deepMerge, parseDate, parseInteger, parseListedValues, parseSetPairs, parseValue, readDataOption } from '../../src/cli/input.js';
 import { Readable } from 'node:stream';
 
 describe('--set', () => {
@@ -73,15 +73,32 @@ describe('typed flags', () => {
   });
 });
 
-describe('id lists', () => {
-  it('reads one id a line, skipping blanks and comments', () => {
-    expect(parseIdList('c1\n\n# comment\n  c2  \r\nc3\n', 'stdin')).toEqual(['c1', 'c2', 'c3']);
+describe('listed values: ids, or what a crm command printed', () => {
+  const values = (text: string) => parseListedValues(text, 'stdin').map(({ value }) => value);
+  it('reads one value a line, skipping blanks and comments, and says where each was', () => {
+    expect(parseListedValues('c1\n\n# comment\n  c2  \r\nc3\n', 'stdin')).toEqual([
+      { value: 'c1', where: 'stdin line 1' },
+      { value: 'c2', where: 'stdin line 4' },
+      { value: 'c3', where: 'stdin line 5' },
+    ]);
   });
-  it('reads a JSON array', () => {
-    expect(parseIdList(' ["c1", "c2", 3] ', 'stdin')).toEqual(['c1', 'c2', '3']);
+  it('reads a JSON array of ids or records, and one record (--json)', () => {
+    expect(values(' ["c1", "c2", 3] ')).toEqual(['c1', 'c2', '3']);
+    expect(values('[\n  {\n    "id": "c1",\n    "name": "A"\n  },\n  {"id": 2}\n]\n')).toEqual(['c1', '2']);
+    expect(values('{\n  "id": "c1",\n  "email": "a@b.org"\n}\n')).toEqual(['c1']);
   });
-  it('rejects a malformed array', () => {
-    expect(() => parseIdList('["c1",', 'ids.json')).toThrow(/invalid JSON array in ids.json/);
-    expect(() => parseIdList('[{"id":1}]', 'ids.json')).toThrow(/array of ids/);
+  it('reads NDJSON and TSV (the first cell), and one record as key<TAB>value lines', () => {
+    expect(values('{"id":"c1","name":"A"}\n{"name":"B","id":"c2"}\n')).toEqual(['c1', 'c2']);
+    expect(values('c1\tAda\tada@example.com\nc2\tBob\n')).toEqual(['c1', 'c2']);
+    expect(values('id\tc1\nname\tAda\nemail\tada@example.com\n')).toEqual(['c1']);
+    expect(values('Kite \\t Key\tx\n')).toEqual(['Kite \t Key']);
+    expect(values('Globex Logistics\nInitech Software\n')).toEqual(['Globex Logistics', 'Initech Software']);
+  });
+  it('names the line or item that is not a value or a record with an id', () => {
+    expect(() => parseListedValues('["c1",', 'ids.json')).toThrow(/^invalid JSON array in ids.json$/);
+    expect(() => parseListedValues('[{"name":"x"}]', 'ids.json')).toThrow(/^ids.json item 1: a record without an "id"$/);
+    expect(() => parseListedValues('c1\n{"id": }\n', 'stdin')).toThrow(/^stdin line 2: invalid JSON$/);
+    expect(() => parseListedValues('{"id":"c1"}\n{"name":"B"}\n', 'stdin')).toThrow(/^stdin line 2: a record without an "id"$/);
+    expect(() => parseListedValues('[null]', 'stdin')).toThrow(/^stdin item 1: neither an id nor a record$/);
   });
 });

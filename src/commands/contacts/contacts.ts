@@ -19,8 +19,11 @@ export const CONTACTS: readonly Command[] = [
       list: [ex('crm contacts list --status lead --limit 10', 'the ten newest leads', { tool: { status: 'lead', limit: 10 } }), ex('crm contacts list --all -o ndjson', 'every contact, one JSON record a line')],
       get: [ex(`crm contacts get ${DEMO.contact}`, 'one contact, every field', { tool: { id: DEMO.contact } }), ex(`crm contacts get ${DEMO.email}`, 'a contact by its email')],
       create: [],
-      update: [ex(`crm contacts update ${DEMO.contact} --status customer`, 'change one field', { tool: { id: DEMO.contact, status: 'customer' } })],
-      delete: [ex(`crm contacts delete ${DEMO.contact} --yes`, 'soft-delete without asking', { tool: { id: DEMO.contact } })],
+      update: [
+        ex(`crm contacts update ${DEMO.contact} --status customer`, 'change one field', { tool: { ids: [DEMO.contact], status: 'customer' } }),
+        ex('crm contacts list --status lead -q | crm contacts update - --set status=customer', 'every lead of the page made a customer (a report, a row each)'),
+      ],
+      delete: [ex(`crm contacts delete ${DEMO.contact} --yes`, 'soft-delete without asking', { tool: { ids: [DEMO.contact] } })],
     },
     { create },
   ),

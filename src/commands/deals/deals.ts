@@ -14,8 +14,8 @@ export const DEALS: readonly Command[] = [
       ex('crm deals create --name "Annual licence" --amount 12000 --stage qualification', 'create a deal', { tool: { name: 'Annual licence', amount: 12000, stage: 'qualification' } }),
       ex(`crm deals create --name Renewal --account-id "${DEMO.accountName}" --contact-id ${DEMO.email}`, 'for an account and a contact, named by name and email'),
     ],
-    update: [ex(`crm deals update ${DEMO.deal} --amount 15000`, 'change the value', { tool: { id: DEMO.deal, amount: 15000 } })],
-    delete: [ex(`crm deals delete ${DEMO.deal} --yes`, 'delete without asking', { tool: { id: DEMO.deal } })],
+    update: [ex(`crm deals update ${DEMO.deal} --amount 15000`, 'change the value', { tool: { ids: [DEMO.deal], amount: 15000 } })],
+    delete: [ex(`crm deals delete ${DEMO.deal} --yes`, 'delete without asking', { tool: { ids: [DEMO.deal] } })],
   }),
   stage,
 ];

@@ -165,7 +165,9 @@ function singleData(tool: Tool, result: Exclude<Result, { kind: 'list' }>, args:
   const value = resultValue(result);
   if (result.kind === 'record' && result.outcome) {
     const brief = tool.op.resource ? RESOURCES[tool.op.resource].brief : undefined;
-    return { id: args.id, ok: true, result: result.outcome, record: shaped(value, { keep: brief }) };
+    // The record the call was about: `id`, or the one of `ids` (a stage move, an enrolment of one contact).
+    const id = args.id ?? (Array.isArray(args.ids) ? args.ids[0] : undefined);
+    return { id, ok: true, result: result.outcome, record: shaped(value, { keep: brief }) };
   }
   const record = shaped(value, shape);
   return isObject(record) ? record : { value: record };

@@ -63,7 +63,7 @@ const WORKFLOWS: readonly Workflow[] = [
         `Find duplicate contacts${search ? ` among those matching "${search}"` : ''} and help me merge them.`,
         `1. ${call('contacts_list', { ...(search ? { search } : {}), fields: ['id', 'name', 'email', 'company', 'phone', 'created_at'], limit: 100 })}, paging on with the cursor while has_more is true.`,
         '2. Group them: the same email without regard to case, or the same name at the same company. Show me each group.',
-        `3. For each group I confirm, keep the oldest contact: fill in what it lacks from the others with ${call('contacts_update', { id: '<kept id>', phone: '<phone of another>' })}, record the merge with ${call('contacts_notes_add', { id: '<kept id>', body: 'Merged <removed ids> into this contact' })}, then delete the others, one by one: ${call('contacts_delete', { id: '<removed id>' })}.`,
+        `3. For each group I confirm, keep the oldest contact: fill in what it lacks from the others with ${call('contacts_update', { ids: ['<kept id>'], phone: '<phone of another>' })}, record the merge with ${call('contacts_notes_add', { id: '<kept id>', body: 'Merged <removed ids> into this contact' })}, then delete the others: ${call('contacts_delete', { ids: ['<removed ids>'] })}.`,
         'Never delete a contact I have not confirmed.',
         DATA_NOT_ORDERS,
       ].join('\n'),

@@ -124,7 +124,8 @@ function inputSchemaOf(op: EndpointCommand, brief: readonly string[] | undefined
   const required: string[] = [];
   // Every positional argument is required: what a terminal would ask for, or read from stdin, a call gives.
   for (const field of op.args) {
-    properties[field.name] = field.variadic ? { ...schemaOf(field), minItems: 1, maxItems: IDS_MAX } : schemaOf(field);
+    // A variadic argument is a list of ids, whatever a terminal also takes there (deals stage: the stage last).
+    properties[field.name] = field.variadic ? { ...schemaOf({ ...field, type: 'ids', known: undefined }), minItems: 1, maxItems: IDS_MAX } : schemaOf(field);
     required.push(field.name);
   }
   for (const field of [...optionFieldsOf(op), ...shapingFields(op, brief)]) {

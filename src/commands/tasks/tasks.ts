@@ -13,8 +13,11 @@ export const TASKS: readonly Command[] = [
     list: [],
     get: [ex(`crm tasks get ${DEMO.task}`, 'one task', { tool: { id: DEMO.task } })],
     create: [ex('crm tasks create --title "Send the proposal" --due tomorrow --priority high', 'create a task', { tool: { title: 'Send the proposal', due_date: 'tomorrow', priority: 'high' } })],
-    update: [ex(`crm tasks update ${DEMO.task} --due +1w`, 'push the due date a week out', { tool: { id: DEMO.task, due_date: '+1w' } })],
-    delete: [ex(`crm tasks delete ${DEMO.task} --yes`, 'delete without asking', { tool: { id: DEMO.task } })],
+    update: [ex(`crm tasks update ${DEMO.task} --due +1w`, 'push the due date a week out', { tool: { ids: [DEMO.task], due_date: '+1w' } })],
+    delete: [
+      ex(`crm tasks delete ${DEMO.task} --yes`, 'delete without asking', { tool: { ids: [DEMO.task] } }),
+      ex('crm tasks list --status completed --json | crm tasks delete - --yes', 'delete what another crm command printed (--json, NDJSON, TSV: the id is taken)'),
+    ],
   }, { list }),
   complete,
 ];

@@ -11,24 +11,29 @@ import type { ApiClient } from '../../../http/core.js';
 import { walk } from '../../../http/paginate.js';
 import { unlessAlready } from '../../already.js';
 import { buildBody } from '../../body.js';
-import { forEachId, report } from '../../bulk.js';
-import { pathOf, viewOf } from '../../endpoint.js';
+import { actOnEach, readTargets } from '../../bulk.js';
+import { idsField, pathOf, viewOf } from '../../endpoint.js';
 import type { Handler } from '../../command.js';
 import type { Spec } from './command.js';
 
 export const run: Handler<Spec> = async (ctx, invocation) => {
-  let ids = [...new Set((invocation.args.ids ?? []))];
+  const field = idsField(invocation.command)!;
+  const given = invocation.args.ids ?? [];
+  if (given.length === 0 && !ctx.io.canPrompt) throw usageError('missing suggestion ids', 'list them with `crm ai suggestions`');
+  const listed = given.length > 0 ? await readTargets(ctx, field, invocation.args) : undefined;
   const body = await buildBody(ctx, invocation);
-  if (ids.length === 0) {
-    if (!ctx.io.canPrompt) throw usageError('missing suggestion ids', 'list them with `crm ai suggestions`');
-    ids = await pickPending(ctx);
-    if (ids.length === 0) return done('Nothing selected; nothing accepted.');
-  }
-  const paths = new Map(ids.map((id) => [id, pathOf(invocation, id)]));
+  const targets = listed ?? { values: await pickPending(ctx), many: true };
+  if (targets.values.length === 0) return done('Nothing selected; nothing accepted.');
   const client = await ctx.client();
-  const accept = (id: string) => client.request('POST', paths.get(id)!, { body: Object.keys(body).length > 0 ? body : undefined, waitOutRateLimit: true });
-  const rows = await forEachId(ctx, ids, (id) => unlessAlready(() => accept(id), 'accepted', () => acceptedAlready(client, id)), 'accepted');
-  return report(rows, viewOf(invocation.command));
+  const accept = (id: string) => client.request('POST', pathOf(invocation, id), { body: Object.keys(body).length > 0 ? body : undefined, waitOutRateLimit: true });
+  return actOnEach(ctx, field, targets, {
+    verb: 'Accept',
+    success: 'accepted',
+    view: viewOf(invocation.command),
+    // What a person picked is confirmed already.
+    yes: listed === undefined,
+    act: (id) => unlessAlready(() => accept(id), 'accepted', () => acceptedAlready(client, id)),
+  });
 };
 
 /** Pending suggestions read to tell an accepted one (a suggestion is pending until accepted): a few pages at most. */

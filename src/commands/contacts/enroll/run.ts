@@ -1,6 +1,7 @@
-// crm contacts enroll ID --sequence SEQ: the enrolment the service answers with. A contact enrolled
-// in the sequence already is no error when the service refuses to enrol it again: said on stderr,
-// exit 0 (../../already.ts).
+// crm contacts enroll ID... --sequence SEQ: the enrolment the service answers with. A contact
+// enrolled in the sequence already is no error when the service refuses to enrol it again: said on
+// stderr, exit 0 (../../already.ts). Several contacts (or `-`): one request each, a report
+// (../../bulk.ts), a contact enrolled already being `already_enrolled`.
 
 import { record } from '../../../cli/result.js';
 import type { ApiClient } from '../../../http/core.js';
@@ -10,22 +11,36 @@ import { PAGE_MAX } from '../../../registry/service.js';
 import { isObject } from '../../../registry/values.js';
 import { Already, unlessAlready } from '../../already.js';
 import { buildBody } from '../../body.js';
+import { actOnEach, readTargets } from '../../bulk.js';
 import { resolveCall } from '../../keys.js';
-import { requestRecord, viewOf } from '../../endpoint.js';
-import type { Handler } from '../../command.js';
+import { idsField, requestRecord, viewOf, withId } from '../../endpoint.js';
+import type { Call, Handler } from '../../command.js';
 import type { Spec } from './command.js';
 
 /** Enrolled contacts read to find one already enrolled: a few pages at most. */
 const ENROLLED_READ_MAX = 10 * PAGE_MAX;
 
 export const run: Handler<Spec> = async (ctx, given) => {
+  const field = idsField(given.command)!;
+  const targets = await readTargets(ctx, field, given.args);
   const body = await buildBody(ctx, given);
-  // An email is looked up once the body is checked, as the generic runner does.
-  const invocation = await resolveCall(ctx, given);
-  const contactId = String(invocation.args.id);
   const sequenceId = String(body.sequence_id);
   const client = await ctx.client();
-  const data = await unlessAlready(() => requestRecord(ctx, invocation, 'POST', body), 'enrolled', () => enrolment(client, sequenceId, contactId));
+  const enrol = (call: Call, contactId: string) => unlessAlready(() => requestRecord(ctx, call, 'POST', body), 'enrolled', () => enrolment(client, sequenceId, contactId));
+  if (targets.many) {
+    return actOnEach(ctx, field, targets, {
+      verb: 'Enrol',
+      to: `in sequence ${sequenceId}`,
+      success: 'enrolled',
+      view: { columns: ['id', 'result', 'record.status', 'error'], noun: 'contacts' },
+      act: (id) => enrol(withId(given, id), id),
+      hint: 'the report lists each contact; enrolling one again changes nothing',
+    });
+  }
+  // An email is looked up once the body is checked, as the generic runner does.
+  const invocation = await resolveCall(ctx, withId(given, targets.values[0]!));
+  const contactId = (invocation.args.ids as string[])[0]!;
+  const data = await enrol(invocation, contactId);
   if (data instanceof Already) {
     ctx.info(`Contact ${contactId} is already enrolled in sequence ${sequenceId}: nothing changed.`);
     return { ...record(data.record, viewOf(invocation.command)), outcome: 'already_enrolled' };

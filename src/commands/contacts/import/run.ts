@@ -21,7 +21,7 @@ import { isObject } from '../../../registry/values.js';
 import { sandboxPath } from '../../../config/paths.js';
 import { walk } from '../../../http/paginate.js';
 import { fillPath } from '../../../http/url.js';
-import { countsOf } from '../../bulk.js';
+import { CONCURRENCY, countsOf } from '../../bulk.js';
 import { SCORE_CALLS_PER_WINDOW } from '../../../registry/service.js';
 import { Scorer } from '../../scoring.js';
 import { stopOnSigterm, type Stopper } from '../../stop.js';
@@ -30,7 +30,6 @@ import { detectFormat, readImportFile, type ImportFile, type ImportFormat, type 
 import type { Handler } from '../../command.js';
 import type { Spec } from '../import/command.js';
 
-const DEFAULT_CONCURRENCY = 4;
 /** Rows failing in a row for want of the service (network, 5xx) before the import stops: it is down. */
 const STOP_AFTER_FAILURES = 10;
 /** Failures that concern every row alike: the import stops at the first. */
@@ -104,7 +103,7 @@ export const run: Handler<Spec> = async (ctx, { args, options }) => {
   const stopper = stopOnSigterm();
   ctx.onClose(() => stopper.dispose());
   const importer = new Importer(ctx, client, stopper, checkpoint, {
-    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+    concurrency: options.concurrency ?? CONCURRENCY,
     upsert: Boolean(options.upsert),
     score: Boolean(options.score),
     digestOf,

@@ -1,9 +1,10 @@
-// crm deals stage ID [STAGE]: STAGE is matched against the pipeline's stages (by id or name) before
-// anything moves, and the move sends the stage's id; with no STAGE a person picks one. The stages
-// (and the deal a person picks for) are look-ups: a dry run reads them too, so it refuses what the
-// run refuses and plans the same requests. The result is the moved deal (with the activity the move
-// logged) and, under a table, a line about that activity. A move to the stage the deal is already
-// in is no move (../../already.ts): said on stderr, exit 0.
+// crm deals stage ID... [STAGE]: STAGE (the last argument, or --stage) is matched against the
+// pipeline's stages (by id or name) before anything moves, and the move sends the stage's id; with no
+// STAGE a person picks one. The stages (and the deal a person picks for) are look-ups: a dry run reads
+// them too, so it refuses what the run refuses and plans the same requests. One deal: the moved deal
+// (with the activity the move logged) and, under a table, a line about that activity; a move to the
+// stage the deal is already in is no move (../../already.ts): said on stderr, exit 0. Several deals
+// (or `-`): one move each, in a report (../../bulk.ts), such a deal being `already_in_stage`.
 
 import type { Context } from '../../../cli/context.js';
 import { usageError } from '../../../cli/errors.js';
@@ -14,24 +15,43 @@ import { isObject } from '../../../registry/values.js';
 import { fillPath } from '../../../http/url.js';
 import { Already, unlessAlready } from '../../already.js';
 import { buildBody, fetchChoices } from '../../body.js';
-import { namingTheId, pathOf } from '../../endpoint.js';
+import { actOnEach, readTargets } from '../../bulk.js';
+import { idsField, namingTheId } from '../../endpoint.js';
 import type { Handler, Input } from '../../command.js';
 import type { Spec } from './command.js';
 
 export const run: Handler<Spec> = async (ctx, invocation) => {
-  const path = pathOf(invocation); // the deal id is checked first
-  const requested = invocation.args.stage?.trim();
+  const given = invocation.args.ids ?? [];
+  // As mv: the last of several arguments is the stage, unless --stage names it.
+  const named = invocation.options.stage;
+  const requested = (named ?? (given.length > 1 ? given.at(-1) : undefined))?.trim();
+  const field = idsField(invocation.command)!;
+  const targets = await readTargets(ctx, field, { ids: named === undefined && given.length > 1 ? given.slice(0, -1) : given });
   // Bad usage is refused before anything is sent.
   if (!requested && !ctx.io.canPrompt) throw usageError('missing STAGE', 'list the stages with `crm pipeline stages`');
   const stages = await fetchChoices(ctx, 'stages');
-  const stage = requested ? matchStage(requested, stages) : await pickStage(ctx, invocation, stages);
+  const one = targets.many ? undefined : { ...invocation, args: { ids: targets.values } };
+  const stage = requested ? matchStage(requested, stages) : await pickStage(ctx, stages, one ?? targets.values.length);
   const body = await buildBody(ctx, invocation, { stage: stage.value });
   const client = await ctx.client();
-  const data = await unlessAlready(() => client.request('POST', path, { body }), 'in_stage', () => dealIn(ctx, invocation, stage)).catch((error) => {
-    throw namingTheId(error, invocation);
+  // Each of several waits out a 429 as the others keep the shared pace; one deal fails as any command does.
+  const move = (id: string, waitOutRateLimit = false) =>
+    unlessAlready(() => client.request('POST', fillPath(invocation.command.path, { id }), { body, waitOutRateLimit }), 'in_stage', () => dealIn(ctx, id, stage));
+  if (!one) {
+    return actOnEach(ctx, field, targets, {
+      verb: 'Move',
+      to: `to ${stageLabel(stage)}`,
+      success: 'moved',
+      view: { columns: ['id', 'result', 'record.name', 'record.stage', 'error'], noun: 'deals' },
+      act: (id) => move(id, true),
+      hint: 'the report lists each deal; moving one again to the same stage changes nothing',
+    });
+  }
+  const data = await move(dealOf(one)).catch((error) => {
+    throw namingTheId(error, one);
   });
   if (data instanceof Already) {
-    ctx.info(`Deal ${invocation.args.id} is already in ${stageLabel(stage)}: nothing moved.`);
+    ctx.info(`Deal ${dealOf(one)} is already in ${stageLabel(stage)}: nothing moved.`);
     return { ...record(data.record, { keys: invocation.command.columns }), outcome: 'already_in_stage' };
   }
   // The service may answer the deal with an `activity` member, or {deal, activity}: one shape out.
@@ -39,20 +59,30 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
   return { ...record(moved, { keys: invocation.command.columns, notes: isObject(moved) ? activityNote(moved.activity) : [] }), outcome: 'moved' };
 };
 
-/** No STAGE at a terminal: the person picks one, the deal's own stage preselected. */
-async function pickStage(ctx: Context, invocation: Input<Spec>, stages: Choice[]): Promise<Choice> {
-  const id = invocation.args.id;
-  const deal = await (await ctx.lookupClient()).request('GET', fillPath('/deals/{id}', { id })).catch((error) => {
-    throw namingTheId(error, invocation);
-  });
-  const name = isObject(deal) && deal.name !== undefined ? safeLine(cellText(deal.name)) : id;
-  const value = await ctx.prompter().select(`Move ${name} to which stage?`, stages, isObject(deal) ? cellText(deal.stage) : undefined);
+const dealOf = (invocation: Input<Spec>) => invocation.args.ids![0]!;
+
+/**
+ * No STAGE at a terminal: the person picks one; for one deal (ONE), its own stage preselected; for
+ * several, the question names how many.
+ */
+async function pickStage(ctx: Context, stages: Choice[], one: Input<Spec> | number): Promise<Choice> {
+  let question = `Move ${one} deals to which stage?`;
+  let current: string | undefined;
+  if (typeof one !== 'number') {
+    const id = dealOf(one);
+    const deal = await (await ctx.lookupClient()).request('GET', fillPath('/deals/{id}', { id })).catch((error) => {
+      throw namingTheId(error, one);
+    });
+    question = `Move ${isObject(deal) && deal.name !== undefined ? safeLine(cellText(deal.name)) : id} to which stage?`;
+    current = isObject(deal) ? cellText(deal.stage) : undefined;
+  }
+  const value = await ctx.prompter().select(question, stages, current);
   return stages.find((choice) => choice.value === value) ?? { value };
 }
 
 /** After a refused move: the deal, if it is in STAGE already; undefined otherwise, and the refusal stands. */
-async function dealIn(ctx: Context, invocation: Input<Spec>, stage: Choice): Promise<Record<string, unknown> | undefined> {
-  const deal = await (await ctx.client()).request('GET', fillPath('/deals/{id}', { id: invocation.args.id }));
+async function dealIn(ctx: Context, id: string, stage: Choice): Promise<Record<string, unknown> | undefined> {
+  const deal = await (await ctx.client()).request('GET', fillPath('/deals/{id}', { id }));
   return isObject(deal) && typeof deal.stage === 'string' && sameStage(deal.stage, stage) ? deal : undefined;
 }
 

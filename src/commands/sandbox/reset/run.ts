@@ -5,7 +5,7 @@ import { done } from '../../../cli/result.js';
 import { noticeMarker, sandboxPath } from '../../../config/paths.js';
 import { resetSandbox } from '../../../transport/sandbox.js';
 import type { Handler } from '../../command.js';
-import { confirmDeletion } from '../../endpoint.js';
+import { confirmDeletion } from '../../bulk.js';
 import type { Spec } from './command.js';
 
 export const run: Handler<Spec> = async (ctx, { options }) => {

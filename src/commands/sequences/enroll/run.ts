@@ -1,16 +1,14 @@
-// crm sequences enroll ID CONTACT_ID... | --file FILE | -: bulk enrolment. Ids from arguments, a
-// file or stdin (one a line, or a JSON array), all read before the first request, sent in batches
-// of at most 50; every id is one row of the report, and a run that failed part-way can be repeated.
+// crm sequences enroll ID CONTACT_ID... | --file FILE | -: bulk enrolment. Ids or emails from
+// arguments, a file or stdin (one a line, or what another crm command printed), all read before the
+// first request (../../bulk.ts), emails looked up, sent in batches of at most 50; every contact is one
+// row of the report, and a run that failed part-way can be repeated.
 
 import type { Context } from '../../../cli/context.js';
-import { toCliError, usageError, ExitCode } from '../../../cli/errors.js';
-import { parseIdList, readSource } from '../../../cli/input.js';
-import type { ReportRow } from '../../../cli/result.js';
+import { toCliError, ExitCode } from '../../../cli/errors.js';
 import { isObject } from '../../../registry/values.js';
 import { buildBody } from '../../body.js';
-import { CancelledBulkError, countsOf, report } from '../../bulk.js';
+import { CancelledBulkError, confirmMany, countsOf, readTargets, report, resolveTargets, type Row } from '../../bulk.js';
 import { namingTheId, pathOf } from '../../endpoint.js';
-import { resolveKeys } from '../../keys.js';
 import type { Handler, Input } from '../../command.js';
 import type { Spec } from './command.js';
 
@@ -18,12 +16,17 @@ const ENROLL_BATCH = 50;
 
 export const run: Handler<Spec> = async (ctx, invocation) => {
   const path = pathOf(invocation);
-  const given = await contactIds(ctx, invocation);
+  const field = invocation.command.args.find((arg) => arg.name === 'contact_ids')!;
+  const targets = await readTargets(ctx, field, { contact_ids: contactsGiven(ctx, invocation) }, invocation.options.file);
   const base = await buildBody(ctx, invocation, { contact_ids: [] });
-  const ids = [...new Set((await resolveKeys(ctx, invocation.command.args, { contact_ids: given })).contact_ids as string[])];
+  await confirmMany(ctx, targets.values.length, { verb: 'Enrol', noun: 'contacts' });
+  const resolved = await resolveTargets(ctx, field, targets.values);
+  // Emails that name no contact: rows of their own, before those of the batches.
+  const unresolved: Row[] = resolved.filter((item) => typeof item !== 'string');
+  const ids = [...new Set(resolved.filter((item) => typeof item === 'string'))];
+  const rows: Row[] = [];
   const client = await ctx.client();
 
-  const rows: Array<ReportRow & { failure?: ReturnType<typeof toCliError> }> = [];
   for (let start = 0; start < ids.length; start += ENROLL_BATCH) {
     // Cancelled: no other batch is sent, and the report says what was done.
     if (ctx.signal.aborted) throw new CancelledBulkError(ids, rows);
@@ -32,19 +35,20 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
       const data = await client.request('POST', path, { body: { ...base, contact_ids: batch }, waitOutRateLimit: true });
       for (const id of batch) {
         const result = outcomeOf(data, id);
-        rows.push({ id, ok: result !== 'not_found', result, error: result === 'not_found' ? 'contact not found' : null });
+        rows.push({ id, ok: result !== 'not_found', result, error: result === 'not_found' ? 'contact not found' : null, record: null });
       }
     } catch (error) {
       const failure = toCliError(namingTheId(error, invocation));
       if (ctx.signal.aborted && failure.exitCode === ExitCode.interrupted) {
-        for (const id of batch) rows.push({ id, ok: false, result: 'cancelled', error: failure.hint ?? failure.message, failure });
+        for (const id of batch) rows.push({ id, ok: false, result: 'cancelled', error: failure.hint ?? failure.message, record: null, failure });
         throw new CancelledBulkError(ids, rows);
       }
       if (failure.exitCode === ExitCode.usage || failure.exitCode === ExitCode.interrupted) throw failure;
-      for (const id of batch) rows.push({ id, ok: false, result: 'failed', error: failure.message, failure });
+      for (const id of batch) rows.push({ id, ok: false, result: 'failed', error: failure.message, record: null, failure });
     }
     ctx.progress({ done: rows.length, total: ids.length, message: `${rows.length} of ${ids.length}: ${countsOf(rows)}` });
   }
+  rows.unshift(...unresolved);
   const result = report(rows, { columns: ['id', 'result', 'error'], noun: 'contacts' }, 'the report lists each contact; running the same command again is safe');
   // Every batch refused for the same reason (an unknown sequence): that reason, with its own exit code.
   const failures = rows.filter((row) => row.failure);
@@ -52,16 +56,10 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
   return result;
 };
 
-async function contactIds(ctx: Context, { args, options }: Input<Spec>): Promise<string[]> {
-  const fromArgs = (args.contact_ids ?? []);
-  const ids = fromArgs.filter((id) => id !== '-');
-  const file = options.file;
-  const wantsStdin = fromArgs.includes('-') || (fromArgs.length === 0 && file === undefined && !ctx.io.stdinIsTTY);
-  if (file !== undefined) ids.push(...parseIdList(await readSource(file, ctx.io.stdin, '--file'), file));
-  if (wantsStdin) ids.push(...parseIdList(await readSource('-', ctx.io.stdin, 'stdin'), 'stdin'));
-  const unique = [...new Set(ids.filter(Boolean))];
-  if (unique.length === 0) throw usageError('no contact ids given', 'pass them as arguments, with --file FILE, or on stdin');
-  return unique;
+/** The contacts as given; none, no --file and a stdin that is no terminal: stdin (`-`). */
+function contactsGiven(ctx: Context, { args, options }: Input<Spec>): string[] {
+  const given = args.contact_ids ?? [];
+  return given.length === 0 && options.file === undefined && !ctx.io.stdinIsTTY ? ['-'] : given;
 }
 
 /** Reads {enrolled, already_enrolled, not_found} lists of ids, or of objects with contact_id. */

@@ -1,0 +1,266 @@
+// Many records at once (issue 22, point 2): every command that acts on one record by id also takes
+// several, or `-` for what stdin lists (one id or email a line, or what another crm command printed).
+// The request log shows what was sent; bad input, a refused confirmation and a script deleting
+// several without --yes send nothing.
+import { describe, expect, it } from 'vitest';
+import { DEMO } from '../../src/registry/demo.js';
+import { BASE_URL, json, run, scriptedPrompter, useWorkspace } from '../helpers/inprocess.js';
+
+const ws = useWorkspace();
+const terminal = { stdin: true, stdout: true, stderr: true, columns: 120 };
+const sent = () => ws.requests().map((request) => `${request.method} ${request.url}`);
+const writes = () => sent().filter((request) => !request.startsWith('GET '));
+
+function newTasks(count: number): string[] {
+  return Array.from({ length: count }, (_, n) => ws.api('POST', '/tasks', { title: `Bulk task ${n}` }).data.id as string);
+}
+
+/** COUNT new contacts named "NAME n". */
+function newContacts(count: number, name = 'Bulk'): Array<{ id: string; email: string }> {
+  return Array.from({ length: count }, (_, n) => {
+    const email = `bulk.${n}.${Math.random().toString(36).slice(2, 8)}@example.com`;
+    return { id: ws.api('POST', '/contacts', { name: `${name} ${n}`, email }).data.id as string, email };
+  });
+}
+
+describe('several ids as arguments', () => {
+  it('tasks update A B: one PATCH each with the same body, a report row each, in the order given', async () => {
+    const [a, b] = newTasks(2);
+    const result = await run(['tasks', 'update', b!, a!, '--priority', 'high', '--json'], { ws });
+    expect(result.code, result.stderr).toBe(0);
+    expect(sent().sort()).toEqual([`PATCH /api/v1/tasks/${a}`, `PATCH /api/v1/tasks/${b}`].sort());
+    expect(ws.requests(/PATCH/).map((request) => JSON.parse(request.body))).toEqual([{ priority: 'high' }, { priority: 'high' }]);
+    expect(json(result).map((row: { id: string; result: string }) => [row.id, row.result])).toEqual([
+      [b, 'updated'],
+      [a, 'updated'],
+    ]);
+    expect(ws.api('GET', `/tasks/${a}`).data.priority).toBe('high');
+  });
+
+  it('one id keeps the output of one record; the same id twice is one record', async () => {
+    const [a] = newTasks(1);
+    const result = await run(['tasks', 'update', a!, a!, '--priority', 'low', '--json'], { ws });
+    expect(result.code, result.stderr).toBe(0);
+    expect(json(result)).toMatchObject({ id: a, priority: 'low' });
+    expect(sent()).toEqual([`PATCH /api/v1/tasks/${a}`]);
+  });
+
+  it('contacts enroll A B --sequence S: one enrolment each', async () => {
+    const [a, b] = newContacts(2);
+    const result = await run(['contacts', 'enroll', a!.id, b!.email, '--sequence', DEMO.sequence, '--json'], { ws });
+    expect(result.code, result.stderr).toBe(0);
+    expect(writes().sort()).toEqual([`POST /api/v1/contacts/${a!.id}/sequences`, `POST /api/v1/contacts/${b!.id}/sequences`].sort());
+    expect(json(result).map((row: { id: string; result: string }) => [row.id, row.result])).toEqual([
+      [a!.id, 'enrolled'],
+      [b!.id, 'enrolled'],
+    ]);
+  });
+
+  it('deals stage A B STAGE moves both (the last argument is the stage, as for mv); --stage makes every argument a deal', async () => {
+    const deals = [0, 1, 2].map((n) => ws.api('POST', '/deals', { name: `Bulk deal ${n}` }).data.id as string);
+    const result = await run(['deals', 'stage', deals[0]!, deals[1]!, 'Negotiation', '--json'], { ws });
+    expect(result.code, result.stderr).toBe(0);
+    expect(writes()).toEqual(expect.arrayContaining([`POST /api/v1/deals/${deals[0]}/stage`, `POST /api/v1/deals/${deals[1]}/stage`]));
+    expect(writes()).toHaveLength(2);
+    expect(ws.requests(/POST/).map((request) => JSON.parse(request.body))).toEqual([{ stage: 'negotiation' }, { stage: 'negotiation' }]);
+    expect(json(result).map((row: { result: string; record: { stage: string } }) => [row.result, row.record.stage])).toEqual([
+      ['moved', 'negotiation'],
+      ['moved', 'negotiation'],
+    ]);
+    const named = await run(['deals', 'stage', deals[2]!, '--stage', 'proposal', '--json'], { ws });
+    expect(named.code, named.stderr).toBe(0);
+    expect(json(named)).toMatchObject({ id: deals[2], stage: 'proposal' });
+  });
+});
+
+describe('`-`: what stdin lists', () => {
+  it('crm contacts list --search ... -q | crm contacts update - --set status=customer', async () => {
+    const leads = newContacts(3, 'Quentin Piped');
+    // The -q output of a list, as a pipe gives it.
+    const listed = await run(['contacts', 'list', '--search', 'Quentin Piped', '-q'], { ws });
+    expect(listed.stdout.trim().split('\n').sort()).toEqual(leads.map((lead) => lead.id).sort());
+    ws.log.length = 0;
+    const result = await run(['contacts', 'update', '-', '--set', 'status=customer', '--json'], { ws, stdin: listed.stdout });
+    expect(result.code, result.stderr).toBe(0);
+    expect(writes().sort()).toEqual(leads.map((lead) => `PATCH /api/v1/contacts/${lead.id}`).sort());
+    expect(ws.requests(/PATCH/).every((request) => request.body === '{"status":"customer"}')).toBe(true);
+    expect(json(result)).toHaveLength(3);
+    for (const lead of leads) expect(ws.api('GET', `/contacts/${lead.id}`).data.status).toBe('customer');
+  });
+
+  it.each([
+    ['--json (a JSON array of records)', ['--json']],
+    ['-o ndjson', ['-o', 'ndjson']],
+    ['tsv (a pipe\'s default)', []],
+  ])('tasks complete - reads the ids of %s', async (_name, format) => {
+    const ids = newTasks(2);
+    const printed = await run(['tasks', 'list', '--search', 'Bulk task', '--limit', '50', ...format], { ws });
+    expect(printed.code, printed.stderr).toBe(0);
+    const listedIds = json(await run(['tasks', 'list', '--search', 'Bulk task', '--limit', '50', '--json'], { ws })).map((task: { id: string }) => task.id);
+    expect(listedIds).toEqual(expect.arrayContaining(ids));
+    ws.log.length = 0;
+    const result = await run(['tasks', 'complete', '-', '--json'], { ws, stdin: printed.stdout });
+    expect(result.code, result.stderr).toBe(0);
+    expect(writes().sort()).toEqual(listedIds.map((id: string) => `POST /api/v1/tasks/${id}/complete`).sort());
+  });
+
+  it('one email a line: each looked up, then written by its id', async () => {
+    const contacts = newContacts(2);
+    const result = await run(['contacts', 'update', '-', '--status', 'customer', '--json'], { ws, stdin: contacts.map((contact) => contact.email.toUpperCase()).join('\n') });
+    expect(result.code, result.stderr).toBe(0);
+    expect(writes().sort()).toEqual(contacts.map((contact) => `PATCH /api/v1/contacts/${contact.id}`).sort());
+    expect(sent().filter((request) => request.startsWith('GET /api/v1/contacts?search='))).toHaveLength(2);
+    expect(json(result).map((row: { id: string }) => row.id)).toEqual(contacts.map((contact) => contact.id));
+  });
+
+  it('ai accept - accepts what `crm ai suggestions --json` printed', async () => {
+    const pending = json(await run(['ai', 'suggestions', '--limit', '2', '--json'], { ws })).map((suggestion: { id: string }) => suggestion.id);
+    expect(pending).toHaveLength(2);
+    ws.log.length = 0;
+    const result = await run(['ai', 'accept', '-', '--json'], { ws, stdin: JSON.stringify(pending.map((id: string) => ({ id }))) });
+    expect(result.code, result.stderr).toBe(0);
+    expect(writes().sort()).toEqual(pending.map((id: string) => `POST /api/v1/ai/suggestions/${id}/accept`).sort());
+  });
+
+  it('deals stage - STAGE: the deals from stdin, the stage as the argument', async () => {
+    const deals = [0, 1].map((n) => ws.api('POST', '/deals', { name: `Piped deal ${n}` }).data.id as string);
+    const result = await run(['deals', 'stage', '-', 'proposal', '--json'], { ws, stdin: `${deals.join('\n')}\n` });
+    expect(result.code, result.stderr).toBe(0);
+    expect(writes().sort()).toEqual(deals.map((id) => `POST /api/v1/deals/${id}/stage`).sort());
+  });
+});
+
+describe('a report: every record accounted for', () => {
+  it('some failed: exit 7 naming them; every row has the same members in the same order', async () => {
+    const [a, b] = newTasks(2);
+    const result = await run(['tasks', 'update', a!, 'task_missing_1', b!, '--status', 'completed', '--json'], { ws });
+    expect(result.code).toBe(7);
+    expect(result.stderr.split('\n')[0]).toBe('crm: 1 of 3 failed: task_missing_1');
+    const rows = json(result);
+    expect(rows.map((row: { id: string; result: string }) => [row.id, row.result])).toEqual([
+      [a, 'updated'],
+      ['task_missing_1', 'not_found'],
+      [b, 'updated'],
+    ]);
+    expect(new Set(rows.map((row: object) => Object.keys(row).join(',')))).toEqual(new Set(['id,ok,result,error,record']));
+    expect(writes()).toHaveLength(3);
+  });
+
+  it('--fields and --jq pick from the report of several records', async () => {
+    const [a, b] = newTasks(2);
+    const fields = await run(['tasks', 'update', a!, b!, '--priority', 'low', '-o', 'tsv', '--fields', 'id,result'], { ws });
+    expect(fields.code, fields.stderr).toBe(0);
+    expect(fields.stdout).toBe(`${a}\tupdated\n${b}\tupdated\n`);
+    const jq = await run(['tasks', 'update', a!, b!, '--priority', 'high', '--jq', '.[].record.priority'], { ws });
+    expect(jq.code, jq.stderr).toBe(0);
+    expect(jq.stdout).toBe('high\nhigh\n');
+  });
+
+  it('an email that names no contact is a row of its own; the others are written', async () => {
+    const [a] = newContacts(1);
+    const result = await run(['contacts', 'delete', a!.id, 'nobody.here@example.com', '--yes', '--json'], { ws });
+    expect(result.code).toBe(7);
+    expect(json(result).map((row: { id: string; result: string }) => [row.id, row.result])).toEqual([
+      [a!.id, 'deleted'],
+      ['nobody.here@example.com', 'not_found'],
+    ]);
+    expect(writes()).toEqual([`DELETE /api/v1/contacts/${a!.id}`]);
+  });
+
+  it('the key refused (401): what is not under way yet is not sent, the report says so, exit 3', async () => {
+    const ids = newTasks(12);
+    ws.fault({ match: /PATCH/, status: 401, body: JSON.stringify({ data: null, error: { message: 'invalid API key', code: 'unauthorized' } }), times: Infinity });
+    const result = await run(['tasks', 'update', ...ids, '--priority', 'low', '--json'], { ws });
+    expect(result.code).toBe(3);
+    const rows = json(result) as Array<{ id: string; result: string }>;
+    expect(rows.map((row) => row.id)).toEqual(ids);
+    const unsent = rows.filter((row) => row.result === 'not_sent');
+    expect(unsent.length).toBeGreaterThan(0);
+    // Every record is either sent (and refused) or reported as not sent.
+    expect(writes().length + unsent.length).toBe(12);
+    expect(result.stderr.split('\n')[0]).toBe(`crm: invalid API key; ${unsent.length} of 12 were not sent`);
+  });
+});
+
+describe('--dry-run lists every request and sends no write', () => {
+  it('an update of three records: three PATCHes planned, none sent', async () => {
+    const ids = newTasks(3);
+    const result = await run(['tasks', 'update', ...ids, '--priority', 'high', '--dry-run', '--json'], { ws });
+    expect(result.code, result.stderr).toBe(0);
+    const plan = json(result) as Array<{ method: string; url: string; body: unknown }>;
+    expect(plan.map((request) => `${request.method} ${request.url}`).sort()).toEqual(ids.map((id) => `PATCH ${BASE_URL}/tasks/${id}`).sort());
+    expect(plan.every((request) => JSON.stringify(request.body) === '{"priority":"high"}')).toBe(true);
+    expect(ws.requests()).toHaveLength(0);
+  });
+
+  it('emails: the look-ups are sent and planned, then a write for each', async () => {
+    const contacts = newContacts(2);
+    const result = await run(['contacts', 'delete', ...contacts.map((contact) => contact.email), '--dry-run', '--json'], { ws });
+    expect(result.code, result.stderr).toBe(0);
+    const plan = (json(result) as Array<{ method: string; url: string }>).map((request) => `${request.method} ${request.url}`);
+    expect(plan.filter((request) => request.startsWith('GET '))).toHaveLength(2);
+    expect(plan.filter((request) => request.startsWith('DELETE ')).sort()).toEqual(contacts.map((contact) => `DELETE ${BASE_URL}/contacts/${contact.id}`).sort());
+    expect(writes()).toHaveLength(0);
+  });
+});
+
+describe('confirmation', () => {
+  it('more than 10 records at a terminal: asked, naming the count; no sends nothing', async () => {
+    const ids = newTasks(11);
+    const prompter = scriptedPrompter([false]);
+    const result = await run(['tasks', 'complete', ...ids], { ws, tty: terminal, prompter });
+    expect(result.code).toBe(130);
+    expect(prompter.asked).toEqual(['Complete 11 tasks?']);
+    expect(ws.requests()).toHaveLength(0);
+  });
+
+  it('more than 10 at a terminal, yes: all sent; 10 are not asked about', async () => {
+    const ids = newTasks(11);
+    const prompter = scriptedPrompter([true]);
+    const result = await run(['tasks', 'update', ...ids, '--priority', 'low'], { ws, tty: terminal, prompter });
+    expect(result.code, result.stderr).toBe(0);
+    expect(prompter.asked).toEqual(['Update 11 tasks?']);
+    expect(writes()).toHaveLength(11);
+    ws.log.length = 0;
+    const ten = await run(['tasks', 'update', ...ids.slice(1), '--priority', 'high'], { ws, tty: terminal, prompter: scriptedPrompter([]) });
+    expect(ten.code, ten.stderr).toBe(0);
+    expect(writes()).toHaveLength(10);
+  });
+
+  it('a delete of several at a terminal is always asked', async () => {
+    const ids = newTasks(2);
+    const prompter = scriptedPrompter([true]);
+    const result = await run(['tasks', 'delete', ...ids], { ws, tty: terminal, prompter });
+    expect(result.code, result.stderr).toBe(0);
+    expect(prompter.asked).toEqual(['Delete 2 tasks?']);
+    expect(writes().sort()).toEqual(ids.map((id) => `DELETE /api/v1/tasks/${id}`).sort());
+  });
+
+  it('a script deletes several only with --yes: without it, exit 2 and nothing sent (emails not even looked up)', async () => {
+    const contacts = newContacts(2);
+    const refused = await run(['contacts', 'delete', contacts[0]!.email, contacts[1]!.id], { ws });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe('crm: refusing to delete 2 contacts without confirmation\nhint: pass --yes to confirm\n');
+    expect(ws.requests()).toHaveLength(0);
+    const piped = await run(['tasks', 'delete', '-'], { ws, stdin: 'task_a\ntask_b\n' });
+    expect(piped.code).toBe(2);
+    expect(ws.requests()).toHaveLength(0);
+  });
+});
+
+describe('bad input: exit 2 naming it, nothing sent', () => {
+  it.each([
+    ['a line that is not JSON', ['tasks', 'complete', '-'], 'task_1\n{"id": }\n', 'crm: stdin line 2: invalid JSON'],
+    ['a record without an id', ['tasks', 'complete', '-'], '[{"title":"x"}]', 'crm: stdin item 1: a record without an "id"'],
+    ['an empty stdin', ['contacts', 'update', '-', '--status', 'customer'], '\n# nothing\n', 'crm: no contact id or email given'],
+    ['a bad email among good ids', ['contacts', 'update', '-', '--status', 'customer'], `${DEMO.contact}\nada@\n`, 'crm: id on stdin line 2: invalid email "ada@"'],
+    ['an id with a space', ['tasks', 'update', 'task_1', 'task 2', '--priority', 'low'], undefined, 'crm: invalid ID "task 2"'],
+    ['nothing to update', ['tasks', 'update', 'task_1', 'task_2'], undefined, 'crm: nothing to update'],
+    ['an unknown stage', ['deals', 'stage', DEMO.deal, 'deal_x', 'nowhere'], undefined, 'crm: unknown stage "nowhere"'],
+  ])('%s', async (_name, argv, stdin, message) => {
+    const result = await run(argv, { ws, stdin });
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr.startsWith(message), result.stderr).toBe(true);
+    expect(writes()).toHaveLength(0);
+  });
+});
