@@ -73,6 +73,19 @@ describe('several ids as arguments', () => {
   });
 });
 
+describe('a record in the state asked for already', () => {
+  it('deals stage of several: a deal in the stage already is already_in_stage, the others move; exit 0', async () => {
+    const [a, b] = [0, 1].map((n) => ws.api('POST', '/deals', { name: `Staged deal ${n}`, stage: n === 0 ? 'proposal' : 'qualification' }).data.id as string);
+    const result = await run(['deals', 'stage', a!, b!, 'proposal', '--json'], { ws });
+    expect(result.code, result.stderr).toBe(0);
+    expect(json(result).map((row: { id: string; result: string }) => [row.id, row.result])).toEqual([
+      [a, 'already_in_stage'],
+      [b, 'moved'],
+    ]);
+    expect(ws.api('GET', `/deals/${b}`).data.stage).toBe('proposal');
+  });
+});
+
 describe('`-`: what stdin lists', () => {
   it('crm contacts list --search ... -q | crm contacts update - --set status=customer', async () => {
     const leads = newContacts(3, 'Quentin Piped');
@@ -257,6 +270,7 @@ describe('bad input: exit 2 naming it, nothing sent', () => {
     ['an id with a space', ['tasks', 'update', 'task_1', 'task 2', '--priority', 'low'], undefined, 'crm: invalid ID "task 2"'],
     ['nothing to update', ['tasks', 'update', 'task_1', 'task_2'], undefined, 'crm: nothing to update'],
     ['an unknown stage', ['deals', 'stage', DEMO.deal, 'deal_x', 'nowhere'], undefined, 'crm: unknown stage "nowhere"'],
+    ['deals from stdin without a stage', ['deals', 'stage', '-'], 'deal_x\ndeal_y\n', 'crm: missing STAGE'],
   ])('%s', async (_name, argv, stdin, message) => {
     const result = await run(argv, { ws, stdin });
     expect(result.code, result.stderr).toBe(2);

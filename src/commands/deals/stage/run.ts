@@ -27,11 +27,11 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
   const requested = (named ?? (given.length > 1 ? given.at(-1) : undefined))?.trim();
   const field = idsField(invocation.command)!;
   const targets = await readTargets(ctx, field, { ids: named === undefined && given.length > 1 ? given.slice(0, -1) : given });
-  // Bad usage is refused before anything is sent.
-  if (!requested && !ctx.io.canPrompt) throw usageError('missing STAGE', 'list the stages with `crm pipeline stages`');
+  // Bad usage is refused before anything is sent. (A person picks for one deal: several, or `-`, name the stage.)
+  if (!requested && (targets.many || !ctx.io.canPrompt)) throw usageError('missing STAGE', 'list the stages with `crm pipeline stages`');
   const stages = await fetchChoices(ctx, 'stages');
   const one = targets.many ? undefined : { ...invocation, args: { ids: targets.values } };
-  const stage = requested ? matchStage(requested, stages) : await pickStage(ctx, stages, one ?? targets.values.length);
+  const stage = requested ? matchStage(requested, stages) : await pickStage(ctx, stages, one!);
   const body = await buildBody(ctx, invocation, { stage: stage.value });
   const client = await ctx.client();
   // Each of several waits out a 429 as the others keep the shared pace; one deal fails as any command does.
@@ -61,22 +61,14 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
 
 const dealOf = (invocation: Input<Spec>) => invocation.args.ids![0]!;
 
-/**
- * No STAGE at a terminal: the person picks one; for one deal (ONE), its own stage preselected; for
- * several, the question names how many.
- */
-async function pickStage(ctx: Context, stages: Choice[], one: Input<Spec> | number): Promise<Choice> {
-  let question = `Move ${one} deals to which stage?`;
-  let current: string | undefined;
-  if (typeof one !== 'number') {
-    const id = dealOf(one);
-    const deal = await (await ctx.lookupClient()).request('GET', fillPath('/deals/{id}', { id })).catch((error) => {
-      throw namingTheId(error, one);
-    });
-    question = `Move ${isObject(deal) && deal.name !== undefined ? safeLine(cellText(deal.name)) : id} to which stage?`;
-    current = isObject(deal) ? cellText(deal.stage) : undefined;
-  }
-  const value = await ctx.prompter().select(question, stages, current);
+/** No STAGE at a terminal: the person picks one, the deal's own stage preselected. */
+async function pickStage(ctx: Context, stages: Choice[], invocation: Input<Spec>): Promise<Choice> {
+  const id = dealOf(invocation);
+  const deal = await (await ctx.lookupClient()).request('GET', fillPath('/deals/{id}', { id })).catch((error) => {
+    throw namingTheId(error, invocation);
+  });
+  const name = isObject(deal) && deal.name !== undefined ? safeLine(cellText(deal.name)) : id;
+  const value = await ctx.prompter().select(`Move ${name} to which stage?`, stages, isObject(deal) ? cellText(deal.stage) : undefined);
   return stages.find((choice) => choice.value === value) ?? { value };
 }
 
