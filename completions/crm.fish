@@ -50,8 +50,10 @@ function __crm_child
             echo help
         case 'contacts/list' 'contacts/ls'
             echo list
-        case 'contacts/get' 'contacts/view'
+        case 'contacts/get'
             echo get
+        case 'contacts/view'
+            echo view
         case 'contacts/create' 'contacts/new'
             echo create
         case 'contacts/update' 'contacts/edit'
@@ -76,8 +78,10 @@ function __crm_child
             echo add
         case 'accounts/list' 'accounts/ls'
             echo list
-        case 'accounts/get' 'accounts/view'
+        case 'accounts/get'
             echo get
+        case 'accounts/view'
+            echo view
         case 'accounts/create' 'accounts/new'
             echo create
         case 'accounts/update' 'accounts/edit'
@@ -86,8 +90,10 @@ function __crm_child
             echo delete
         case 'deals/list' 'deals/ls'
             echo list
-        case 'deals/get' 'deals/view'
+        case 'deals/get'
             echo get
+        case 'deals/view'
+            echo view
         case 'deals/create' 'deals/new'
             echo create
         case 'deals/update' 'deals/edit'
@@ -176,6 +182,8 @@ function __crm_value_flags
             echo --output -o --fields --jq --profile --base-url --timeout --limit -L --offset --search --status --list-id
         case 'contacts get'
             echo --output -o --fields --jq --profile --base-url --timeout
+        case 'contacts view'
+            echo --output -o --fields --jq --profile --base-url --timeout --limit -L
         case 'contacts create'
             echo --output -o --fields --jq --profile --base-url --timeout --name --email --company --phone --title --status --account-id --list-ids --set --data
         case 'contacts update'
@@ -204,6 +212,8 @@ function __crm_value_flags
             echo --output -o --fields --jq --profile --base-url --timeout --limit -L --offset --search --industry
         case 'accounts get'
             echo --output -o --fields --jq --profile --base-url --timeout
+        case 'accounts view'
+            echo --output -o --fields --jq --profile --base-url --timeout --limit -L
         case 'accounts create'
             echo --output -o --fields --jq --profile --base-url --timeout --name --domain --industry --employees --set --data
         case 'accounts update'
@@ -216,6 +226,8 @@ function __crm_value_flags
             echo --output -o --fields --jq --profile --base-url --timeout --limit -L --offset --search --stage --status --account-id --contact-id
         case 'deals get'
             echo --output -o --fields --jq --profile --base-url --timeout
+        case 'deals view'
+            echo --output -o --fields --jq --profile --base-url --timeout --limit -L
         case 'deals create'
             echo --output -o --fields --jq --profile --base-url --timeout --name --amount --currency --stage --account-id --contact-id --close-date --set --data
         case 'deals update'
@@ -434,7 +446,7 @@ complete -c crm -n '__crm_at \'status\'' -s h -l help -d 'show help'
 complete -c crm -n '__crm_at \'contacts\'' -a list -d 'List contacts, newest first'
 complete -c crm -n '__crm_at \'contacts\'' -a ls -d 'List contacts, newest first'
 complete -c crm -n '__crm_at \'contacts\'' -a get -d 'Show one contact'
-complete -c crm -n '__crm_at \'contacts\'' -a view -d 'Show one contact'
+complete -c crm -n '__crm_at \'contacts\'' -a view -d 'Show a contact whole: notes, open tasks, sequences, account and its open deals, latest suggestion'
 complete -c crm -n '__crm_at \'contacts\'' -a create -d 'Create a contact'
 complete -c crm -n '__crm_at \'contacts\'' -a new -d 'Create a contact'
 complete -c crm -n '__crm_at \'contacts\'' -a update -d 'Change fields of a contact (or several)'
@@ -459,6 +471,10 @@ complete -c crm -n '__crm_at \'contacts list\'' -s h -l help -d 'show help'
 
 # crm contacts get
 complete -c crm -n '__crm_at \'contacts get\'' -s h -l help -d 'show help'
+
+# crm contacts view
+complete -c crm -n '__crm_at \'contacts view\'' -s L -l limit -x -d 'records shown in each part (default 10); each says how many more there are'
+complete -c crm -n '__crm_at \'contacts view\'' -s h -l help -d 'show help'
 
 # crm contacts create
 complete -c crm -n '__crm_at \'contacts create\'' -l name -x -d 'full name'
@@ -554,7 +570,7 @@ complete -c crm -n '__crm_at \'contacts export\'' -s h -l help -d 'show help'
 complete -c crm -n '__crm_at \'accounts\'' -a list -d 'List accounts, newest first'
 complete -c crm -n '__crm_at \'accounts\'' -a ls -d 'List accounts, newest first'
 complete -c crm -n '__crm_at \'accounts\'' -a get -d 'Show one account'
-complete -c crm -n '__crm_at \'accounts\'' -a view -d 'Show one account'
+complete -c crm -n '__crm_at \'accounts\'' -a view -d 'Show an account whole: its contacts and its deals'
 complete -c crm -n '__crm_at \'accounts\'' -a create -d 'Create an account'
 complete -c crm -n '__crm_at \'accounts\'' -a new -d 'Create an account'
 complete -c crm -n '__crm_at \'accounts\'' -a update -d 'Change fields of an account (or several)'
@@ -573,6 +589,10 @@ complete -c crm -n '__crm_at \'accounts list\'' -s h -l help -d 'show help'
 
 # crm accounts get
 complete -c crm -n '__crm_at \'accounts get\'' -s h -l help -d 'show help'
+
+# crm accounts view
+complete -c crm -n '__crm_at \'accounts view\'' -s L -l limit -x -d 'records shown in each part (default 10); each says how many more there are'
+complete -c crm -n '__crm_at \'accounts view\'' -s h -l help -d 'show help'
 
 # crm accounts create
 complete -c crm -n '__crm_at \'accounts create\'' -l name -x -d 'account (company) name'
@@ -600,7 +620,7 @@ complete -c crm -n '__crm_at \'accounts delete\'' -s h -l help -d 'show help'
 complete -c crm -n '__crm_at \'deals\'' -a list -d 'List deals, newest first'
 complete -c crm -n '__crm_at \'deals\'' -a ls -d 'List deals, newest first'
 complete -c crm -n '__crm_at \'deals\'' -a get -d 'Show one deal'
-complete -c crm -n '__crm_at \'deals\'' -a view -d 'Show one deal'
+complete -c crm -n '__crm_at \'deals\'' -a view -d 'Show a deal whole: its stage history, account, contact and open tasks'
 complete -c crm -n '__crm_at \'deals\'' -a create -d 'Create a deal'
 complete -c crm -n '__crm_at \'deals\'' -a new -d 'Create a deal'
 complete -c crm -n '__crm_at \'deals\'' -a update -d 'Change fields of a deal (or several)'
@@ -623,6 +643,10 @@ complete -c crm -n '__crm_at \'deals list\'' -s h -l help -d 'show help'
 
 # crm deals get
 complete -c crm -n '__crm_at \'deals get\'' -s h -l help -d 'show help'
+
+# crm deals view
+complete -c crm -n '__crm_at \'deals view\'' -s L -l limit -x -d 'records shown in each part (default 10); each says how many more there are'
+complete -c crm -n '__crm_at \'deals view\'' -s h -l help -d 'show help'
 
 # crm deals create
 complete -c crm -n '__crm_at \'deals create\'' -l name -x -d 'deal name'

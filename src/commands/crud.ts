@@ -1,6 +1,7 @@
 // The five commands of every resource (list, get, create, update, delete), declared from the
 // registry's resource and its endpoints: no code of their own, the generic runner runs them. A
-// group passes its examples, and its own definition of a command that does more (contacts create).
+// group passes its examples, and its own definition of a command that does more (contacts create),
+// or its record's whole view (contacts view): then `view` is that command, no longer get's alias.
 
 import type { EndpointName } from '../registry/endpoints.js';
 import { NATURAL_KEYS, RESOURCES, idOrKey } from '../registry/resources.js';
@@ -28,17 +29,18 @@ const article = (noun: string) => (/^[aeiou]/.test(noun) ? 'an' : 'a');
 
 type Verb = 'list' | 'get' | 'create' | 'update' | 'delete';
 
-export function crud(resource: ResourceName, examples: Readonly<Record<Verb, readonly Example[]>>, own: Partial<Record<Verb, Command>> = {}): Command[] {
+export function crud(resource: ResourceName, examples: Readonly<Record<Verb, readonly Example[]>>, own: Partial<Record<Verb | 'view', Command>> = {}): Command[] {
   const { plural, columns } = RESOURCES[resource];
   const noun = resource;
   const endpoint = (verb: Verb) => `${plural}_${verb}` as EndpointName;
   const declared: Record<Verb, () => Command> = {
     list: () => defineCommand({ command: [plural, 'list'], aliases: ['ls'], summary: `List ${plural}, newest first`, endpoint: endpoint('list'), columns, examples: examples.list }),
-    get: () => defineCommand({ command: [plural, 'get'], aliases: ['view'], summary: `Show one ${noun}`, endpoint: endpoint('get'), args: [idArg(noun)], examples: examples.get }),
+    get: () => defineCommand({ command: [plural, 'get'], aliases: own.view ? [] : ['view'], summary: `Show one ${noun}`, endpoint: endpoint('get'), args: [idArg(noun)], examples: examples.get }),
     create: () => defineCommand({ command: [plural, 'create'], aliases: ['new'], summary: `Create ${article(noun)} ${noun}`, endpoint: endpoint('create'), columns, examples: examples.create }),
     update: () =>
       defineCommand({ command: [plural, 'update'], aliases: ['edit'], summary: `Change fields of ${article(noun)} ${noun} (or several)`, endpoint: endpoint('update'), args: [idsArg(noun)], columns, examples: examples.update }),
     delete: () => defineCommand({ command: [plural, 'delete'], aliases: ['rm'], summary: `Delete ${article(noun)} ${noun} (or several)`, endpoint: endpoint('delete'), args: [idsArg(noun)], examples: examples.delete }),
   };
-  return (['list', 'get', 'create', 'update', 'delete'] as const).map((verb) => own[verb] ?? declared[verb]());
+  const commands = (['list', 'get', 'create', 'update', 'delete'] as const).map((verb) => own[verb] ?? declared[verb]());
+  return own.view ? [...commands.slice(0, 2), own.view, ...commands.slice(2)] : commands;
 }

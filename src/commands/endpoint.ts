@@ -180,7 +180,12 @@ export async function requestRecord(ctx: Context, invocation: Call, method: stri
  */
 export function namingTheId(error: unknown, invocation: Call): unknown {
   const { noun, id } = subjectOf(invocation);
-  if (!(error instanceof HttpError) || error.status !== 404 || id === undefined) return error;
+  return id === undefined ? error : notFoundNamed(error, noun, id);
+}
+
+/** A 404 about the record NOUN ID as exit 4 naming it (see namingTheId); any other error as it is. */
+export function notFoundNamed(error: unknown, noun: string, id: string): unknown {
+  if (!(error instanceof HttpError) || error.status !== 404) return error;
   const said = toCliError(error).message;
   const message = /^(\w+ )?not found$|^HTTP 404\b/i.test(said) ? `${noun} ${id} not found` : said.includes(id) ? said : `${said} (${noun} ${id})`;
   return new CliError(message, ExitCode.notFound, { status: 404, code: error.code });

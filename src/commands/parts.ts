@@ -6,16 +6,17 @@
 // chosen here. Each part says how many records match in all, whether that count is exact, and
 // whether crm chose them itself.
 
-import { CliError, ExitCode, toCliError } from '../cli/errors.js';
+import { CliError, ExitCode, noRecordError, toCliError } from '../cli/errors.js';
 import { formatNumber } from '../cli/format.js';
-import type { Section } from '../cli/result.js';
+import { record, type Result, type Section } from '../cli/result.js';
 import type { ApiClient } from '../http/core.js';
 import { HttpError } from '../http/errors.js';
 import { PAGES_IN_FLIGHT, Walk } from '../http/paginate.js';
-import type { Query } from '../http/url.js';
+import { fillPath, type Query } from '../http/url.js';
 import { PART_READ_MAX } from '../registry/local.js';
 import { PAGE_MAX } from '../registry/service.js';
 import { isObject, type JsonObject } from '../registry/values.js';
+import { notFoundNamed } from './endpoint.js';
 
 
 /** What a part found in its list. */
@@ -49,6 +50,8 @@ interface ScanOptions {
   max?: number;
   /** A newest-first list is read from its head up to this record (created before what the part wants): nothing after it can match. */
   stopAt?: (record: JsonObject) => boolean;
+  /** The part wants no more than this many records (a contact is in a sequence once): the read stops there, complete. */
+  enough?: number;
 }
 
 /** The records of a list that belong to a part (see ScanOptions). */
@@ -62,8 +65,8 @@ export async function scan(client: ApiClient, path: string, query: Query, option
     }
   }
   const max = options.max ?? PART_READ_MAX;
-  // A read that stops early (at a record created before what the part wants) asks for a page at a time.
-  const walk = new Walk(client, path, query, { limit: max, key: options.key, concurrency: options.stopAt ? 1 : PAGES_IN_FLIGHT });
+  // A read that stops early (at a record created before what the part wants, at enough) asks for a page at a time.
+  const walk = new Walk(client, path, query, { limit: max, key: options.key, concurrency: options.stopAt || options.enough ? 1 : PAGES_IN_FLIGHT });
   const matched: JsonObject[] = [];
   let read = 0;
   let stopped = false;
@@ -75,6 +78,10 @@ export async function scan(client: ApiClient, path: string, query: Query, option
       break;
     }
     if (options.matches(item)) matched.push(item);
+    if (matched.length === options.enough) {
+      stopped = true;
+      break;
+    }
   }
   const complete = stopped || read < max || walk.total === read;
   return { matched, count: matched.length, complete, read, total: walk.total, local: true };
@@ -137,4 +144,69 @@ export function partialFailure(failures: readonly Failure[], whole: string): Cli
   if (failures.length === 0) return undefined;
   const parts = failures.map((failure) => `${failure.part.replace(/_/g, ' ')} (${failure.message})`).join('; ');
   return new CliError(`${whole}: some parts could not be read: ${parts}`, ExitCode.partial, { code: 'partial_failure' });
+}
+
+/** A part as stderr names it, its scan, and what its list holds ("open tasks"). */
+type Described = readonly [what: string, found: Scan | undefined, from: string];
+
+/** What crm filtered itself, and what it could not read whole (then a part may miss records): lines for stderr. */
+export function notices(described: readonly Described[]): string[] {
+  const local = described.filter(([, found]) => found?.local).map(([what, found, from]) => `${what} (from the ${formatNumber(found!.read)} ${from})`);
+  const lines = local.length > 0 ? [`Filtered by crm (the service has no such filter): ${local.join(', ')}.`] : [];
+  for (const [what, found, from] of described) {
+    if (!found || found.complete) continue;
+    const of = found.total !== undefined ? ` of ${formatNumber(found.total)}` : '';
+    lines.push(`crm: warning: ${what}: crm read the ${formatNumber(found.read)} newest ${from}${of} and no more; there may be others.`);
+  }
+  return lines;
+}
+
+// ---- a record's view ----------------------------------------------------------------------------------
+
+/** One record by id, as a view's parts read them (the account of a contact): the service's errors as they are. */
+export async function readOne(client: ApiClient, noun: string, path: string, id: string): Promise<JsonObject> {
+  const data = await client.request('GET', fillPath(path, { id }));
+  if (!isObject(data)) throw noRecordError(noun);
+  return data;
+}
+
+/** The record a view is about: a 404 is exit 4 naming it, as `get` says it. */
+export async function readRecord(client: ApiClient, noun: string, path: string, id: string): Promise<JsonObject> {
+  try {
+    return await readOne(client, noun, path, id);
+  } catch (error) {
+    throw notFoundNamed(error, noun, id);
+  }
+}
+
+/**
+ * The record and its parts, all under way at once, once every one has settled. The record comes
+ * first: its failure is the command's (a contact not found is exit 4, whatever its parts said);
+ * then a part's failure that settle() let through.
+ */
+export async function gather<T extends readonly unknown[]>(work: readonly [...{ [K in keyof T]: Promise<T[K]> }]): Promise<T> {
+  const settled = await Promise.allSettled(work);
+  for (const one of settled) if (one.status === 'rejected') throw one.reason;
+  return settled.map((one) => (one as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}
+
+/** The id a record names in this field (a contact's account_id), if it names one. */
+export function refOf(record: JsonObject, field: string): string | undefined {
+  const value = record[field];
+  return typeof value === 'string' && value.trim() !== '' ? value : typeof value === 'number' ? String(value) : undefined;
+}
+
+/**
+ * A view as the printer takes it: the record and its parts as one object, with `filtered_locally`
+ * (the parts crm chose itself) and `errors` (the parts that could not be read, in the view's
+ * order); stderr says what crm filtered (`scans`: each part's scan by its name in `parts`) and what it could not read whole; exit 7 when a part failed.
+ */
+export function viewResult(whole: string, parts: JsonObject, sections: readonly Section[], failures: readonly Failure[], scans: Readonly<Record<string, Described>>): Result {
+  const order = Object.keys(parts);
+  const failed = [...failures].sort((a, b) => order.indexOf(a.part) - order.indexOf(b.part));
+  const filteredLocally = Object.entries(scans).filter(([, [, found]]) => found?.local).map(([part]) => part);
+  const data = { ...parts, filtered_locally: filteredLocally, ...(failed.length > 0 ? { errors: failed } : {}) };
+  const result = record(data, { sections, notices: notices(Object.values(scans)) });
+  const failure = partialFailure(failed, whole);
+  return failure ? { ...result, failure } : result;
 }

@@ -23,3 +23,6 @@ export const SETTING_NAMES = ['base_url', 'output', 'timeout', 'api_key'] as con
  * list the service cannot select its records from: ten pages of 50.
  */
 export const PART_READ_MAX = 500;
+
+/** Records each part of a record's view shows unless --limit says otherwise (`crm contacts view`). */
+export const VIEW_LIMIT = 10;

@@ -124,7 +124,7 @@ describe('contacts get, create, update, delete', () => {
     const asJson = await run(['contacts', 'get', contact.id, '--json'], { ws });
     expect(json(asJson)).toEqual(contact);
     // In a pipe, one record is every field as key<TAB>value lines, as `gh ... view` prints it.
-    const asTsv = await run(['contacts', 'view', contact.id], { ws });
+    const asTsv = await run(['contacts', 'get', contact.id], { ws });
     expect(asTsv.stdout.split('\n')[0]).toBe(`id\t${contact.id}`);
     expect(asTsv.stdout).toContain(`email\t${contact.email}\n`);
     expect(asTsv.stdout).toContain(`list_ids\t${JSON.stringify(contact.list_ids)}\n`);

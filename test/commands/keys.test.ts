@@ -25,6 +25,7 @@ describe('every field that takes a contact or account id takes its email or name
   /** A call of each command with the natural key in that field (command name . field name). */
   const CALLS: Record<string, string[]> = {
     'contacts_get.id': ['contacts', 'get', EMAIL],
+    'contacts_view.id': ['contacts', 'view', EMAIL],
     'contacts_create.account_id': ['contacts', 'create', '--name', 'Keyed', '--email', 'keyed@example.com', '--account-id', NAME],
     'contacts_update.ids': ['contacts', 'update', EMAIL, '--status', 'customer'],
     'contacts_update.account_id': ['contacts', 'update', CONTACT, '--account-id', NAME],
@@ -34,6 +35,7 @@ describe('every field that takes a contact or account id takes its email or name
     'contacts_tasks_add.id': ['contacts', 'tasks', 'add', EMAIL, '--title', 'T'],
     'contacts_enroll.ids': ['contacts', 'enroll', EMAIL, '--sequence', DEMO.sequence],
     'accounts_get.id': ['accounts', 'get', NAME],
+    'accounts_view.id': ['accounts', 'view', NAME],
     'accounts_update.ids': ['accounts', 'update', NAME, '--industry', 'I'],
     'accounts_delete.ids': ['accounts', 'delete', NAME],
     'deals_list.account_id': ['deals', 'list', '--account-id', NAME],

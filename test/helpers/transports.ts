@@ -12,6 +12,8 @@ export interface HeldWorkspace extends Workspace {
   held(): string[];
   /** Waits until at least `count` requests are held at once (generously: a busy machine is slow, never the subject). */
   untilHeld(count: number): Promise<void>;
+  /** Answers the one request held that is exactly this ("GET /api/v1/..."); the others stay held. */
+  answer(request: string): void;
   /** Answers every request held, and every later one at once. */
   release(): void;
 }
@@ -32,6 +34,11 @@ export function holding(ws: Workspace): HeldWorkspace {
     transport,
     held: () => waiting.map((entry) => entry.request),
     untilHeld: (count) => until(() => waiting.length >= count, `${count} requests held at once (held: ${waiting.map((entry) => entry.request).join(', ')})`),
+    answer(request) {
+      const at = waiting.findIndex((entry) => entry.request === request);
+      if (at < 0) throw new Error(`${request} is not held (held: ${waiting.map((entry) => entry.request).join(', ')})`);
+      waiting.splice(at, 1)[0]!.answer();
+    },
     release() {
       released = true;
       for (const entry of waiting.splice(0)) entry.answer();

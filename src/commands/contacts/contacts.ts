@@ -11,6 +11,7 @@ import contactsExport from './export/command.js';
 import contactsImport from './import/command.js';
 import { notesAdd, notesList } from './notes/command.js';
 import tasksAdd from './tasks/command.js';
+import view from './view/command.js';
 
 export const CONTACTS: readonly Command[] = [
   ...crud(
@@ -25,7 +26,7 @@ export const CONTACTS: readonly Command[] = [
       ],
       delete: [ex(`crm contacts delete ${DEMO.contact} --yes`, 'soft-delete without asking', { tool: { ids: [DEMO.contact] } })],
     },
-    { create },
+    { create, view },
   ),
   notesList,
   notesAdd,

@@ -11,7 +11,8 @@ import type { ApiClient } from '../../http/core.js';
 import { ENDPOINTS } from '../../registry/endpoints.js';
 import { isObject, type JsonObject } from '../../registry/values.js';
 import type { Handler } from '../command.js';
-import { partOf, partSection, partialFailure, scan, settle, type Failure, type Scan } from '../parts.js';
+import { notices, partOf, partSection, partialFailure, scan, settle, type Failure } from '../parts.js';
+import { byCloseDate, closesWithin, notClosed } from '../deals/open.js';
 import { byDueDate, hasStatus, isDue, parseDue } from '../tasks/due.js';
 import type { Spec } from './command.js';
 
@@ -70,7 +71,16 @@ export const run: Handler<Spec> = async (ctx, { options }) => {
     partSection('Pending AI suggestions', 'suggestions', parts.suggestions, SUGGESTION_COLUMNS, 'No pending suggestions.', 'crm ai suggestions'),
     partSection(`New contacts since ${since.slice(0, 10)}`, 'contacts_new', parts.contacts_new, CONTACT_COLUMNS, `No contact created in the last ${NEW_DAYS} days.`, `crm contacts list --limit ${parts.contacts_new?.count ?? shown}`),
   ];
-  const result = record(data, { sections, notices: notices({ overdue, dueSoon, closing, suggestions, fresh }) });
+  const result = record(data, {
+    sections,
+    notices: notices([
+      ['overdue tasks', overdue, 'open tasks'],
+      ['tasks due today and this week', dueSoon, 'open tasks'],
+      ['deals closing', closing, 'open deals'],
+      ['pending suggestions', suggestions, 'suggestions'],
+      ['new contacts', fresh, 'newest contacts'],
+    ]),
+  });
   const failure = partialFailure(failures, 'crm status');
   return failure ? { ...result, failure } : result;
 };
@@ -80,23 +90,6 @@ const DEAL_COLUMNS = ['id', 'name', 'amount', 'currency', 'stage', 'close_date']
 const STAGE_COLUMNS = ['name', 'count', 'value', 'probability', 'weighted_value', 'currency'];
 const SUGGESTION_COLUMNS = ['id', 'title', 'type', 'contact_id', 'deal_id'];
 const CONTACT_COLUMNS = ['id', 'name', 'email', 'status', 'created_at'];
-
-/** A deal's close day (YYYY-MM-DD), if it has one. */
-function closeDay(deal: JsonObject): string | undefined {
-  return typeof deal.close_date === 'string' && /^\d{4}-\d{2}-\d{2}/.test(deal.close_date) ? deal.close_date.slice(0, 10) : undefined;
-}
-
-function closesWithin(deal: JsonObject, from: string, to: string): boolean {
-  const day = closeDay(deal);
-  return day !== undefined && day >= from && day <= to;
-}
-
-const byCloseDate = (a: JsonObject, b: JsonObject) => (closeDay(a) ?? '').localeCompare(closeDay(b) ?? '');
-
-/** Open by its status where it has one (the sandbox's deals do; the spec shows no field of a deal). */
-function notClosed(deal: JsonObject): boolean {
-  return typeof deal.status !== 'string' || deal.status === 'open';
-}
 
 function createdSince(record: JsonObject, since: string): boolean {
   return typeof record.created_at === 'string' && Date.parse(record.created_at) >= Date.parse(since);
@@ -182,33 +175,4 @@ function totals(rows: readonly StageRow[]): string[] {
     byCurrency.set(row.currency ?? '', total);
   }
   return [...byCurrency].map(([currency, total]) => `Total ${formatNumber(total.value)}${currency ? ` ${currency}` : ''}${total.weighs ? `, weighted ${formatNumber(round(total.weighted))}` : ''}`);
-}
-
-// ---- what stderr says ---------------------------------------------------------------------------------
-
-interface Scans {
-  overdue?: Scan;
-  dueSoon?: Scan;
-  closing?: Scan;
-  suggestions?: Scan;
-  fresh?: Scan;
-}
-
-/** What crm filtered itself, and what it could not read whole (then a part may miss records). */
-function notices(scans: Scans): string[] {
-  const described: Array<[string, Scan | undefined, string]> = [
-    ['overdue tasks', scans.overdue, 'open tasks'],
-    ['tasks due today and this week', scans.dueSoon, 'open tasks'],
-    ['deals closing', scans.closing, 'open deals'],
-    ['pending suggestions', scans.suggestions, 'suggestions'],
-    ['new contacts', scans.fresh, 'newest contacts'],
-  ];
-  const local = described.filter(([, found]) => found?.local).map(([what, found, from]) => `${what} (from the ${formatNumber(found!.read)} ${from})`);
-  const lines = local.length > 0 ? [`Filtered by crm (the service has no such filter): ${local.join(', ')}.`] : [];
-  for (const [what, found, from] of described) {
-    if (!found || found.complete) continue;
-    const of = found.total !== undefined ? ` of ${formatNumber(found.total)}` : '';
-    lines.push(`crm: warning: ${what}: crm read the ${formatNumber(found.read)} newest ${from}${of} and no more; there may be others.`);
-  }
-  return lines;
 }

@@ -1,0 +1,23 @@
+// Which deals are open and when they close, for `crm status` and the views of a record (`crm contacts
+// view`, `crm accounts view`): the service has no close-date filter, and the spec shows no field of a
+// deal, so these read what the sandbox's deals carry and take a deal without them as open.
+
+import type { JsonObject } from '../../registry/values.js';
+
+/** A deal's close day (YYYY-MM-DD), if it has one. */
+function closeDay(deal: JsonObject): string | undefined {
+  return typeof deal.close_date === 'string' && /^\d{4}-\d{2}-\d{2}/.test(deal.close_date) ? deal.close_date.slice(0, 10) : undefined;
+}
+
+export function closesWithin(deal: JsonObject, from: string, to: string): boolean {
+  const day = closeDay(deal);
+  return day !== undefined && day >= from && day <= to;
+}
+
+/** Soonest close first; deals without a close date last. */
+export const byCloseDate = (a: JsonObject, b: JsonObject) => (closeDay(a) ?? '\uffff').localeCompare(closeDay(b) ?? '\uffff');
+
+/** Open by its status where it has one (the sandbox's deals do; the spec shows no field of a deal). */
+export function notClosed(deal: JsonObject): boolean {
+  return typeof deal.status !== 'string' || deal.status === 'open';
+}
