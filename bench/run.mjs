@@ -76,6 +76,9 @@ try {
   const base = results[0];
   // CPU time too: on a shared machine other work inflates wall time, and its ratios, far more.
   console.log(`Start-up, ${RUNS} interleaved runs each (median wall ms, ratio of medians to node -e 0; the same for CPU ms):`);
+  // The base moves with the environment: Node 20 reads NODE_EXTRA_CA_CERTS's certificates as it
+  // starts (about 40 ms of CPU for a system bundle on this machine), node -e 0 included; Node 24 does not.
+  if (process.env.NODE_EXTRA_CA_CERTS) console.log(`  (NODE_EXTRA_CA_CERTS is set: Node 20 reads it at every start, node -e 0 included; this is Node ${process.versions.node})`);
   for (const r of results) {
     const ratio = r.median / base.median;
     const verdict = r.target ? `  target <= ${r.target}x: ${ratio <= r.target ? 'met' : 'MISSED'}` : '';
