@@ -1,10 +1,10 @@
 // Bundles crm into dist/ with esbuild, in builds that keep start-up reading as few files as possible:
-// dist/crm.js (src/main.ts: commander and the commands' definitions, one file) and dist/app.js
-// (src/app.ts: what runs a command), with a chunk for each command's handler and for the libraries
-// a command loads only when it uses them. The definitions are in both (they are data), which keeps
-// the entry a single file. dist/complete.js is the shell completions' fast path (src/complete.ts), a
-// file of its own so a TAB loads neither. dist/jq.wasm is --jq's engine (src/cli/jq.ts reads it
-// from beside app.js; the package's "files" carry dist/ whole).
+// dist/crm.js (src/main.ts: commander and the command tree), dist/app.js (src/app.ts: what runs a
+// command) and the chunks they share: the commands' definitions with the registry (loaded once, by
+// both), and the core, which app.js loads; a chunk for each command's handler and for the libraries a
+// command loads only when it uses them. dist/complete.js is the shell completions' fast path
+// (src/complete.ts), a file of its own so a TAB loads neither. dist/jq.wasm is --jq's engine
+// (src/cli/jq.ts reads it from beside app.js; the package's "files" carry dist/ whole).
 import { build } from 'esbuild';
 import { copyFileSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
@@ -93,20 +93,6 @@ const common = {
 };
 
 /**
- * A definition loads its handler with `import('./run.js')`. The entry never calls that loader (its
- * action hands the command's name to app.js, whose copy of the definitions loads the handler's
- * chunk), so in the entry's build a handler module is an empty stand-in: the entry stays one small
- * file, without the code of every command.
- */
-const handlersInApp = {
-  name: 'handlers-in-app',
-  setup(build) {
-    build.onResolve({ filter: /^\.\/run\.js$/ }, (args) => (args.kind === 'dynamic-import' && /\/src\/commands\//.test(args.importer) ? { path: args.importer, namespace: 'handler-in-app' } : undefined));
-    build.onLoad({ filter: /.*/, namespace: 'handler-in-app' }, () => ({ contents: 'export {};', loader: 'js' }));
-  },
-};
-
-/**
  * Each handler is a chunk of the app build, loaded when its command runs. esbuild puts a module
  * shared by several entries (app.js, the handlers) in a chunk for that set of entries, and the
  * handlers share different parts of the core: that made dozens of small chunks, read by every
@@ -132,7 +118,7 @@ const lazyModulesShareTheCore = {
   setup(build) {
     const app = fileURLToPath(new URL('../src/app.ts', import.meta.url));
     build.onResolve({ filter: /.*/ }, async (args) => {
-      if (args.kind !== 'dynamic-import' || args.namespace !== 'file' || !/\/src\//.test(args.importer) || isBuiltin(args.path) || args.path === './run.js') return undefined;
+      if (args.kind !== 'dynamic-import' || args.namespace !== 'file' || !/\/src\//.test(args.importer) || isBuiltin(args.path) || args.path === './run.js' || args.path === './app.js') return undefined;
       const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer });
       return resolved.errors.length > 0 ? { errors: resolved.errors } : { path: resolved.path, namespace: 'with-core' };
     });
@@ -147,16 +133,17 @@ const lazyModulesShareTheCore = {
   },
 };
 
-/** main.ts and complete.ts import './app.js' when needed: that is the app build's output, not bundled in. */
+/** complete.ts imports './app.js' when a value is not cached: that is the other build's output, not bundled in. */
 const appIsSeparate = {
   name: 'app-is-separate',
   setup(build) {
-    build.onResolve({ filter: /^\.\/app\.js$/ }, (args) => (/(main|complete)\.ts$/.test(args.importer) ? { path: './app.js', external: true } : undefined));
+    build.onResolve({ filter: /^\.\/app\.js$/ }, (args) => (/complete\.ts$/.test(args.importer) ? { path: './app.js', external: true } : undefined));
   },
 };
 
-// Without splitting, each entry is a bundle of its own.
-await build({ ...common, plugins: [...common.plugins, appIsSeparate, handlersInApp], entryPoints: { crm: 'src/main.ts', complete: 'src/complete.ts' }, outdir: 'dist', splitting: false });
-await build({ ...common, plugins: [...common.plugins, handlersShareTheCore, lazyModulesShareTheCore], entryPoints: { app: 'src/app.ts' }, outdir: 'dist', splitting: true, chunkNames: 'chunks/[name]-[hash]' });
+// The completions' fast path without splitting: one file. The entry and the app with splitting: the
+// definitions, which both hold, are one chunk of theirs.
+await build({ ...common, plugins: [...common.plugins, appIsSeparate], entryPoints: { complete: 'src/complete.ts' }, outdir: 'dist', splitting: false });
+await build({ ...common, plugins: [...common.plugins, handlersShareTheCore, lazyModulesShareTheCore], entryPoints: { crm: 'src/main.ts', app: 'src/app.ts' }, outdir: 'dist', splitting: true, chunkNames: 'chunks/[name]-[hash]' });
 
 copyFileSync(createRequire(import.meta.url).resolve('jq-wasm/jq.wasm'), new URL('../dist/jq.wasm', import.meta.url));

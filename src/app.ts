@@ -11,7 +11,7 @@ export { usageError } from './cli/errors.js';
 export { printFailure, runAction } from './cli/runner.js';
 export { fetchCompletionValues } from './commands/completion/values.js';
 
-/** Runs the command of this name (the entry's tree has the same definitions, without their handlers' code). */
+/** Runs the command of this name (the definitions are one chunk, shared with the entry). */
 export function runNamed(ctx: Context, name: string, input: Parameters<typeof runCommand>[3]): Promise<Result> {
   const command = COMMANDS.find((candidate) => candidate.name === name);
   if (!command) throw new Error(`no command named ${name}`);

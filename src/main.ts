@@ -164,7 +164,7 @@ function addCommand(parent: Command, spec: CrmCommandSpec, run: Run, full: boole
     const leaf = actionArgs.at(-1) as Command;
     await run(
       async (ctx) => {
-        // app.js holds the definitions too, with their handlers' loaders: it is given the name.
+        // Run by name: app.js reads the definition from the same tree and loads its handler.
         const { runNamed } = await import('./app.js');
         return runNamed(ctx, spec.name, { args: positionalArgs(spec.args, leaf), options: leaf.opts() });
       },
