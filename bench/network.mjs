@@ -9,13 +9,16 @@
 // - export: `crm contacts export --format ndjson` of 3,000 contacts against a sequential loop over
 //   the same pages (bench/fetch-pages.mjs: one page of 50 after the other), wall time (target: at
 //   most 0.3).
+// - bulk: `crm tasks update - --priority ...` of 40 tasks (ids on stdin) against one `crm tasks
+//   update ID` process a task, one after the other (what `xargs -n1` does), against a `crm sandbox
+//   serve` behind the same round trip; wall time (target: at most 0.2).
 //
-//   node bench/network.mjs [--runs N (5)] [--rtt MS (40)] [--post-rate N (50)] [--skip-import] [--skip-export]
+//   node bench/network.mjs [--runs N (5)] [--rtt MS (40)] [--post-rate N (50)] [--skip-import] [--skip-export] [--skip-bulk]
 
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { median, scratchSpace, verdict } from './runs.mjs';
-import { CRM, serveRemote } from './serve.mjs';
+import { CRM, serveRemote, serveSandbox } from './serve.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
@@ -24,6 +27,7 @@ const RTT = option('--rtt', 40);
 const POST_RATE = option('--post-rate', 50);
 const IMPORT_ROWS = 300;
 const EXPORT_RECORDS = 3_000;
+const BULK_RECORDS = 40;
 const FETCH_LOOP = fileURLToPath(new URL('./fetch-pages.mjs', import.meta.url));
 
 const space = scratchSpace('crm-bench-network-');
@@ -34,7 +38,7 @@ function envFor(server) {
   return { ...env, CRM_BASE_URL: server.url, CRM_API_KEY: server.api_key };
 }
 
-const wall = (argv, env) => space.measure(argv, env).ms;
+const wall = (argv, env, input) => space.measure(argv, env, { input }).ms;
 
 async function benchImport() {
   const server = await serveRemote(['--rtt', String(RTT), '--post-rate', String(POST_RATE)]);
@@ -84,9 +88,33 @@ async function benchExport() {
   }
 }
 
+async function benchBulk() {
+  const sandbox = await serveSandbox(space.home());
+  const server = await serveRemote(['--rtt', String(RTT), '--post-rate', String(POST_RATE), '--upstream', sandbox.url]);
+  try {
+    const env = { ...envFor(server), CRM_API_KEY: sandbox.api_key };
+    const ids = space.measure([CRM, 'tasks', 'list', '--limit', String(BULK_RECORDS), '-q'], env, { stdout: true }).stdout.trim().split('\n');
+    if (ids.length !== BULK_RECORDS) throw new Error(`${ids.length} tasks listed, not ${BULK_RECORDS}`);
+    const bulk = [];
+    const loop = [];
+    for (let run = 0; run < RUNS; run++) {
+      bulk.push(wall([CRM, 'tasks', 'update', '-', '--priority', 'high'], env, `${ids.join('\n')}\n`));
+      loop.push(ids.reduce((total, id) => total + wall([CRM, 'tasks', 'update', id, '--priority', 'low'], env), 0));
+    }
+    const ratio = median(bulk) / median(loop);
+    console.log(`\nUpdate of ${BULK_RECORDS} tasks, ${RTT} ms away, ${RUNS} interleaved runs (medians):`);
+    console.log(`  one crm process a task, one after the other (xargs -n1)   ${(median(loop) / 1000).toFixed(2)} s`);
+    console.log(`  crm tasks update - (the ids on stdin)                     ${(median(bulk) / 1000).toFixed(2)} s   ratio ${ratio.toFixed(2)}  target <= 0.2: ${verdict(ratio <= 0.2)}`);
+  } finally {
+    server.child.kill('SIGTERM');
+    sandbox.child.kill('SIGTERM');
+  }
+}
+
 try {
   if (!args.includes('--skip-import')) await benchImport();
   if (!args.includes('--skip-export')) await benchExport();
+  if (!args.includes('--skip-bulk')) await benchBulk();
 } finally {
   space.remove();
 }

@@ -30,14 +30,14 @@ export function scratchSpace(prefix) {
       return { ...env, HOME: dir, XDG_CONFIG_HOME: join(dir, 'config'), XDG_DATA_HOME: join(dir, 'data') };
     },
     /**
-     * Runs `node ARGV` to its end, stdout drained (kept with `stdout`); wall time in ms and, with
-     * `peak`, peak RSS in KB and CPU time in ms (bench/usage.cjs preloaded).
+     * Runs `node ARGV` to its end, stdout drained (kept with `stdout`), `input` as its stdin; wall
+     * time in ms and, with `peak`, peak RSS in KB and CPU time in ms (bench/usage.cjs preloaded).
      */
-    measure(argv, env, { peak = false, stdout = false } = {}) {
+    measure(argv, env, { peak = false, stdout = false, input = undefined } = {}) {
       const usageFile = join(scratch, `usage-${process.hrtime.bigint()}`);
       const full = peak ? [node, '-r', USAGE, ...argv] : [node, ...argv];
       const start = process.hrtime.bigint();
-      const result = spawnSync(full[0], full.slice(1), { env: { ...env, CRM_BENCH_USAGE_FILE: usageFile }, stdio: ['ignore', stdout ? 'pipe' : 'ignore', 'pipe'], maxBuffer: 1 << 30 });
+      const result = spawnSync(full[0], full.slice(1), { env: { ...env, CRM_BENCH_USAGE_FILE: usageFile }, stdio: [input === undefined ? 'ignore' : 'pipe', stdout ? 'pipe' : 'ignore', 'pipe'], input, maxBuffer: 1 << 30 });
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       if (result.status !== 0) throw new Error(`${argv.join(' ')} exited ${result.status}: ${result.stderr}`);
       const used = peak ? JSON.parse(readFileSync(usageFile, 'utf8')) : {};
