@@ -219,6 +219,15 @@ describe('crm accounts view', () => {
     expect((await running).code).toBe(0);
   });
 
+  it('on a terminal: the account, then its contacts and deals, each with how many more and where to see them', async () => {
+    const contacts = all(ws, '/contacts', 'contacts').filter((contact) => contact.account_id === DEMO.account).length;
+    expect(contacts).toBeGreaterThan(1);
+    const result = await run(['accounts', 'view', DEMO.account, '--limit', '1', '--no-color'], { ws, tty: { stdout: true, stderr: true, columns: 100 } });
+    expect(result.code, result.stderr).toBe(0);
+    for (const title of [`Account ${DEMO.account}\n`, `Contacts (${contacts})\nID`, 'Deals (']) expect(result.stdout).toContain(title);
+    expect(result.stdout).toContain(`…and ${contacts - 1} more: crm accounts view ${DEMO.account} --json --fields contacts --limit 50\n`);
+  });
+
   it('a name no account has is exit 4; an account id that does not exist, exit 4 naming it', async () => {
     const byName = await run(['accounts', 'view', 'No Such Account Ltd'], { ws });
     expect(byName.code).toBe(4);

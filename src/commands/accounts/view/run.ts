@@ -37,7 +37,7 @@ export const run: Handler<Spec> = async (ctx, { command, args, options }) => {
   };
   const sections: Section[] = [
     { title: `Account ${id}`, path: 'account', columns: ['id', 'name', 'domain', 'industry', 'employees', 'created_at'] },
-    partSection('Contacts', 'contacts', parts.contacts, ['id', 'name', 'email', 'title', 'status', 'score'], 'No contacts.'),
+    partSection('Contacts', 'contacts', parts.contacts, ['id', 'name', 'email', 'title', 'status', 'score'], 'No contacts.', `crm accounts view ${id} --json --fields contacts --limit 50`),
     partSection('Deals', 'deals', parts.deals, ['id', 'name', 'amount', 'currency', 'stage', 'status', 'close_date'], 'No deals.', `crm deals list --account-id ${id} --all`),
   ];
   return viewResult(`crm accounts view ${id}`, parts, sections, failures, {
