@@ -189,7 +189,7 @@ __crm_flags() {
         'sandbox serve') echo "$globals "'--port -h --help' ;;
         'sandbox reset') echo "$globals "'-y --yes -h --help' ;;
         'sandbox status') echo "$globals "'-h --help' ;;
-        'api') echo "$globals "'-f --field -F --typed-field --input --paginate --raw -h --help' ;;
+        'api') echo "$globals "'-X --method -f --field -F --typed-field -H --header --input -i --include --paginate --raw -h --help' ;;
         'mcp') echo "$globals "'--read-only --toolsets --tools --exclude-tools -h --help' ;;
         'completion') echo "$globals "'-h --help' ;;
         'watch') echo "$globals "'--interval --once --since-start --state --max-failures --exec --forward-to --secret --score --changes -h --help' ;;
@@ -275,7 +275,8 @@ __crm_flag_values() {
         'ai accept --set' | 'ai accept --data') ;;
         'ai trigger --set' | 'ai trigger --data') ;;
         'sandbox serve --port') ;;
-        'api -f' | 'api --field' | 'api -F' | 'api --typed-field') ;;
+        'api -X' | 'api --method') echo 'GET POST PATCH PUT DELETE' ;;
+        'api -f' | 'api --field' | 'api -F' | 'api --typed-field' | 'api -H' | 'api --header') ;;
         'api --input') echo '@file' ;;
         'mcp --toolsets') echo '@list contacts accounts deals sequences tasks pipeline search analytics ai' ;;
         'mcp --tools' | 'mcp --exclude-tools') ;;

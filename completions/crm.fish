@@ -321,7 +321,7 @@ function __crm_value_flags
         case 'sandbox status'
             echo --output -o --fields --jq --profile --base-url --timeout
         case 'api'
-            echo --output -o --fields --jq --profile --base-url --timeout --field -f --typed-field -F --input
+            echo --output -o --fields --jq --profile --base-url --timeout --method -X --field -f --typed-field -F --header -H --input
         case 'mcp'
             echo --output -o --fields --jq --profile --base-url --timeout --toolsets --tools --exclude-tools
         case 'completion'
@@ -428,7 +428,7 @@ complete -c crm -n '__crm_at \'\'' -a auth -d 'Log in to a workspace, check or r
 complete -c crm -n '__crm_at \'\'' -a profiles -d 'Stored workspaces: list, switch, remove'
 complete -c crm -n '__crm_at \'\'' -a config -d 'Settings of the active profile'
 complete -c crm -n '__crm_at \'\'' -a sandbox -d 'The local sandbox workspace (embedded default and test server)'
-complete -c crm -n '__crm_at \'\'' -a api -d 'Call any endpoint: crm api METHOD PATH (auth, retries and errors as for every command)'
+complete -c crm -n '__crm_at \'\'' -a api -d 'Call any endpoint: crm api [METHOD] PATH (auth, retries and errors as for every command)'
 complete -c crm -n '__crm_at \'\'' -a mcp -d 'Serve every endpoint as a tool for AI agents (Model Context Protocol on stdio)'
 complete -c crm -n '__crm_at \'\'' -a completion -d 'Print the shell completion script for bash, zsh or fish'
 complete -c crm -n '__crm_at \'\'' -a watch -d 'Follow a list: emit each new record (or, with --changes, each change) once, oldest first (run a command, forward it to a URL, score it)'
@@ -936,13 +936,16 @@ complete -c crm -n '__crm_at \'sandbox reset\'' -s h -l help -d 'show help'
 complete -c crm -n '__crm_at \'sandbox status\'' -s h -l help -d 'show help'
 
 # crm api
+complete -c crm -n '__crm_at \'api\'' -s X -l method -x -a 'GET POST PATCH PUT DELETE' -d 'the HTTP method (default GET, or POST with fields or --input)'
 complete -c crm -n '__crm_at \'api\'' -s f -l field -x -d 'a string field key=value (query for GET, body otherwise); repeatable'
 complete -c crm -n '__crm_at \'api\'' -s F -l typed-field -x -d 'a typed field key=value: JSON value, or @file for its text; repeatable'
+complete -c crm -n '__crm_at \'api\'' -s H -l header -x -d 'a request header "Name: value" (not X-Service-API-Key: the key is the profile\'s); repeatable'
 complete -c crm -n '__crm_at \'api\'' -l input -r -F -d 'request body from a file, or - for stdin'
+complete -c crm -n '__crm_at \'api\'' -s i -l include -d 'print the status line and the headers of the answer before its body'
 complete -c crm -n '__crm_at \'api\'' -l paginate -d 'walk every page of a list (GET), streamed'
 complete -c crm -n '__crm_at \'api\'' -l raw -d 'print the whole envelope, not only its data'
 complete -c crm -n '__crm_at \'api\'' -s h -l help -d 'show help'
-complete -c crm -n '__crm_argument \'api\' 0' -a 'GET POST PATCH PUT DELETE' -d 'method'
+complete -c crm -n '__crm_argument \'api\' 0' -a 'GET POST PATCH PUT DELETE' -d 'method-or-path'
 
 # crm mcp
 complete -c crm -n '__crm_at \'mcp\'' -l read-only -d 'leave out every tool that writes (only reads: list, get, search, analytics...; env CRM_READ_ONLY=1)'

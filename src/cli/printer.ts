@@ -56,6 +56,7 @@ export class Printer {
 
   async print(result: Result): Promise<void> {
     const { io } = this.out;
+    for (const line of result.head ?? []) this.out.write(`${this.out.tty ? safeLine(line) : line}\n`);
     switch (result.kind) {
       case 'list':
         await this.out.batched(result.items, () => (this.quiet ? this.ids(result.items) : this.writer.list(result.items, result.view ?? {}, result.page)));

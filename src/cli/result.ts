@@ -86,6 +86,8 @@ export type Result = (
 ) & {
   /** The command failed after producing this (a partial bulk run): printed first, then reported. */
   failure?: CliError;
+  /** Lines on stdout before the data, in every format, --jq included (crm api -i: the status line and headers). */
+  head?: readonly string[];
 };
 
 export const list = (items: readonly unknown[] | AsyncIterable<unknown>, view?: View, page?: PageInfo, walk?: Walk): Result => ({ kind: 'list', items, view, page, walk });

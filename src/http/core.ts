@@ -6,14 +6,14 @@ import { HttpError, cancelledError, invalidRequest } from './errors.js';
 import { parseBody, readEnvelope, unwrapList, type ErrorMember, type ListPage } from './envelope.js';
 import { Pace, sleep as abortableSleep } from './pace.js';
 import { TIMEOUT_DEFAULT_SECONDS } from '../registry/global.js';
-import { API_PREFIX } from '../registry/service.js';
+import { API_KEY_HEADER, API_PREFIX } from '../registry/service.js';
 import { formatDuration, isObject } from '../registry/values.js';
 import { DEFAULT_MAX_RETRIES, MAX_WAIT_MS, RATE_LIMIT_BUDGET_MS, RETRY_AFTER_CAP_MS, backoffDelay, isIdempotent, parseRetryAfter, shouldRetry, type Outcome } from './retry.js';
 import { CANCELLED, TransportError, type Transport, type TransportRequest, type TransportResponse } from '../transport/types.js';
 import { maskKey, redact } from './redact.js';
 import { buildUrl, type Query } from './url.js';
 
-export const API_KEY_HEADER = 'X-Service-API-Key';
+export { API_KEY_HEADER };
 
 export interface ClientOptions {
   baseUrl: string;
@@ -59,6 +59,11 @@ interface RequestOptions {
    * nothing; never past MAX_WAIT_MS), each wait told to `onWait`. Only the request's signal ends it.
    */
   waitOutEveryRateLimit?: RateLimitWaits;
+  /**
+   * Headers of the caller's (crm api -H): added, or in place of crm's own of the same name (Accept,
+   * Content-Type, User-Agent). Never the key header: the key is the profile's or CRM_API_KEY.
+   */
+  headers?: Readonly<Record<string, string>>;
 }
 
 interface RateLimitWaits {
@@ -71,6 +76,8 @@ interface Exchange {
   data: unknown;
   /** The parsed body as the service sent it (`crm api --raw`). */
   envelope: unknown;
+  /** The answer's headers (`crm api -i`), a key they echo masked. */
+  headers: TransportResponse['headers'];
 }
 
 /** What an HTTP header value may hold (Node refuses anything else). */
@@ -137,12 +144,12 @@ export class ApiClient {
     if (response.status >= 400 || parsed.error) {
       throw this.statusError(response.status, parsed.error ?? readUnwrappedError(parsed.data));
     }
-    return { status: response.status, data: parsed.data, envelope };
+    return { status: response.status, data: parsed.data, envelope, headers: response.headers };
   }
 
   /** One page of a list endpoint; the signal cancels it (a walk that ended with pages in flight). */
-  async list(path: string, query: Query = {}, key?: string, signal?: AbortSignal): Promise<ListPage> {
-    const data = await this.request('GET', path, { query, signal });
+  async list(path: string, query: Query = {}, key?: string, signal?: AbortSignal, headers?: Readonly<Record<string, string>>): Promise<ListPage> {
+    const data = await this.request('GET', path, { query, signal, headers });
     const page = unwrapList(data, key);
     if (!page) throw new HttpError('malformed', 'malformed response from the service (expected a list)', { code: 'malformed_response' });
     return page;
@@ -154,7 +161,7 @@ export class ApiClient {
     const request: TransportRequest = {
       method,
       url: buildUrl(this.baseUrl, path, options.query),
-      headers: this.headersFor(body !== undefined),
+      headers: withHeaders(this.headersFor(body !== undefined), options.headers),
       body,
       timeoutMs: this.options.timeoutMs ?? TIMEOUT_DEFAULT_SECONDS * 1000,
       signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0],
@@ -431,6 +438,15 @@ const REASONS: Record<number, string> = {
   502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
 };
 
-function reason(status: number): string {
+/** crm's headers with the caller's added; one of the caller's replaces crm's of the same name, whatever its case. */
+function withHeaders(own: Readonly<Record<string, string>>, extra: Readonly<Record<string, string>> | undefined): Readonly<Record<string, string>> {
+  if (!extra) return own;
+  const names = new Set(Object.keys(extra).map((name) => name.toLowerCase()));
+  if (names.has(API_KEY_HEADER.toLowerCase())) throw new Error(`${API_KEY_HEADER} comes from the configuration, never from a caller`);
+  return { ...Object.fromEntries(Object.entries(own).filter(([name]) => !names.has(name.toLowerCase()))), ...extra };
+}
+
+/** The reason phrase of a status (`OK`, `Not Found`); empty for one crm does not name. */
+export function reason(status: number): string {
   return Object.hasOwn(REASONS, status) ? REASONS[status]! : '';
 }

@@ -98,6 +98,8 @@ export interface WalkOptions {
    * positionKey, short whatever the record, so that a cursor holds a few of them.
    */
   resumable?: boolean;
+  /** Headers of the caller's on every page (crm api -H). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -270,7 +272,7 @@ export class Walk implements AsyncIterable<unknown> {
 
   private ask(offset: number, size: number, yields: number): Page {
     this.requests++;
-    const answer = this.client.list(this.path, { ...this.filters, limit: size, offset }, this.options.key, this.ending.signal);
+    const answer = this.client.list(this.path, { ...this.filters, limit: size, offset }, this.options.key, this.ending.signal, this.options.headers);
     // A page that is never awaited (the walk ended first) must not be an unhandled rejection.
     answer.catch(() => {});
     return { offset, size, yields, alongside: this.concurrency, answer, missed: false };

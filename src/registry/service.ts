@@ -3,6 +3,12 @@
 
 /** The path every endpoint is under. */
 export const API_PREFIX = '/api/v1';
+
+/** The methods the service's endpoints take (crm api). */
+export const API_METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
+
+/** The header that carries the API key. */
+export const API_KEY_HEADER = 'X-Service-API-Key';
 /** The records a list page holds when no limit is asked for. */
 export const PAGE_DEFAULT = 20;
 /** The most records one page holds. */

@@ -1,23 +1,31 @@
-// crm api METHOD PATH: raw access to any endpoint through the same core (auth, retries, errors), with
+// crm api [METHOD] PATH: raw access to any endpoint through the same core (auth, retries, errors), with
 // the same printer: JSON unless a format is asked for, --fields and -q as everywhere.
 
 import { usageError } from '../../cli/errors.js';
-import { deepMerge, parseSetPairs, readSource, checkKeys } from '../../cli/input.js';
+import { safeLine } from '../../cli/format.js';
+import { deepMerge, parseChoice, parseSetPairs, readSource, checkKeys } from '../../cli/input.js';
 import { list, record, type Result } from '../../cli/result.js';
 import { isObject } from '../../registry/values.js';
 import type { Query } from '../../http/url.js';
-import { API_PREFIX } from '../../registry/service.js';
+import { reason } from '../../http/core.js';
+import { API_KEY_HEADER, API_METHODS, API_PREFIX } from '../../registry/service.js';
 import { streamedWalk } from '../stream.js';
 import type { Handler } from '../command.js';
 import type { Spec } from './command.js';
 
 export const run: Handler<Spec> = async (ctx, { args, options }) => {
-  const method = args.method;
-  const { path, query } = splitPath(args.path);
+  if (args.path === undefined && (API_METHODS as readonly string[]).includes(args.method_or_path)) throw usageError(`crm api ${args.method_or_path}: the path is missing`, `crm api ${args.method_or_path} /contacts`);
+  const { path, query } = splitPath(args.path ?? args.method_or_path);
   const strings = (options.field ?? []).map(asStringPair);
   const typed = await Promise.all((options.typed_field ?? []).map((pair) => readFileValue(pair, ctx.io.stdin)));
   const fields = deepMerge(parseSetPairs(strings, '-f'), parseSetPairs(typed, '-F'));
+  const method = methodOf(args.path === undefined ? undefined : args.method_or_path, options.method, {
+    sendsSomething: Object.keys(fields).length > 0 || options.input !== undefined,
+    paginate: Boolean(options.paginate),
+  });
+  const headers = parseHeaders(options.header ?? []);
   if (options.paginate && method !== 'GET') throw usageError('--paginate works with GET only');
+  if (options.paginate && options.include) throw usageError('-i and --paginate cannot be used together', 'each page has headers of its own: ask for one page with -i');
 
   let body: unknown;
   const input = options.input;
@@ -31,10 +39,60 @@ export const run: Handler<Spec> = async (ctx, { args, options }) => {
   }
 
   const client = await ctx.client();
-  if (options.paginate) return list(await streamedWalk(client, path, query));
-  const { data, envelope } = await client.exchange(method, path, { query, body });
-  return resultOf(options.raw ? envelope : data);
+  if (options.paginate) return list(await streamedWalk(client, path, query, { headers }));
+  const answer = await client.exchange(method, path, { query, body, headers });
+  const result = resultOf(options.raw ? answer.envelope : answer.data);
+  return options.include ? { ...result, head: headLines(answer.status, answer.headers) } : result;
 };
+
+/**
+ * As gh: GET, or POST when fields or --input are given (GET with --paginate, whose fields are its
+ * filters); -X or a first argument names another. Both given must agree.
+ */
+function methodOf(argument: string | undefined, flag: string | undefined, { sendsSomething, paginate }: { sendsSomething: boolean; paginate: boolean }): string {
+  const named = argument === undefined ? undefined : parseChoice(argument, API_METHODS, 'METHOD');
+  if (named !== undefined && flag !== undefined && named !== flag) throw usageError(`the method is given twice: ${named} and -X ${flag}`);
+  return named ?? flag ?? (sendsSomething && !paginate ? 'POST' : 'GET');
+}
+
+/** Headers crm sets from what it sends (framing, the connection), which a caller cannot. */
+const OWN_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect', 'proxy-connection']);
+
+/** A header's name: an HTTP token. */
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** -H 'Name: value', each checked before anything is sent: never the key header. */
+function parseHeaders(given: readonly string[]): Record<string, string> | undefined {
+  if (given.length === 0) return undefined;
+  const headers: Record<string, string> = {};
+  for (const header of given) {
+    const colon = header.indexOf(':');
+    const name = header.slice(0, colon).trim();
+    if (colon <= 0 || !TOKEN.test(name)) throw usageError(`invalid -H "${safeLine(header)}" (expected "Name: value")`);
+    const value = header.slice(colon + 1).trim();
+    if (name.toLowerCase() === API_KEY_HEADER.toLowerCase()) {
+      throw usageError(`-H cannot set ${API_KEY_HEADER}: the key is the profile's`, 'crm auth login, or CRM_API_KEY for one command');
+    }
+    if (OWN_HEADERS.has(name.toLowerCase())) throw usageError(`-H cannot set ${name}: crm sets it from what it sends`);
+    if (!HEADER_VALUE.test(value)) throw usageError(`-H ${name}: the value holds a line break or a control character`);
+    const same = Object.keys(headers).find((known) => known.toLowerCase() === name.toLowerCase());
+    if (same !== undefined) throw usageError(`-H ${name} is given twice`);
+    headers[name] = value;
+  }
+  return headers;
+}
+
+/** What a header value may hold (Node refuses anything else). */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/** -i: the status line and the answer's headers, then an empty line, as curl -i and gh api -i print them. */
+function headLines(status: number, headers: Readonly<Record<string, string | string[] | undefined>>): string[] {
+  const lines = [`HTTP/1.1 ${status} ${reason(status)}`.trimEnd()];
+  for (const [name, value] of Object.entries(headers)) {
+    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) lines.push(`${name}: ${one}`);
+  }
+  return [...lines, ''];
+}
 
 function resultOf(data: unknown): Result {
   if (Array.isArray(data)) return list(data);

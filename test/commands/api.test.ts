@@ -1,0 +1,120 @@
+// crm api as gh api (issue 22, point 6): the method may be left out (GET, POST when fields are
+// given), -X names it, -H adds headers (never the key's), -i prints the status line and headers.
+import { describe, expect, it } from 'vitest';
+import { DEMO } from '../../src/registry/demo.js';
+import { json, run, useWorkspace } from '../helpers/inprocess.js';
+
+const ws = useWorkspace();
+const sent = () => ws.requests().map((request) => `${request.method} ${request.url}`);
+
+describe('crm api: the method', () => {
+  it('is GET when only a path is given', async () => {
+    const result = await run(['api', `/contacts/${DEMO.contact}`], { ws });
+    expect(result.code, result.stderr).toBe(0);
+    expect(json(result)).toMatchObject({ id: DEMO.contact });
+    expect(sent()).toEqual([`GET /api/v1/contacts/${DEMO.contact}`]);
+  });
+
+  it('is POST when fields or --input are given, with the fields as the body', async () => {
+    const result = await run(['api', '/contacts', '-f', 'name=Posted', '-f', 'email=posted@example.com'], { ws });
+    expect(result.code, result.stderr).toBe(0);
+    expect(json(result)).toMatchObject({ name: 'Posted' });
+    expect(sent()).toEqual(['POST /api/v1/contacts']);
+    expect(JSON.parse(ws.requests()[0]!.body)).toEqual({ name: 'Posted', email: 'posted@example.com' });
+  });
+
+  it('is GET with --paginate, whose fields are the query', async () => {
+    const result = await run(['api', '/contacts', '-f', 'status=customer', '--paginate'], { ws });
+    expect(result.code, result.stderr).toBe(0);
+    expect(sent().every((request) => request.startsWith('GET /api/v1/contacts?status=customer'))).toBe(true);
+  });
+
+  it('-X names it (in any case), as a first argument does; both must agree', async () => {
+    const result = await run(['api', '-X', 'get', '/contacts', '-f', 'limit=1'], { ws });
+    expect(result.code, result.stderr).toBe(0);
+    expect(sent()).toEqual(['GET /api/v1/contacts?limit=1']);
+    const same = await run(['api', 'GET', '/contacts', '-X', 'GET', '-f', 'limit=1'], { ws });
+    expect(same.code, same.stderr).toBe(0);
+
+    const before = ws.requests().length;
+    for (const [argv, message] of [
+      [['api', 'PATCH', '/contacts', '-X', 'GET'], 'crm: the method is given twice: PATCH and -X GET'],
+      [['api', '-X', 'FETCH', '/contacts'], 'crm: invalid --method "FETCH" (expected one of: GET, POST, PATCH, PUT, DELETE)'],
+      [['api', 'DELETE'], 'crm: crm api DELETE: the path is missing'],
+    ] as const) {
+      const refused = await run([...argv], { ws });
+      expect(refused.code, argv.join(' ')).toBe(2);
+      expect(refused.stderr.split('\n')[0]).toBe(message);
+    }
+    expect(ws.requests()).toHaveLength(before);
+  });
+});
+
+describe('crm api -H', () => {
+  it('sends the header, in place of crm\'s own of the same name; on every page of --paginate', async () => {
+    const result = await run(['api', '/contacts', '-f', 'limit=1', '-X', 'GET', '-H', 'X-Request-Source: nightly job', '-H', 'accept: application/json; q=1'], { ws });
+    expect(result.code, result.stderr).toBe(0);
+    const [request] = ws.requests();
+    expect(request!.headers).toMatchObject({ 'x-request-source': 'nightly job', accept: 'application/json; q=1', 'x-service-api-key': ws.apiKey });
+    expect(Object.keys(request!.headers).filter((name) => name === 'accept')).toHaveLength(1);
+
+    for (let at = 0; at < 55; at++) ws.api('POST', '/accounts', { name: `Header Co ${at}` });
+    const walk = await run(['api', '/accounts', '--paginate', '-H', 'X-Request-Source: walk'], { ws });
+    expect(walk.code, walk.stderr).toBe(0);
+    const pages = ws.requests(/^GET \/api\/v1\/accounts/);
+    expect(pages.length).toBeGreaterThan(1);
+    expect(pages.every((page) => page.headers['x-request-source'] === 'walk')).toBe(true);
+  });
+
+  it('never sets the key header, nor framing ones; a malformed header is exit 2; nothing is sent', async () => {
+    for (const [header, message] of [
+      ['X-Service-API-Key: stolen', "crm: -H cannot set X-Service-API-Key: the key is the profile's"],
+      ['x-service-api-key:stolen', "crm: -H cannot set X-Service-API-Key: the key is the profile's"],
+      ['Host: elsewhere.example', 'crm: -H cannot set Host: crm sets it from what it sends'],
+      ['Content-Length: 5', 'crm: -H cannot set Content-Length: crm sets it from what it sends'],
+      ['no colon here', 'crm: invalid -H "no colon here" (expected "Name: value")'],
+      ['Bad Name: x', 'crm: invalid -H "Bad Name: x" (expected "Name: value")'],
+      ['X-Split: a\r\nX-Injected: b', 'crm: -H X-Split: the value holds a line break or a control character'],
+    ]) {
+      for (const extra of [[], ['--dry-run']]) {
+        const result = await run(['api', '/contacts', '-H', header!, ...extra], { ws });
+        expect(result.code, header).toBe(2);
+        expect(result.stderr.split('\n')[0]).toBe(message);
+        expect(result.stdout).toBe('');
+      }
+    }
+    expect(ws.requests()).toEqual([]);
+  });
+});
+
+describe('crm api -i', () => {
+  it('prints the status line and the headers, an empty line, then the body (in every format, --jq included)', async () => {
+    ws.fault({ match: /^GET \/api\/v1\/contacts\//, status: 200, headers: { 'x-ratelimit-remaining': '59' }, body: JSON.stringify({ data: { id: 'con_i', email: 'i@example.com' }, error: null }) });
+    const result = await run(['api', '-i', '/contacts/con_i'], { ws });
+    expect(result.code, result.stderr).toBe(0);
+    const [head, body] = result.stdout.split('\n\n');
+    expect(head!.split('\n')).toEqual(['HTTP/1.1 200 OK', 'content-type: application/json', 'x-ratelimit-remaining: 59']);
+    expect(JSON.parse(body!)).toEqual({ id: 'con_i', email: 'i@example.com' });
+
+    ws.fault({ match: /^GET \/api\/v1\/contacts\//, status: 200, headers: { 'x-ratelimit-remaining': '58' }, body: JSON.stringify({ data: { id: 'con_i', email: 'i@example.com' }, error: null }) });
+    const filtered = await run(['api', '-i', '/contacts/con_i', '--jq', '.email'], { ws });
+    expect(filtered.stdout).toBe('HTTP/1.1 200 OK\ncontent-type: application/json\nx-ratelimit-remaining: 58\n\ni@example.com\n');
+  });
+
+  it('never prints the key, even when the service echoes it in a header; a terminal gets no control characters', async () => {
+    ws.fault({ match: /^GET/, status: 200, headers: { 'x-echo': `key=${ws.apiKey}`, 'x-note': 'a\u001b]0;owned\u0007b' }, body: JSON.stringify({ data: [], error: null }) });
+    const result = await run(['api', '-i', '/contacts'], { ws, tty: { stdout: true, stderr: true } });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).not.toContain(ws.apiKey);
+    expect(result.stdout).toMatch(/^x-echo: key=\S*\n/m);
+    expect(result.stdout).not.toMatch(/\u001b\]|\u0007/);
+    expect(result.stdout).not.toMatch(/X-Service-API-Key/i);
+  });
+
+  it('with --paginate is exit 2, nothing sent', async () => {
+    const result = await run(['api', '-i', '/contacts', '--paginate'], { ws });
+    expect(result.code).toBe(2);
+    expect(result.stderr.split('\n')[0]).toBe('crm: -i and --paginate cannot be used together');
+    expect(ws.requests()).toEqual([]);
+  });
+});
