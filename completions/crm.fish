@@ -195,11 +195,11 @@ function __crm_value_flags
         case 'contacts notes list'
             echo --output -o --fields --jq --profile --base-url --timeout --limit -L --offset
         case 'contacts notes add'
-            echo --output -o --fields --jq --profile --base-url --timeout --body --set --data
+            echo --output -o --fields --jq --profile --base-url --timeout --body --body-file --set --data
         case 'contacts tasks'
             echo --output -o --fields --jq --profile --base-url --timeout
         case 'contacts tasks add'
-            echo --output -o --fields --jq --profile --base-url --timeout --title --description --status --priority --due --deal-id --set --data
+            echo --output -o --fields --jq --profile --base-url --timeout --title --description --status --priority --due --deal-id --description-file --set --data
         case 'contacts enroll'
             echo --output -o --fields --jq --profile --base-url --timeout --sequence --set --data
         case 'contacts import'
@@ -243,9 +243,9 @@ function __crm_value_flags
         case 'sequences get'
             echo --output -o --fields --jq --profile --base-url --timeout
         case 'sequences create'
-            echo --output -o --fields --jq --profile --base-url --timeout --name --description --status --steps --set --data
+            echo --output -o --fields --jq --profile --base-url --timeout --name --description --status --steps --description-file --set --data
         case 'sequences update'
-            echo --output -o --fields --jq --profile --base-url --timeout --name --description --status --steps --set --data
+            echo --output -o --fields --jq --profile --base-url --timeout --name --description --status --steps --description-file --set --data
         case 'sequences delete'
             echo --output -o --fields --jq --profile --base-url --timeout
         case 'sequences enroll'
@@ -259,9 +259,9 @@ function __crm_value_flags
         case 'tasks get'
             echo --output -o --fields --jq --profile --base-url --timeout
         case 'tasks create'
-            echo --output -o --fields --jq --profile --base-url --timeout --title --description --status --priority --due --contact-id --deal-id --set --data
+            echo --output -o --fields --jq --profile --base-url --timeout --title --description --status --priority --due --contact-id --deal-id --description-file --set --data
         case 'tasks update'
-            echo --output -o --fields --jq --profile --base-url --timeout --title --description --status --priority --due --contact-id --deal-id --set --data
+            echo --output -o --fields --jq --profile --base-url --timeout --title --description --status --priority --due --contact-id --deal-id --description-file --set --data
         case 'tasks delete'
             echo --output -o --fields --jq --profile --base-url --timeout
         case 'tasks complete'
@@ -521,6 +521,7 @@ complete -c crm -n '__crm_at \'contacts notes list\'' -s h -l help -d 'show help
 
 # crm contacts notes add
 complete -c crm -n '__crm_at \'contacts notes add\'' -l body -x -d 'the note text'
+complete -c crm -n '__crm_at \'contacts notes add\'' -l body-file -r -F -d 'the note text from a file, or - for stdin (in place of --body; at a terminal, with neither, $VISUAL or $EDITOR opens)'
 complete -c crm -n '__crm_at \'contacts notes add\'' -l set -x -d 'set a body field: key=value (repeatable; JSON values, dotted keys nest)'
 complete -c crm -n '__crm_at \'contacts notes add\'' -l data -x -d 'request body as JSON, @file, or - for stdin'
 complete -c crm -n '__crm_at \'contacts notes add\'' -s h -l help -d 'show help'
@@ -536,6 +537,7 @@ complete -c crm -n '__crm_at \'contacts tasks add\'' -l status -x -a 'open compl
 complete -c crm -n '__crm_at \'contacts tasks add\'' -l priority -x -a 'low normal high' -d 'priority'
 complete -c crm -n '__crm_at \'contacts tasks add\'' -l due -x -d 'due date: YYYY-MM-DD, today, tomorrow or +Nd'
 complete -c crm -n '__crm_at \'contacts tasks add\'' -l deal-id -x -d 'deal id'
+complete -c crm -n '__crm_at \'contacts tasks add\'' -l description-file -r -F -d 'longer description from a file, or - for stdin (in place of --description)'
 complete -c crm -n '__crm_at \'contacts tasks add\'' -l set -x -d 'set a body field: key=value (repeatable; JSON values, dotted keys nest)'
 complete -c crm -n '__crm_at \'contacts tasks add\'' -l data -x -d 'request body as JSON, @file, or - for stdin'
 complete -c crm -n '__crm_at \'contacts tasks add\'' -s h -l help -d 'show help'
@@ -714,6 +716,7 @@ complete -c crm -n '__crm_at \'sequences create\'' -l name -x -d 'sequence name'
 complete -c crm -n '__crm_at \'sequences create\'' -l description -x -d 'what the sequence is for'
 complete -c crm -n '__crm_at \'sequences create\'' -l status -x -a 'active paused archived' -d 'sequence status'
 complete -c crm -n '__crm_at \'sequences create\'' -l steps -x -d 'steps: [{day, channel (email, call, task), subject}]'
+complete -c crm -n '__crm_at \'sequences create\'' -l description-file -r -F -d 'what the sequence is for from a file, or - for stdin (in place of --description)'
 complete -c crm -n '__crm_at \'sequences create\'' -l set -x -d 'set a body field: key=value (repeatable; JSON values, dotted keys nest)'
 complete -c crm -n '__crm_at \'sequences create\'' -l data -x -d 'request body as JSON, @file, or - for stdin'
 complete -c crm -n '__crm_at \'sequences create\'' -s h -l help -d 'show help'
@@ -723,6 +726,7 @@ complete -c crm -n '__crm_at \'sequences update\'' -l name -x -d 'sequence name'
 complete -c crm -n '__crm_at \'sequences update\'' -l description -x -d 'what the sequence is for'
 complete -c crm -n '__crm_at \'sequences update\'' -l status -x -a 'active paused archived' -d 'sequence status'
 complete -c crm -n '__crm_at \'sequences update\'' -l steps -x -d 'steps: [{day, channel (email, call, task), subject}]'
+complete -c crm -n '__crm_at \'sequences update\'' -l description-file -r -F -d 'what the sequence is for from a file, or - for stdin (in place of --description)'
 complete -c crm -n '__crm_at \'sequences update\'' -l set -x -d 'set a body field: key=value (repeatable; JSON values, dotted keys nest)'
 complete -c crm -n '__crm_at \'sequences update\'' -l data -x -d 'request body as JSON, @file, or - for stdin'
 complete -c crm -n '__crm_at \'sequences update\'' -s h -l help -d 'show help'
@@ -783,6 +787,7 @@ complete -c crm -n '__crm_at \'tasks create\'' -l priority -x -a 'low normal hig
 complete -c crm -n '__crm_at \'tasks create\'' -l due -x -d 'due date: YYYY-MM-DD, today, tomorrow or +Nd'
 complete -c crm -n '__crm_at \'tasks create\'' -l contact-id -x -d 'contact id or email'
 complete -c crm -n '__crm_at \'tasks create\'' -l deal-id -x -d 'deal id'
+complete -c crm -n '__crm_at \'tasks create\'' -l description-file -r -F -d 'longer description from a file, or - for stdin (in place of --description)'
 complete -c crm -n '__crm_at \'tasks create\'' -l set -x -d 'set a body field: key=value (repeatable; JSON values, dotted keys nest)'
 complete -c crm -n '__crm_at \'tasks create\'' -l data -x -d 'request body as JSON, @file, or - for stdin'
 complete -c crm -n '__crm_at \'tasks create\'' -s h -l help -d 'show help'
@@ -795,6 +800,7 @@ complete -c crm -n '__crm_at \'tasks update\'' -l priority -x -a 'low normal hig
 complete -c crm -n '__crm_at \'tasks update\'' -l due -x -d 'due date: YYYY-MM-DD, today, tomorrow or +Nd'
 complete -c crm -n '__crm_at \'tasks update\'' -l contact-id -x -d 'contact id or email'
 complete -c crm -n '__crm_at \'tasks update\'' -l deal-id -x -d 'deal id'
+complete -c crm -n '__crm_at \'tasks update\'' -l description-file -r -F -d 'longer description from a file, or - for stdin (in place of --description)'
 complete -c crm -n '__crm_at \'tasks update\'' -l set -x -d 'set a body field: key=value (repeatable; JSON values, dotted keys nest)'
 complete -c crm -n '__crm_at \'tasks update\'' -l data -x -d 'request body as JSON, @file, or - for stdin'
 complete -c crm -n '__crm_at \'tasks update\'' -s h -l help -d 'show help'

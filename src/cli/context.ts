@@ -17,6 +17,7 @@ import { Api } from './api.js';
 import type { UncertainWrites } from './errors.js';
 import { safeLine } from './format.js';
 import { createStreams, isTruthy, type InStream, type IOStreams, type OutStream } from './io.js';
+import type { EditRequest } from './editor.js';
 import type { JqFilter } from './jq.js';
 import { Printer } from './printer.js';
 import { createPrompter, type Prompter } from './prompt.js';
@@ -144,6 +145,15 @@ export class Context {
 
   prompter(): Prompter {
     return (this.cachedPrompter ??= this.init.prompter ?? createPrompter(this.io));
+  }
+
+  /**
+   * A long text written in the person's editor ($VISUAL, $EDITOR, as git picks it: ./editor.ts),
+   * opened on the real terminal; empty, or an editor that fails, is exit 2.
+   */
+  async editText(request: EditRequest): Promise<string> {
+    const terminal = this.io.stderrIsTTY ? (text: string) => void this.io.stderr.write(text) : undefined;
+    return (await import('./editor.js')).editText(this.env, request, { terminal, signal: this.signal });
   }
 
   /** A message for people, on stderr; whatever of it came from the service cannot drive the terminal, and no URL shows its password. */

@@ -5,20 +5,22 @@
 import type { Context } from '../cli/context.js';
 import { usageError } from '../cli/errors.js';
 import { safeLine } from '../cli/format.js';
-import { deepMerge, emailProblem, parseSetPairs, parseValue, readDataOption } from '../cli/input.js';
+import { deepMerge, emailProblem, parseSetPairs, parseValue, readDataOption, readSource } from '../cli/input.js';
 import type { Choice } from '../cli/prompt.js';
 import { isObject, type JsonObject } from '../registry/values.js';
+import { fileOption } from '../registry/options.js';
 import { PAGE_MAX } from '../registry/service.js';
 import { flagName, staticValues, type DynamicValues, type FieldSpec } from '../registry/types.js';
 import type { Call } from './command.js';
 import { pick } from './invocation.js';
 import { keyedResource, pickerSource, resolveKeys } from './keys.js';
 
-export async function buildBody(ctx: Context, { command: op, options }: Call, fixed: JsonObject = {}): Promise<JsonObject> {
+export async function buildBody(ctx: Context, { command: op, options, args }: Call, fixed: JsonObject = {}): Promise<JsonObject> {
   const fields = op.body;
+  const texts = await readTextFiles(ctx, fields, options);
   const data = typeof options.data === 'string' ? await readDataOption(options.data, ctx.io.stdin) : {};
   const set = parseSetPairs((options.set as string[] | undefined) ?? []);
-  let body = deepMerge(data, set, pick(options, fields), fixed);
+  let body = deepMerge(data, set, pick(options, fields), texts, fixed);
 
   for (const field of fields) {
     const value = body[field.name];
@@ -31,11 +33,12 @@ export async function buildBody(ctx: Context, { command: op, options }: Call, fi
   const missing = fields.filter((field) => field.required && isBlank(body[field.name]));
   if (missing.length > 0) {
     if (!ctx.io.canPrompt) {
-      const flags = missing.map((field) => `--${flagName(field)}`).join(', ');
+      const flags = missing.map((field) => `--${flagName(field)}${field.long ? ` (or --${fileOption(field).flag})` : ''}`).join(', ');
       throw usageError(`missing required ${flags}`, ctx.io.stdinIsTTY ? 'prompts are off (--no-input)' : 'pass the flags, or --set/--data');
     }
     const asked = fields.filter((field) => missing.includes(field) || (field.prompt && body[field.name] === undefined));
-    body = { ...body, ...(await askFields(ctx, asked)) };
+    const subject = ['crm', ...op.command, ...Object.values(args).filter((value) => typeof value === 'string')].join(' ');
+    body = { ...body, ...(await askFields(ctx, asked, subject)) };
   }
 
   if (op.kind === 'update' && Object.keys(body).length === 0) {
@@ -50,11 +53,37 @@ function isBlank(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 }
 
-/** Asks for each field; optional ones may be left empty. */
-async function askFields(ctx: Context, fields: readonly FieldSpec[]): Promise<JsonObject> {
+/**
+ * --body-file FILE|- (each long text's file flag): the text in place of its flag, which cannot be
+ * given too; stdin read once. An empty text is refused, nothing sent.
+ */
+async function readTextFiles(ctx: Context, fields: readonly FieldSpec[], options: Call['options']): Promise<JsonObject> {
+  const texts: JsonObject = {};
+  const fromStdin: string[] = typeof options.data === 'string' && options.data === '-' ? ['--data -'] : [];
+  for (const field of fields.filter((one) => one.long)) {
+    const source = options[fileOption(field).name];
+    if (typeof source !== 'string') continue;
+    const flag = `--${fileOption(field).flag}`;
+    if (options[field.name] !== undefined) throw usageError(`--${flagName(field)} and ${flag} both give ${field.description}`);
+    if (source === '-') fromStdin.push(`${flag} -`);
+    if (fromStdin.length > 1) throw usageError(`${fromStdin.join(' and ')} both read stdin`);
+    const text = (await readSource(source, ctx.io.stdin, flag)).trimEnd();
+    if (text.trim() === '') throw usageError(`${flag} ${source === '-' ? '(stdin)' : source}: ${field.description} is empty, nothing was sent`);
+    texts[field.name] = text;
+  }
+  return texts;
+}
+
+/** Asks for each field (a long text in the person's editor); optional ones may be left empty. `subject`: the command, for the editor's template. */
+async function askFields(ctx: Context, fields: readonly FieldSpec[], subject: string): Promise<JsonObject> {
   const answers: JsonObject = {};
   for (const field of fields) {
     const label = field.description.charAt(0).toUpperCase() + field.description.slice(1);
+    if (field.long) {
+      const about = [`${label} for ${safeLine(subject)}.`, 'Write it above the line; an empty text sends nothing.'];
+      answers[field.name] = await ctx.editText({ what: field.description, about, fileName: `crm-${field.name}.md` });
+      continue;
+    }
     const keyed = keyedResource(field);
     if (keyed) {
       // A contact or an account: type to filter the workspace's own, newest first.

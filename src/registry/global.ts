@@ -61,6 +61,8 @@ export const ENVIRONMENT: readonly Described[] = [
   { name: 'HTTP_PROXY', description: 'proxy for http:// URLs, and for https:// when HTTPS_PROXY is not set (http_proxy too)' },
   { name: 'NO_PROXY', description: 'hosts reached directly, comma-separated (no_proxy too; * for all); this machine always is' },
   { name: 'NODE_EXTRA_CA_CERTS', description: 'a PEM file of certificate authorities to trust as well (a private CA)' },
+  { name: 'VISUAL', description: 'the editor a long text is written in at a terminal (a note without --body), unless TERM is dumb' },
+  { name: 'EDITOR', description: 'the editor when VISUAL is not set (default vi; on a dumb terminal, none)' },
   { name: 'NO_COLOR', description: 'set: no colour' },
   { name: 'FORCE_COLOR', description: 'set (not 0): colour even into a pipe' },
 ];

@@ -2,7 +2,7 @@
 // filters and body fields, --set and --data for a body, --yes for a delete.
 
 import { PAGE_MAX } from './service.js';
-import type { Endpoint, FieldSpec } from './types.js';
+import { flagName, type Endpoint, type FieldSpec } from './types.js';
 
 /** Paging flags of a list command. */
 export const PAGING_OPTIONS = [
@@ -27,9 +27,18 @@ export function commandOptions(command: { endpoint?: Endpoint; options: readonly
     ...(endpoint.paged ? PAGING_OPTIONS : []),
     ...endpoint.query,
     ...endpoint.body,
+    ...endpoint.body.filter((field) => field.long).map(fileOption),
     // Every request with a body takes --set and --data: a workspace whose names differ can still be driven.
     ...(endpoint.method === 'POST' || endpoint.method === 'PATCH' ? BODY_OPTIONS : []),
     ...(endpoint.kind === 'delete' ? DELETE_OPTIONS : []),
     ...command.options,
   ];
 }
+
+/** A long text's file flag (--body-file for --body): its text from a file, or - for stdin. */
+export function fileOption(field: FieldSpec): FieldSpec {
+  return (FILE_OPTIONS.get(field) ?? FILE_OPTIONS.set(field, { name: `${field.name}_file`, flag: `${flagName(field)}-file`, type: 'file', description: `${field.description} from a file, or - for stdin (in place of --${flagName(field)}${field.required ? '; at a terminal, with neither, $VISUAL or $EDITOR opens' : ''})` }).get(field))!;
+}
+
+/** One option for each field, so that a command's options are the same objects whenever they are listed. */
+const FILE_OPTIONS = new WeakMap<FieldSpec, FieldSpec>();

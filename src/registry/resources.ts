@@ -129,7 +129,7 @@ const SEQUENCE: ResourceSpec = {
   fields: [
     id('sequence id'),
     { name: 'name', type: 'string', description: 'sequence name', required: true, maxLength: 200, example: 'Trial follow-up' },
-    { name: 'description', type: 'string', description: 'what the sequence is for', maxLength: 10_000 },
+    { name: 'description', type: 'string', description: 'what the sequence is for', maxLength: 10_000, long: true },
     { name: 'status', type: 'string', description: 'sequence status', known: SEQUENCE_STATUSES, default: 'active', prompt: true },
     { name: 'steps', type: 'json', description: 'steps: [{day, channel (email, call, task), subject}]', max: 100, items: STEP_FIELDS },
     ro('enrolled_count', 'integer', 'contacts enrolled'),
@@ -144,7 +144,7 @@ const SEQUENCE: ResourceSpec = {
 const TASK_FIELDS: readonly FieldSpec[] = [
   id('task id'),
   { name: 'title', type: 'string', description: 'task title', required: true, maxLength: 200, example: 'Intro call' },
-  { name: 'description', type: 'string', description: 'longer description', maxLength: 10_000 },
+  { name: 'description', type: 'string', description: 'longer description', maxLength: 10_000, long: true },
   { name: 'status', type: 'string', description: 'task status', known: TASK_STATUSES, default: 'open' },
   { name: 'priority', type: 'string', description: 'priority', known: TASK_PRIORITIES, default: 'normal' },
   { name: 'due_date', flag: 'due', type: 'date', description: 'due date: YYYY-MM-DD, today, tomorrow or +Nd', prompt: true, example: '+2d' },
@@ -177,7 +177,7 @@ const NOTE: ResourceSpec = {
   fields: [
     id('note id'),
     ro('contact_id', 'id', 'the contact'),
-    { name: 'body', type: 'string', description: 'the note text', required: true, maxLength: 10_000, example: 'Asked for a demo next week' },
+    { name: 'body', type: 'string', description: 'the note text', required: true, maxLength: 10_000, long: true, example: 'Asked for a demo next week' },
     CREATED,
   ],
   filters: [],

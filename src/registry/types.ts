@@ -55,6 +55,11 @@ export interface FieldSpec {
   prompt?: boolean;
   /** The sandbox's length limit for text. */
   maxLength?: number;
+  /**
+   * Text that runs to paragraphs (a note): it is also read from a file (--<flag>-file FILE|-) and,
+   * when a person at a terminal must give it, written in their editor.
+   */
+  long?: boolean;
   /** Bounds of a number or integer; of the item count for ids; milliseconds for a duration. */
   min?: number;
   max?: number;
