@@ -1,5 +1,8 @@
 // gh habits (issue 22, point 6): --jq with jq's own semantics on every command that prints data and
 // on crm api, checked before anything is sent; --json id,email as --json --fields id,email.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/registry/demo.js';
 import { BASE_URL, homeEnv, json, run, useWorkspace } from '../helpers/inprocess.js';
@@ -118,6 +121,31 @@ describe('--jq', () => {
     expect(result.stdout.split('\n')[0]).toBe('Eve\ufffd]0;owned\ufffd \ufffdevil');
     expect(result.stdout).toContain('\u001b[1;34m"id"\u001b[0m: \u001b[32m"con_x"\u001b[0m');
     expect(result.stdout).toContain('{\n  ');
+  });
+});
+
+describe('crm query --jq (the replica, issue 24)', () => {
+  it('filters the rows: one array, or each row with -o ndjson; an invalid expression is exit 2 before --fresh syncs', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'crm-jq-query-'));
+    const user = { ...homeEnv(home), CRM_BASE_URL: BASE_URL, CRM_API_KEY: ws.apiKey };
+    expect((await run(['sync', 'contacts'], { ws, env: user })).code).toBe(0);
+    const sql = 'SELECT id, status FROM contacts ORDER BY id LIMIT 4';
+    const rows = json(await run(['query', sql, '--json'], { ws, env: user }));
+    expect(rows).toHaveLength(4);
+
+    const counted = await run(['query', sql, '--jq', 'group_by(.status) | map({(.[0].status): length}) | add'], { ws, env: user });
+    expect(counted.code, counted.stderr).toBe(0);
+    const expected: Record<string, number> = {};
+    for (const row of rows as Array<{ status: string }>) expected[row.status] = (expected[row.status] ?? 0) + 1;
+    expect(JSON.parse(counted.stdout)).toEqual(expected);
+    const each = await run(['query', sql, '-o', 'ndjson', '--jq', '.id'], { ws, env: user });
+    expect(lines(each.stdout)).toEqual(rows.map((row: { id: string }) => row.id));
+
+    ws.log.length = 0;
+    const invalid = await run(['query', sql, '--fresh', '--jq', '.[] | .id |'], { ws, env: user });
+    expect(invalid.code).toBe(2);
+    expect(invalid.stderr).toMatch(/^crm: invalid --jq expression: syntax error/);
+    expect(ws.requests()).toEqual([]);
   });
 });
 
