@@ -258,7 +258,7 @@ describe('contact notes, tasks and enrolment', () => {
   it('notes add without --body in a script exits 2', async () => {
     const result = await run(['contacts', 'notes', 'add', 'con_x'], { ws });
     expect(result.code).toBe(2);
-    expect(result.stderr.split('\n')[0]).toBe('crm: missing required --body');
+    expect(result.stderr.split('\n')[0]).toBe('crm: missing required --body (or --body-file)');
     expect(ws.requests()).toHaveLength(0);
   });
 
