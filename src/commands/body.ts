@@ -17,7 +17,7 @@ import { keyedResource, pickerSource, resolveKeys } from './keys.js';
 
 export async function buildBody(ctx: Context, { command: op, options, args }: Call, fixed: JsonObject = {}): Promise<JsonObject> {
   const fields = op.body;
-  const texts = await readTextFiles(ctx, fields, options);
+  const texts = await readTextFiles(ctx, fields, { options, args });
   const data = typeof options.data === 'string' ? await readDataOption(options.data, ctx.io.stdin) : {};
   const set = parseSetPairs((options.set as string[] | undefined) ?? []);
   let body = deepMerge(data, set, pick(options, fields), texts, fixed);
@@ -57,9 +57,10 @@ function isBlank(value: unknown): boolean {
  * --body-file FILE|- (each long text's file flag): the text in place of its flag, which cannot be
  * given too; stdin read once. An empty text is refused, nothing sent.
  */
-async function readTextFiles(ctx: Context, fields: readonly FieldSpec[], options: Call['options']): Promise<JsonObject> {
+async function readTextFiles(ctx: Context, fields: readonly FieldSpec[], { options, args }: Pick<Call, 'options' | 'args'>): Promise<JsonObject> {
   const texts: JsonObject = {};
-  const fromStdin: string[] = typeof options.data === 'string' && options.data === '-' ? ['--data -'] : [];
+  const idsFromStdin = Object.values(args).some((value) => value === '-' || (Array.isArray(value) && value.includes('-')));
+  const fromStdin = [...(idsFromStdin ? ['the ids (-)'] : []), ...(options.data === '-' ? ['--data -'] : [])];
   for (const field of fields.filter((one) => one.long)) {
     const source = options[fileOption(field).name];
     if (typeof source !== 'string') continue;

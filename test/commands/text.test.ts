@@ -86,6 +86,17 @@ describe('--body-file and the other long texts\' file flags', () => {
     expect(ws.requests()).toEqual([]);
   });
 
+  it('cannot read stdin when the ids come from it too (crm tasks update - --description-file -): exit 2, nothing sent', async () => {
+    const task = ws.api('POST', '/tasks', { title: 'Two readers' }).data;
+    const result = await run(['tasks', 'update', '-', '--description-file', '-'], { ws, stdin: `${task.id}\n` });
+    expect(result.code).toBe(2);
+    expect(result.stderr.split('\n')[0]).toBe('crm: the ids (-) and --description-file - both read stdin');
+    expect(ws.requests()).toEqual([]);
+    const fromFile = await run(['tasks', 'update', '-', '--description-file', file('many.txt', 'For each\n')], { ws, stdin: `${task.id}\n` });
+    expect(fromFile.code, fromFile.stderr).toBe(0);
+    expect(writes().map((request) => JSON.parse(request.body))).toEqual([{ description: 'For each' }]);
+  });
+
   it('without a terminal and without a text, names both flags: exit 2', async () => {
     const result = await run(['contacts', 'notes', 'add', DEMO.contact], { ws });
     expect(result.code).toBe(2);
