@@ -81,7 +81,7 @@ interface Exchange {
 }
 
 /** What an HTTP header value may hold (Node refuses anything else). */
-const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+export const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 export class ApiClient {
   readonly baseUrl: string;

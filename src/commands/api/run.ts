@@ -7,7 +7,7 @@ import { deepMerge, parseChoice, parseSetPairs, readSource, checkKeys } from '..
 import { list, record, type Result } from '../../cli/result.js';
 import { isObject } from '../../registry/values.js';
 import type { Query } from '../../http/url.js';
-import { reason } from '../../http/core.js';
+import { HEADER_VALUE, reason } from '../../http/core.js';
 import { API_KEY_HEADER, API_METHODS, API_PREFIX } from '../../registry/service.js';
 import { streamedWalk } from '../stream.js';
 import type { Handler } from '../command.js';
@@ -81,9 +81,6 @@ function parseHeaders(given: readonly string[]): Record<string, string> | undefi
   }
   return headers;
 }
-
-/** What a header value may hold (Node refuses anything else). */
-const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 /** -i: the status line and the answer's headers, then an empty line, as curl -i and gh api -i print them. */
 function headLines(status: number, headers: Readonly<Record<string, string | string[] | undefined>>): string[] {
