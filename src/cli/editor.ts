@@ -17,7 +17,7 @@ export interface EditRequest {
   what: string;
   /** Lines for the template, below the scissors line: what the text is for. */
   about: readonly string[];
-  /** The file's name (its extension picks the editor's syntax): NOTE.md. */
+  /** The file's name (its extension picks the editor's syntax): crm-body.md. */
   fileName: string;
 }
 
@@ -54,7 +54,9 @@ async function runEditor(editor: string, file: string, env: NodeJS.ProcessEnv, t
   // As git: a hint while a graphical editor is open, wiped once it closes.
   terminal?.('hint: Waiting for your editor to close the file... ');
   // The shell splits the command (`code --wait`); the file is its argument, never part of the text run.
-  const child = spawn('sh', ['-c', `${editor} "$@"`, editor, file], { stdio: 'inherit', env, signal });
+  // On Windows, cmd.exe splits it (no sh there), the file quoted.
+  const options = { stdio: 'inherit', env, signal } as const;
+  const child = process.platform === 'win32' ? spawn(`${editor} "${file}"`, { ...options, shell: true }) : spawn('sh', ['-c', `${editor} "$@"`, editor, file], options);
   const outcome = await new Promise<{ code: number | null; error?: Error }>((resolve) => {
     child.once('error', (error) => resolve({ code: null, error }));
     child.once('exit', (code) => resolve({ code }));
