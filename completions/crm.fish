@@ -979,7 +979,7 @@ complete -c crm -n '__crm_at \'watch\'' -s h -l help -d 'show help'
 complete -c crm -n '__crm_argument \'watch\' 0' -a 'contacts deals tasks accounts sequences' -d 'resource'
 
 # crm sync
-complete -c crm -n '__crm_at \'sync\'' -l new -d 'only the records created since the last sync (each list from its head until a record held): a few requests; updates and deletions wait for a full sync'
+complete -c crm -n '__crm_at \'sync\'' -l new -d 'only the records created since the last sync (each list from its head until a run of records held): a few requests; updates and deletions wait for a full sync'
 complete -c crm -n '__crm_at \'sync\'' -l full -d 'read every list whole: new records, updates and deletions (the default)'
 complete -c crm -n '__crm_at \'sync\'' -l status -d 'what the replica holds and when each table was synced; sends nothing'
 complete -c crm -n '__crm_at \'sync\'' -l forget -d 'delete the profile\'s replica; sends nothing'

@@ -20,6 +20,11 @@ export function recordId(record: unknown): string | undefined {
   return typeof record.id === 'string' || typeof record.id === 'number' ? String(record.id) : undefined;
 }
 
+/** When a record was created, as the service wrote it (text), when it says. */
+export function recordCreatedAt(record: unknown): string | undefined {
+  return isObject(record) && typeof record.created_at === 'string' ? record.created_at : undefined;
+}
+
 /** Throws a SyntaxError for a body that is not JSON (the caller maps that to a malformed response). */
 export function parseBody(text: string): ParsedBody {
   return readEnvelope(text.trim() === '' ? null : JSON.parse(text));

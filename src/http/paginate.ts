@@ -27,8 +27,7 @@ import { createHash } from 'node:crypto';
 import type { ApiClient } from './core.js';
 import { PAGE_MAX } from '../registry/service.js';
 import { HttpError } from './errors.js';
-import { recordId, type ListPage } from './envelope.js';
-import { isObject } from '../registry/values.js';
+import { recordCreatedAt, recordId, type ListPage } from './envelope.js';
 import type { Query } from './url.js';
 
 /** Pages a long walk (export, --all, --paginate) keeps asked for at once. */
@@ -109,8 +108,7 @@ export interface WalkOptions {
 export function recordKey(record: unknown): string {
   const id = recordId(record);
   if (id === undefined) return `json:${JSON.stringify(record)}`;
-  const created = isObject(record) && typeof record.created_at === 'string' ? record.created_at : '';
-  return `${id}\u0000${created}`;
+  return `${id}\u0000${recordCreatedAt(record) ?? ''}`;
 }
 
 /** A record's key as a position names it: 16 hex digits of a digest of its recordKey (a record without an id can be long). */

@@ -35,7 +35,7 @@ export interface TableSpec {
   /** Lists read once per record of another table: notes per contact, enrolments per sequence. */
   parent?: string;
   columns: Column[];
-  /** Newest first by creation, so that `--new` may stop at the first record held (stages are in pipeline order). */
+  /** Newest first by creation, so that `--new` may stop at a run of records held (stages are in pipeline order). */
   newestFirst: boolean;
   /** Synced unless named: false for lists that cost a request per parent record and grow with it (notes). */
   byDefault: boolean;

@@ -8,18 +8,20 @@
 // - A full sync reads the whole list again, from its head: new records come first, then every other
 //   (the spec orders lists by creation only, so an update or a deletion can be anywhere). A record
 //   not in the walk was deleted: a walk gives every record that exists for all of it.
-// - `--new` reads from the head until a record it holds, or one created before the newest it holds:
-//   the cheap frequent sync. It sees no update and no deletion.
+// - `--new` reads from the head until a run of records it holds, matched by id and creation time
+//   (src/http/head.ts, as crm watch reads): the cheap frequent sync. It sees no update and no
+//   deletion, but a record given a deleted record's id is found new (the one held is then deleted).
 // - Lists read per parent (notes per contact, enrolments per sequence) are walked for every parent
 //   the replica holds, a few at a time; a parent gone since (404) has no children left.
 
 import pMap from 'p-map';
 import type { ApiClient } from '../http/core.js';
 import type { ListPage } from '../http/envelope.js';
-import { recordId } from '../http/envelope.js';
+import { recordCreatedAt, recordId } from '../http/envelope.js';
 import { isObject, type JsonObject } from '../registry/values.js';
 import { HttpError } from '../http/errors.js';
-import { PAGES_IN_FLIGHT, Walk, type WalkPosition } from '../http/paginate.js';
+import { NewAtHead } from '../http/head.js';
+import { PAGES_IN_FLIGHT, Walk } from '../http/paginate.js';
 import { fillPath } from '../http/url.js';
 import type { Database, SqlValue, Statement } from '../sqlite/database.js';
 import { changesObject, fieldChanges } from './diff.js';
@@ -79,8 +81,6 @@ export interface SyncOutcome {
 const STAGE_BATCH = 50;
 /** Updated records diffed at a time while a table is applied. */
 const DIFF_BATCH = 500;
-/** `--new` reads this many records with one page in flight (a few new records: 1 request in 49) before it asks for several. */
-const NEW_RECORDS_BEFORE_CONCURRENCY = 4 * 49;
 const STAGE = 'temp._stage';
 
 /** Failures of one table that leave the others worth syncing: the key may not read it, or the workspace has no such list. */
@@ -124,7 +124,6 @@ class TableSync {
   private batch: StagedRow[] = [];
   private stageInsert?: Statement;
   private heldLookup?: Statement;
-  private newestHeld?: string;
   /** Records in the list (its `total`), or parents to read under. */
   private total?: number;
 
@@ -143,9 +142,10 @@ class TableSync {
   async run(): Promise<TableReport> {
     this.createStage();
     try {
-      if (this.mode === 'new') this.prepareStopRule();
+      if (this.mode === 'new') this.heldLookup = this.db.prepare(`SELECT ${createdAtOf(RECORD_COLUMN)} AS created FROM ${quoteName(this.table.name)} WHERE ${this.keys.map((col) => `${quoteName(col.name)} = ?`).join(' AND ')}`);
       if (this.table.parent) await this.walkParents();
-      else await this.walkList(this.table.path, undefined, observePages(this.options.client, (page) => (this.total = page.total ?? this.total)));
+      // A bar's end is the list's size for a whole walk; --new reads a few of them, without a bar.
+      else await this.walkList(this.table.path, undefined, this.mode === 'new' ? this.options.client : observePages(this.options.client, (page) => (this.total = page.total ?? this.total)));
       this.flush();
       this.checkStopped();
       return this.apply();
@@ -169,29 +169,17 @@ class TableSync {
     this.stageInsert = this.db.prepare(`INSERT OR REPLACE INTO ${STAGE} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`);
   }
 
-  /** `--new` stops at a record held, or one created before the newest held (should those near the head all be gone). */
-  private prepareStopRule(): void {
-    const where = this.keys.map((col) => `${quoteName(col.name)} = ?`).join(' AND ');
-    this.heldLookup = this.db.prepare(`SELECT 1 FROM ${quoteName(this.table.name)} WHERE ${where}`);
-    // A list read per parent is newest first within its parent only.
-    if (!this.table.parent && this.table.columns.some((col) => col.name === 'created_at')) {
-      const newest = this.db.prepare(`SELECT max(created_at) AS at FROM ${quoteName(this.table.name)}`).get() as { at: unknown } | undefined;
-      if (typeof newest?.at === 'string' && !Number.isNaN(Date.parse(newest.at))) this.newestHeld = newest.at;
-    }
+  /** Held: a row with the record's key and creation time (one with its key only is a record whose id was given again). */
+  private isHeld(record: unknown, parentId: string | undefined): boolean {
+    const values = this.storedValues(record, parentId);
+    if (!values) return false;
+    const keys = this.stored.flatMap((col, index) => (col.key ? [values[index]!] : []));
+    const row = this.heldLookup!.get(...keys) as { created: string | null } | undefined;
+    return row !== undefined && row.created === (recordCreatedAt(record) ?? null);
   }
 
-  private isHeld(row: StagedRow, record: unknown): boolean {
-    if (this.heldLookup!.get(...this.keyValues(row)) !== undefined) return true;
-    const created = isObject(record) && typeof record.created_at === 'string' ? Date.parse(record.created_at) : Number.NaN;
-    return this.newestHeld !== undefined && !Number.isNaN(created) && created < Date.parse(this.newestHeld);
-  }
-
-  private keyValues(row: StagedRow): SqlValue[] {
-    return this.stored.flatMap((col, index) => (col.key ? [row.values[index]!] : []));
-  }
-
-  /** The row of a record, or undefined when it lacks a key (no id). */
-  private row(record: unknown, parentId: string | undefined): StagedRow | undefined {
+  /** The stored columns' values of a record (its key and parent), or undefined when it lacks a key (no id). */
+  private storedValues(record: unknown, parentId: string | undefined): SqlValue[] | undefined {
     if (!isObject(record)) return undefined;
     const values: SqlValue[] = [];
     for (const col of this.stored) {
@@ -199,40 +187,37 @@ class TableSync {
       if (value === undefined) return undefined;
       values.push(value);
     }
-    return { values, json: JSON.stringify(record) };
+    return values;
   }
 
-  /** Walks one list (the table's, or one parent's) into the staging table. */
+  /** The row of a record, or undefined when it lacks a key (no id). */
+  private row(record: unknown, parentId: string | undefined): StagedRow | undefined {
+    const values = this.storedValues(record, parentId);
+    return values && { values, json: JSON.stringify(record) };
+  }
+
+  /** Walks one list (the table's, or one parent's) into the staging table: whole, or with --new its new records. */
   private async walkList(path: string, parentId: string | undefined, client: ApiClient): Promise<void> {
-    const head = this.mode === 'new';
-    let read = 0;
-    /** Stages what the walk gives, up to `until` records; false once the list (or, with --new, what is new) has ended. */
-    const take = async (walk: Walk, until?: number): Promise<boolean> => {
-      try {
-        for await (const record of walk.records()) {
-          this.checkStopped();
-          const row = this.row(record, parentId);
-          if (!row) {
-            this.skip(record);
-            continue;
-          }
-          if (head && this.isHeld(row, record)) return false;
-          this.stage(row);
-          read++;
-          if (!parentId) this.progress(read);
-          if (read === until) return true;
-        }
-        return false;
-      } finally {
-        this.requests += walk.requests;
-      }
-    };
     const key = this.table.listKey;
-    const first = new Walk(client, path, {}, { key, concurrency: head ? 1 : PAGES_IN_FLIGHT });
-    if (!(await take(first, head ? NEW_RECORDS_BEFORE_CONCURRENCY : undefined))) return;
-    // A long run of new records: the rest with several pages in flight, from where the walk stands.
-    const position: WalkPosition | undefined = first.position();
-    if (position) await take(new Walk(client, path, {}, { key, concurrency: PAGES_IN_FLIGHT, from: position }));
+    const walk =
+      this.mode === 'new'
+        ? new NewAtHead(client, path, { key, held: { has: (record) => this.isHeld(record, parentId) }, skip: (record) => this.unusable(record, parentId) })
+        : new Walk(client, path, {}, { key, concurrency: PAGES_IN_FLIGHT });
+    let read = 0;
+    try {
+      for await (const record of walk) {
+        this.checkStopped();
+        const row = this.row(record, parentId);
+        if (!row) {
+          this.skip(record);
+          continue;
+        }
+        this.stage(row);
+        if (!parentId) this.progress(++read);
+      }
+    } finally {
+      this.requests += walk.requests;
+    }
   }
 
   private progress(done: number): void {
@@ -267,6 +252,13 @@ class TableSync {
     );
   }
 
+  /** A record without a key: counted and passed over (true). */
+  private unusable(record: unknown, parentId: string | undefined): boolean {
+    if (this.storedValues(record, parentId)) return false;
+    this.skip(record);
+    return true;
+  }
+
   private skip(record: unknown): void {
     this.skipped++;
     if (this.skipped === 1) this.options.onWarning?.(`the service sent ${this.table.name} without ${recordId(record) === undefined ? 'an id' : 'a key'}; they cannot be told apart and are left out`);
@@ -298,6 +290,8 @@ class TableSync {
     const fromStage = `${this.stored.map((col) => `s.${quoteName(col.name)}`).join(', ')}, s.json, @at`;
     const missing = `NOT EXISTS (SELECT 1 FROM ${name} m WHERE ${match})`;
     const gone = `NOT EXISTS (SELECT 1 FROM ${STAGE} s WHERE ${match})`;
+    // A record walked with the key of one held but created at another time: the service gave a deleted record's id again.
+    const replaced = `EXISTS (SELECT 1 FROM ${STAGE} s WHERE ${match} AND ${createdAtOf('s.json')} IS NOT ${createdAtOf(`m.${RECORD_COLUMN}`)})`;
     return db.transaction(() => {
       let added: number;
       let changed = 0;
@@ -307,13 +301,16 @@ class TableSync {
         db.prepare(`DELETE FROM ${name} AS m WHERE ${gone}`).run();
         added = Number(db.prepare(`INSERT OR REPLACE INTO ${name} (${columns}) SELECT ${fromStage} FROM ${STAGE} s ORDER BY s.pos DESC`).run({ at }).changes);
       } else {
+        // The record held went: deleted, and the one walked is created (below).
+        db.prepare(`INSERT INTO ${CHANGES_TABLE} (event, resource, id, record, detected_at) SELECT 'deleted', @resource, ${eventId('m')}, m.${RECORD_COLUMN}, @at FROM ${name} m WHERE ${replaced} ORDER BY m.rowid`).run({ resource: table.name, at });
+        removed = Number(db.prepare(`DELETE FROM ${name} AS m WHERE ${replaced}`).run().changes);
         // Oldest first, as they were created.
         db.prepare(`INSERT INTO ${CHANGES_TABLE} (event, resource, id, record, detected_at) SELECT 'created', @resource, ${eventId('s')}, s.json, @at FROM ${STAGE} s WHERE ${missing} ORDER BY s.pos DESC`).run({ resource: table.name, at });
         added = Number(db.prepare(`INSERT INTO ${name} (${columns}) SELECT ${fromStage} FROM ${STAGE} s WHERE ${missing} ORDER BY s.pos DESC`).run({ at }).changes);
         if (this.mode === 'full') {
           changed = this.applyUpdates(match, at);
           db.prepare(`INSERT INTO ${CHANGES_TABLE} (event, resource, id, record, detected_at) SELECT 'deleted', @resource, ${eventId('m')}, m.${RECORD_COLUMN}, @at FROM ${name} m WHERE ${gone} ORDER BY m.rowid`).run({ resource: table.name, at });
-          removed = Number(db.prepare(`DELETE FROM ${name} AS m WHERE ${gone}`).run().changes);
+          removed += Number(db.prepare(`DELETE FROM ${name} AS m WHERE ${gone}`).run().changes);
         }
       }
       const records = countRows(db, table);
@@ -357,6 +354,11 @@ class TableSync {
       }
     }
   }
+}
+
+/** SQL for a record's created_at (JSON text in `json`) when it is text, else NULL: as recordCreatedAt reads it. */
+function createdAtOf(json: string): string {
+  return `CASE json_type(${json}, '$.created_at') WHEN 'text' THEN json_extract(${json}, '$.created_at') END`;
 }
 
 function parseRecord(text: string): JsonObject {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Transport } from '../../src/transport/types.js';
 import { homeEnv, run, useWorkspace, BASE_URL, type RunOptions } from '../helpers/inprocess.js';
+import { scriptedList } from '../helpers/scripted-list.js';
 import { until } from '../helpers/wait.js';
 
 const ws = useWorkspace();
@@ -219,32 +220,10 @@ describe('crm watch: failures', () => {
 });
 
 describe('crm watch: where a poll stops (issue 17)', () => {
-  /**
-   * A service whose contacts list is this array, kept newest first by created_at as the service sorts
-   * it (clocks that disagree put a new record below others); everything else is not found.
-   */
+  /** The scripted list, reached as the workspace. */
   function scriptedService() {
-    const contacts: Array<{ id: string; name: string; created_at: string }> = [];
-    let made = 0;
-    const at = (minutes: number) => new Date(Date.UTC(2025, 0, 1, 12, 0) + minutes * 60_000).toISOString();
-    const sort = () => contacts.sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
-    const transport: Transport = async (request) => {
-      const url = new URL(request.url);
-      if (request.method !== 'GET' || !url.pathname.endsWith('/contacts')) return { status: 404, headers: {}, body: JSON.stringify({ data: null, error: 'Not found' }) };
-      const offset = Number(url.searchParams.get('offset') ?? 0);
-      const page = contacts.slice(offset, offset + Number(url.searchParams.get('limit') ?? 20));
-      return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ data: { contacts: page, total: contacts.length }, error: null }) };
-    };
-    return {
-      workspace: { ...ws, transport },
-      /** A new contact created at `minutes` past noon by the service's clock (the next id unless one is given). */
-      create(minutes: number, id = `con_${++made}`) {
-        contacts.push({ id, name: `Scripted ${id}`, created_at: at(minutes) });
-        sort();
-        return id;
-      },
-      remove: (id: string) => contacts.splice(contacts.findIndex((contact) => contact.id === id), 1),
-    };
+    const list = scriptedList();
+    return { ...list, workspace: { ...ws, transport: list.transport } };
   }
 
   /** 60 contacts a minute apart (minute 0 to 59), then a baseline in STATE. */

@@ -16,6 +16,7 @@ import { Replica } from '../../src/mirror/replica.js';
 import { TABLES } from '../../src/mirror/schema.js';
 import { sync, type SyncOptions, type TableReport } from '../../src/mirror/sync.js';
 import { BASE_URL, openWorkspace, type Workspace } from '../helpers/inprocess.js';
+import { scriptedAt, scriptedList, type ScriptedList } from '../helpers/scripted-list.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'crm-mirror-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -234,6 +235,77 @@ describe('crm sync --new', () => {
       ['deals', 0, 1],
     ]);
     expect(ws.log).toHaveLength(2);
+  });
+});
+
+describe('crm sync --new: where it stops (issue 17: a run of records held, by id and creation time, as crm watch)', () => {
+  let list: ScriptedList;
+  const scripted = (mode: SyncOptions['mode']) =>
+    syncOnce({ client: new ApiClient({ baseUrl: BASE_URL, apiKey: 'k', transport: list.transport, userAgent: 'crm-test', sleep: async () => {} }), tables: ['contacts'], mode });
+  /** What a --new sync added, by id, oldest first (from its change log); the report checked too. */
+  async function syncNew(): Promise<Array<[string, string, string]>> {
+    const seq = read<{ seq: number }>('SELECT coalesce(max(seq), 0) AS seq FROM changes')[0]!.seq;
+    const { reports, failure } = await scripted('new');
+    expect(failure).toBeUndefined();
+    const events = read<{ event: string; id: string; record: string }>('SELECT event, id, record FROM changes WHERE seq > ? ORDER BY seq', seq);
+    expect(reports[0]).toMatchObject({ mode: 'new', added: events.filter((event) => event.event === 'created').length, removed: events.filter((event) => event.event === 'deleted').length });
+    return events.map((event) => [event.event, event.id, JSON.parse(event.record).created_at]);
+  }
+  const created = (...ids: string[]) => ids.map((id) => ['created', id, list.contacts().find((contact) => contact.id === id)!.created_at]);
+
+  /** 60 contacts a minute apart (minute 0 to 59), synced whole. */
+  beforeEach(async () => {
+    list = scriptedList();
+    for (let minute = 0; minute < 60; minute++) list.create(minute);
+    expect((await scripted('full')).reports[0]).toMatchObject({ mode: 'first', added: 60 });
+  });
+
+  it('a record with a future created_at does not hide the records after it, in this sync or the next (it hid every one)', async () => {
+    const future = list.create(60 * 24 * 365 * 50); // fifty years on
+    expect(await syncNew()).toEqual(created(future));
+    const later = [list.create(61), list.create(62)];
+    expect(await syncNew()).toEqual(created(...later));
+    const latest = list.create(63);
+    expect(await syncNew()).toEqual(created(latest));
+  });
+
+  it('a record from a server whose clock is minutes behind is found below the records held (it was taken as old)', async () => {
+    const held = [list.create(60), list.create(61), list.create(62)];
+    expect(await syncNew()).toEqual(created(...held));
+    // Created after those three, on a server 5 minutes behind: listed below them and three more.
+    const skewed = list.create(57.5);
+    const now = list.create(63);
+    expect(await syncNew()).toEqual(created(skewed, now));
+    expect(await syncNew()).toEqual([]);
+  });
+
+  it('a new record given the id of a deleted one is new: the one held is deleted, with --new and with a full sync (it was taken as held)', async () => {
+    const first = list.create(60);
+    expect(await syncNew()).toEqual(created(first));
+    list.remove(first);
+    list.create(61, first);
+    expect(await syncNew()).toEqual([['deleted', first, scriptedAt(60)], ...created(first)]);
+    expect(read('SELECT id, created_at FROM contacts WHERE id = ?', first)).toEqual([{ id: first, created_at: scriptedAt(61) }]);
+    const later = list.create(62);
+    expect(await syncNew()).toEqual(created(later));
+    // A full sync tells it so too: not an update of the record held.
+    list.remove(first);
+    list.create(63, first);
+    const seq = read<{ seq: number }>('SELECT max(seq) AS seq FROM changes')[0]!.seq;
+    expect((await scripted('full')).reports[0]).toMatchObject({ mode: 'full', added: 1, changed: 0, removed: 1 });
+    expect(read('SELECT event, id FROM changes WHERE seq > ? ORDER BY seq', seq)).toEqual([{ event: 'deleted', id: first }, { event: 'created', id: first }]);
+  });
+
+  it('reads past up to 39 records held to a new one, and stops at 40 in a row: a poll with nothing new is one request', async () => {
+    let requests = list.requests;
+    expect(await syncNew()).toEqual([]);
+    expect(list.requests - requests).toBe(1);
+    const behind = list.create(20.5); // 39 records below the head
+    requests = list.requests;
+    expect(await syncNew()).toEqual(created(behind));
+    expect(list.requests - requests).toBe(2);
+    list.create(18.5); // 41 records below: past a run of 40 held
+    expect(await syncNew()).toEqual([]);
   });
 });
 

@@ -19,7 +19,7 @@ const spec = {
     },
   ],
   options: [
-    { name: 'new', type: 'boolean', description: 'only the records created since the last sync (each list from its head until a record held): a few requests; updates and deletions wait for a full sync' },
+    { name: 'new', type: 'boolean', description: 'only the records created since the last sync (each list from its head until a run of records held): a few requests; updates and deletions wait for a full sync' },
     { name: 'full', type: 'boolean', description: 'read every list whole: new records, updates and deletions (the default)' },
     { name: 'status', type: 'boolean', description: 'what the replica holds and when each table was synced; sends nothing' },
     { name: 'forget', type: 'boolean', description: "delete the profile's replica; sends nothing" },

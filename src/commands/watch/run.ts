@@ -1,8 +1,8 @@
 // crm watch RESOURCE: the polling recipe of service-api.md section 6. Every --interval the list is
-// walked from its newest record (src/http/paginate.ts, so a burst of any size is read whole while
-// records are deleted) until a run of STOP_RUN records already handled: records are not compared by
-// time, so a future created_at or servers whose clocks disagree cannot hide a later record, and a
-// new record listed among handled ones (a clock behind the others) is still found. The new ones are
+// read from its newest record until a run of records already handled (src/http/head.ts, as crm sync
+// --new reads it): records are not compared by time, so a future created_at or servers whose clocks
+// disagree cannot hide a later record, and a new record listed among handled ones (a clock behind
+// the others) is still found. The new ones are
 // emitted oldest first, each once, through the printer (a table line on a terminal, NDJSON in a
 // pipe). With --exec, --forward-to and --score each record is also run, forwarded and scored; it
 // counts as handled (and --state records it) only once all of that succeeded, so a failed command, a
@@ -19,7 +19,8 @@ import { list } from '../../cli/result.js';
 import type { ApiClient } from '../../http/core.js';
 import { recordId } from '../../http/envelope.js';
 import type { ChangeEvent } from '../../mirror/changes.js';
-import { isObject, type JsonObject } from '../../registry/values.js';
+import type { JsonObject } from '../../registry/values.js';
+import { NewAtHead } from '../../http/head.js';
 import { recordKey, walk } from '../../http/paginate.js';
 import { backoffDelay } from '../../http/retry.js';
 import type { WATCHABLE } from '../../registry/local.js';
@@ -41,13 +42,7 @@ import type { Spec } from './command.js';
 type Watchable = (typeof WATCHABLE)[number];
 
 const DEFAULT_INTERVAL_MS = 60_000;
-/**
- * Handled records in a row that end a poll. A new record may be listed below some handled ones (its
- * server's clock behind the others'): up to this many are read past, so one created within the last
- * STOP_RUN records is still found. Fewer than a page, so that an idle poll is one request.
- */
-const STOP_RUN = 40;
-/** Records the first poll takes as handled: more than STOP_RUN, so that deletions among them do not expose older records. */
+/** Records the first poll takes as handled: more than src/http/head.ts reads past (STOP_RUN), so that deletions among them do not expose older records. */
 const BASELINE = 2 * PAGE_MAX;
 const DEFAULT_MAX_FAILURES = 10;
 /** Failed polls wait longer each time, up to this (or the interval, when that is longer). */
@@ -214,44 +209,20 @@ class Watcher {
     return records;
   }
 
-  /**
-   * The records not handled, from the head of the list down to a run of STOP_RUN handled ones;
-   * oldest first. Should every record remembered have been deleted, there is no such run: the poll
-   * then stops at STOP_RUN records in a row created before every record it remembers (or the end of
-   * the list), instead of taking the whole older list for new. One record from a clock behind the
-   * others cannot end a poll this way: it would take STOP_RUN of them, all older than everything
-   * remembered, with no handled record among them.
-   */
+  /** The records not handled (./state.ts says which are), oldest first. */
   private async newRecords(): Promise<unknown[]> {
     const { resource } = this.settings;
     const state = this.state!;
-    const oldest = state.oldestCreated();
+    const skip = (record: unknown) => {
+      if (recordId(record) !== undefined) return false;
+      if (!this.warnedNoId) this.ctx.warn(`the service sent ${resource} without an id; watch cannot tell them apart and skips them`);
+      this.warnedNoId = true;
+      return true;
+    };
     const fresh: unknown[] = [];
-    /** Records read since the last handled or newer one, created before the oldest remembered. */
-    let older: unknown[] = [];
-    let run = 0;
-    for await (const record of walk(this.client, `/${resource}`, {}, { key: resource })) {
+    for await (const record of new NewAtHead(this.client, `/${resource}`, { key: resource, held: state, skip })) {
       if (this.stopper.signal.aborted) break;
-      if (recordId(record) === undefined) {
-        if (!this.warnedNoId) this.ctx.warn(`the service sent ${resource} without an id; watch cannot tell them apart and skips them`);
-        this.warnedNoId = true;
-        continue;
-      }
-      if (state.isHandled(record)) {
-        fresh.push(...older);
-        older = [];
-        if (++run >= STOP_RUN) break;
-        continue;
-      }
-      run = 0;
-      const created = isObject(record) && typeof record.created_at === 'string' ? Date.parse(record.created_at) : NaN;
-      if (oldest !== undefined && created < oldest) {
-        older.push(record);
-        if (older.length >= STOP_RUN) break;
-      } else {
-        fresh.push(...older, record);
-        older = [];
-      }
+      fresh.push(record);
     }
     return fresh.reverse();
   }

@@ -12,7 +12,8 @@ import { dirname } from 'node:path';
 import { CliError, ExitCode, usageError } from '../../cli/errors.js';
 import { writeFileAtomic } from '../../config/atomic.js';
 import { describeHolder, tryLock } from '../../config/lock.js';
-import { recordId } from '../../http/envelope.js';
+import type { HeldRecords } from '../../http/head.js';
+import { recordCreatedAt, recordId } from '../../http/envelope.js';
 import { isObject } from '../../registry/values.js';
 
 /** Records handled that are remembered: more than a poll's stop rule needs after many deletions. */
@@ -43,10 +44,10 @@ export class StateUnwritable extends CliError {
   }
 }
 
-const createdAt = (record: unknown): string | null => (isObject(record) && typeof record.created_at === 'string' ? record.created_at : null);
+const createdAt = (record: unknown): string | null => recordCreatedAt(record) ?? null;
 const keyOf = (id: string, created: string | null) => `${id}\u0000${created ?? ''}`;
 
-export class WatchState {
+export class WatchState implements HeldRecords {
   /** By key (id and created_at), in the order handled. */
   private readonly records = new Map<string, Handled>();
   /** Ids from an older state file, whose created_at is not known: any record with the id matches. */
@@ -109,7 +110,7 @@ export class WatchState {
   }
 
   /** Handled before (by id and created_at; by id alone for what an older crm remembered). */
-  isHandled(record: unknown): boolean {
+  has(record: unknown): boolean {
     const id = recordId(record);
     if (id === undefined) return false;
     return this.records.has(keyOf(id, createdAt(record))) || this.idsOnly.has(id);
