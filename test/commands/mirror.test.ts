@@ -2,12 +2,13 @@
 // a sync; changes in the sandbox (create, update, soft delete, stage move); a second sync reporting
 // exactly those; --changes emitting exactly those, once; a write refused with exit 2 and nothing
 // changed; a sync interrupted then resumed with nothing lost; the replica's file mode.
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BASE_URL, homeEnv, json, run, scriptedPrompter, useWorkspace, type RunOptions } from '../helpers/inprocess.js';
+import { until } from '../helpers/wait.js';
 
 const ws = useWorkspace();
 
@@ -298,6 +299,35 @@ describe('crm watch --changes', () => {
     expect(readFileSync(out, 'utf8')).toBe(
       [`created ${change.created.id} ${ids[0]}`, `updated ${change.updated.id} ${ids[1]}`, `deleted ${change.gone.id} ${ids[2]}`].map((line) => `${line}\n`).join(''),
     );
+  });
+
+  it('two watches on one --state: the second exits 2 naming the process that holds it, sending nothing; the lock is given back (both ran)', async () => {
+    const { crm, home } = user();
+    const state = join(home, 'shared.json');
+    // The first waits out its hour between polls until SIGTERM (only watch listens for it in a test worker).
+    const first = crm(['watch', 'contacts', '--changes', '--interval', '1h', '--state', state], { live: { stdout: '', stderr: '' } });
+    await until(() => existsSync(state), 'the baseline');
+    try {
+      const before = readFileSync(state, 'utf8');
+      ws.log.length = 0;
+      const second = await crm(['watch', 'contacts', '--changes', '--once', '--state', state]);
+      expect(second.code).toBe(2);
+      expect(second.stderr).toBe(`crm: --state ${state} is in use by another crm watch (process ${process.pid})\nhint: give each watch a state file of its own; if no watch is running, delete ${state}.lock\n`);
+      expect(ws.requests()).toEqual([]);
+      expect(readFileSync(state, 'utf8')).toBe(before);
+    } finally {
+      process.emit('SIGTERM');
+    }
+    expect((await first).code).toBe(0);
+    expect(existsSync(`${state}.lock`)).toBe(false);
+    const change = changeTheService();
+    const next = await crm(['watch', 'contacts', '--changes', '--once', '--state', state]);
+    expect(next.code, next.stderr).toBe(0);
+    expect(rows(next.stdout).map((event) => [event.event, event.id])).toEqual([
+      ['created', change.created.id],
+      ['updated', change.updated.id],
+      ['deleted', change.gone.id],
+    ]);
   });
 
   it('refuses a state file of a plain watch, and --score', async () => {

@@ -3,19 +3,19 @@
 // that this watch has not handled, oldest first; events written by any other sync of the replica (a
 // cron `crm sync`) come too. Where it stands is the number of the last event handled, kept with
 // --state in a file rewritten atomically after each event, so a restart neither repeats nor misses
-// one. The file names the replica it follows: a replica forgotten and made again numbers its events
-// anew, so such a file is refused rather than trusted.
+// one, and locked while the watch runs (./state.ts, as a plain watch's), so two watches never both
+// deliver its events and overwrite each other's place. The file names the replica it follows: a
+// replica forgotten and made again numbers its events anew, so such a file is refused rather than
+// trusted.
 
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { Context } from '../../cli/context.js';
 import { toCliError, usageError } from '../../cli/errors.js';
-import { writeFileAtomic } from '../../config/atomic.js';
 import type { ApiClient } from '../../http/core.js';
 import { isObject } from '../../registry/values.js';
 import { changesAfter, latestSeq, type ChangeEvent } from '../../mirror/changes.js';
 import { Replica } from '../../mirror/replica.js';
 import { replicaPathOf, syncReplica } from '../mirror/replica.js';
+import { StateFile } from './state.js';
 
 const MODE = 'changes';
 const VERSION = 1;
@@ -36,28 +36,41 @@ export class ChangeFeed {
     private readonly ctx: Context,
     private readonly client: ApiClient,
     private readonly data: ChangeStateData,
-    private readonly file: string | undefined,
+    private readonly file: StateFile | undefined,
     private readonly sinceStart: boolean,
   ) {}
 
-  /** The feed, and its state from FILE when given; a file of another watch, workspace or replica is refused before anything is sent. */
-  static open(ctx: Context, client: ApiClient, resource: string, file: string | undefined, sinceStart: boolean): ChangeFeed {
-    if (file === '-') throw usageError('--state needs a file name, not -');
-    if (file !== undefined && !existsSync(file) && !existsSync(dirname(file))) throw usageError(`--state ${file}: the directory ${dirname(file)} does not exist`);
-    const fresh: ChangeStateData = { version: VERSION, mode: MODE, resource, base_url: client.baseUrl, replica_id: null, seq: null };
-    const data = file !== undefined && existsSync(file) ? readState(file) : fresh;
-    if (data.resource !== resource || data.base_url !== client.baseUrl) {
-      throw usageError(`--state ${file} belongs to a watch of ${data.resource} changes at ${data.base_url}`, 'give each watch (resource and workspace) a state file of its own');
-    }
-    if (data.replica_id !== null) {
-      const replica = Replica.openForReading(replicaPathOf(ctx));
-      const current = replica?.info().id;
-      replica?.close();
-      if (current !== data.replica_id) {
-        throw usageError(`--state ${file} follows a replica that is gone (forgotten since): its events cannot be told from the new one's`, 'give a new state file: it takes the changes from now on');
+  /**
+   * The feed, and its state from FILE when given, locked for this process; a file of another watch,
+   * workspace or replica, or one another watch holds, is refused before anything is sent.
+   */
+  static open(ctx: Context, client: ApiClient, resource: string, path: string | undefined, sinceStart: boolean): ChangeFeed {
+    const file = path === undefined ? undefined : StateFile.lock(path);
+    try {
+      const stored = file?.read('crm watch --changes');
+      const fresh: ChangeStateData = { version: VERSION, mode: MODE, resource, base_url: client.baseUrl, replica_id: null, seq: null };
+      const data = stored === undefined ? fresh : stateData(path!, stored);
+      if (data.resource !== resource || data.base_url !== client.baseUrl) {
+        throw usageError(`--state ${path} belongs to a watch of ${data.resource} changes at ${data.base_url}`, 'give each watch (resource and workspace) a state file of its own');
       }
+      if (data.replica_id !== null) {
+        const replica = Replica.openForReading(replicaPathOf(ctx));
+        const current = replica?.info().id;
+        replica?.close();
+        if (current !== data.replica_id) {
+          throw usageError(`--state ${path} follows a replica that is gone (forgotten since): its events cannot be told from the new one's`, 'give a new state file: it takes the changes from now on');
+        }
+      }
+      return new ChangeFeed(ctx, client, data, file, sinceStart);
+    } catch (error) {
+      file?.close();
+      throw error;
     }
-    return new ChangeFeed(ctx, client, data, file, sinceStart);
+  }
+
+  /** Gives the state file's lock back (the watch is over). */
+  close(): void {
+    this.file?.close();
   }
 
   /** Syncs the resource, then the events not handled yet, oldest first (none on the first poll: the baseline, unless --since-start). */
@@ -90,17 +103,11 @@ export class ChangeFeed {
   }
 
   private save(): void {
-    if (this.file !== undefined) writeFileAtomic(this.file, `${JSON.stringify(this.data, null, 2)}\n`);
+    this.file?.write(this.data);
   }
 }
 
-function readState(file: string): ChangeStateData {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw usageError(`--state ${file} cannot be read: ${(error as Error).message}`, 'give the file of an earlier `crm watch --changes --state`, or a new file name');
-  }
+function stateData(file: string, parsed: unknown): ChangeStateData {
   if (
     !isObject(parsed) ||
     parsed.version !== VERSION ||

@@ -74,7 +74,7 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
   const client = await ctx.client();
   const feed = settings.changes ? ChangeFeed.open(ctx, client, settings.resource, settings.stateFile, settings.sinceStart) : undefined;
   const state = feed ? undefined : WatchState.open(settings.stateFile, settings.resource, client.baseUrl);
-  ctx.onClose(() => state?.close());
+  ctx.onClose(() => (feed ?? state)?.close());
   // SIGTERM ends the stream (exit 0); Ctrl-C ends the command at once (the runner's, exit 130).
   const stopper = stopOnSigterm();
   ctx.onClose(() => stopper.dispose());

@@ -3,9 +3,8 @@
 // given a deleted record's id is another record), and no time is ever compared: a record with a
 // future created_at, servers whose clocks disagree, or an id handed out again cannot make a later
 // record look old (the one use of a time, the poll's backstop, can only end a poll among records
-// older than every one remembered). Kept in memory, and with --state in a file rewritten atomically (a temporary file
-// renamed over it) after every record, so a crash leaves the previous version whole; the file is
-// locked while a watch uses it (FILE.lock, naming its process), so two watches never share it.
+// older than every one remembered). Kept in memory, and with --state in a StateFile (below, also
+// --changes' state): rewritten after every record, locked while a watch uses it.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -44,6 +43,59 @@ export class StateUnwritable extends CliError {
   }
 }
 
+/**
+ * A --state file: locked while a watch uses it (FILE.lock, naming its process), so two watches never
+ * share it, and rewritten atomically (a temporary file renamed over it), so a crash leaves the
+ * previous version whole. Plain watches and --changes watches keep theirs so.
+ */
+export class StateFile {
+  private constructor(
+    readonly path: string,
+    private readonly release: () => void,
+  ) {}
+
+  /** Checks and locks PATH for this process; a file another watch holds is refused before anything is sent. */
+  static lock(path: string): StateFile {
+    if (path === '-') throw usageError('--state needs a file name, not -');
+    if (!existsSync(dirname(path))) throw usageError(`--state ${path}: the directory ${dirname(path)} does not exist`);
+    const lock = `${path}.lock`;
+    let attempt: ReturnType<typeof tryLock>;
+    try {
+      attempt = tryLock(lock);
+    } catch (error) {
+      throw usageError(`--state ${path} cannot be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'give a file in a directory crm may write');
+    }
+    if (!attempt.acquired) {
+      throw usageError(`--state ${path} is in use by another crm watch (${describeHolder(attempt.holder)})`, `give each watch a state file of its own; if no watch is running, delete ${lock}`);
+    }
+    return new StateFile(path, attempt.release);
+  }
+
+  /** The file's JSON, or undefined when there is no file yet; `command` names whose file it should be. */
+  read(command: string): unknown {
+    if (!existsSync(this.path)) return undefined;
+    try {
+      return JSON.parse(readFileSync(this.path, 'utf8'));
+    } catch (error) {
+      throw usageError(`--state ${this.path} cannot be read: ${(error as Error).message}`, `give the file of an earlier \`${command} --state\`, or a new file name`);
+    }
+  }
+
+  /** Replaces the file's content; a file that cannot be written stops the watch. */
+  write(data: unknown): void {
+    try {
+      writeFileAtomic(this.path, `${JSON.stringify(data, null, 2)}\n`);
+    } catch (error) {
+      throw new StateUnwritable(this.path, error);
+    }
+  }
+
+  /** Gives the lock back. */
+  close(): void {
+    this.release();
+  }
+}
+
 const createdAt = (record: unknown): string | null => recordCreatedAt(record) ?? null;
 const keyOf = (id: string, created: string | null) => `${id}\u0000${created ?? ''}`;
 
@@ -56,8 +108,7 @@ export class WatchState implements HeldRecords {
   private constructor(
     private readonly resource: string,
     private readonly baseUrl: string,
-    private readonly file: string | undefined,
-    private readonly release: () => void,
+    private readonly file: StateFile | undefined,
     /** False until the first poll: it sets the baseline. */
     public baselined: boolean,
   ) {}
@@ -66,38 +117,28 @@ export class WatchState implements HeldRecords {
    * The state in FILE (a fresh one when there is none yet), locked for this process. A file of
    * another watch, or one another watch holds, is refused before anything is sent.
    */
-  static open(file: string | undefined, resource: string, baseUrl: string): WatchState {
-    if (file === undefined) return new WatchState(resource, baseUrl, undefined, () => {}, false);
-    if (file === '-') throw usageError('--state needs a file name, not -');
-    if (!existsSync(dirname(file))) throw usageError(`--state ${file}: the directory ${dirname(file)} does not exist`);
-    const lock = `${file}.lock`;
-    let attempt: ReturnType<typeof tryLock>;
+  static open(path: string | undefined, resource: string, baseUrl: string): WatchState {
+    if (path === undefined) return new WatchState(resource, baseUrl, undefined, false);
+    const file = StateFile.lock(path);
     try {
-      attempt = tryLock(lock);
-    } catch (error) {
-      throw usageError(`--state ${file} cannot be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'give a file in a directory crm may write');
-    }
-    if (!attempt.acquired) {
-      throw usageError(`--state ${file} is in use by another crm watch (${describeHolder(attempt.holder)})`, `give each watch a state file of its own; if no watch is running, delete ${lock}`);
-    }
-    try {
-      const state = new WatchState(resource, baseUrl, file, attempt.release, existsSync(file));
-      if (state.baselined) state.load(readStateFile(file));
+      const data = file.read('crm watch');
+      const state = new WatchState(resource, baseUrl, file, data !== undefined);
+      if (data !== undefined) state.load(stateData(path, data));
       return state;
     } catch (error) {
-      attempt.release();
+      file.close();
       throw error;
     }
   }
 
   /** Gives the state file's lock back (the watch is over). */
   close(): void {
-    this.release();
+    this.file?.close();
   }
 
   private load(data: StateData): void {
     if (data.resource !== this.resource || data.base_url !== this.baseUrl) {
-      throw usageError(`--state ${this.file} belongs to a watch of ${data.resource} at ${data.base_url}`, 'give each watch (resource and workspace) a state file of its own');
+      throw usageError(`--state ${this.file!.path} belongs to a watch of ${data.resource} at ${data.base_url}`, 'give each watch (resource and workspace) a state file of its own');
     }
     for (const record of data.handled) this.remember(record);
   }
@@ -154,28 +195,16 @@ export class WatchState implements HeldRecords {
   }
 
   private save(): void {
-    if (this.file === undefined) return;
-    const data: StateData = { version: VERSION, resource: this.resource, base_url: this.baseUrl, handled: [...this.records.values()] };
-    try {
-      writeFileAtomic(this.file, `${JSON.stringify(data, null, 2)}\n`);
-    } catch (error) {
-      throw new StateUnwritable(this.file, error);
-    }
+    this.file?.write({ version: VERSION, resource: this.resource, base_url: this.baseUrl, handled: [...this.records.values()] } satisfies StateData);
   }
 }
 
 /**
- * Reads a state file, this version's or an older one's. Version 1 kept ids only and the newest
+ * A state file's data, this version's or an older one's. Version 1 kept ids only and the newest
  * created_at handled, which a record with a future created_at poisoned (every later record looked
  * older): the ids are kept, the time is dropped.
  */
-function readStateFile(file: string): StateData {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw usageError(`--state ${file} cannot be read: ${(error as Error).message}`, 'give the file of an earlier `crm watch --state`, or a new file name');
-  }
+function stateData(file: string, parsed: unknown): StateData {
   const notState = () => usageError(`--state ${file} is not a state file of crm watch`, 'give the file of an earlier `crm watch --state`, or a new file name');
   if (!isObject(parsed) || typeof parsed.resource !== 'string' || typeof parsed.base_url !== 'string') throw notState();
   const { resource, base_url } = parsed;
