@@ -14,7 +14,7 @@ import { Replica } from '../../mirror/replica.js';
 import { TABLES, tableSpec } from '../../mirror/schema.js';
 import { sync, type SyncMode, type SyncOutcome } from '../../mirror/sync.js';
 import { REPLICA_TABLES } from '../../registry/local.js';
-import { keepYoungGenerationSmall } from '../stream.js';
+import { keepHeapSmall } from '../stream.js';
 
 /** The profile whose replica a command means: the one named (even if no longer configured: --forget after `profiles remove`), else the active one. */
 export function replicaProfile(ctx: Context): string {
@@ -58,11 +58,7 @@ export async function syncReplica(
   { quiet = false }: { quiet?: boolean } = {},
 ): Promise<SyncOutcome & { ms: number }> {
   const started = Date.now();
-  await keepYoungGenerationSmall();
-  // And the old generation grows by as little as V8 allows: a long sync promotes what the pages in
-  // flight hold, and V8's default growth let its heap (mostly garbage) grow with the workspace.
-  const { setFlagsFromString } = await import('node:v8');
-  setFlagsFromString('--optimize-for-size');
+  await keepHeapSmall();
   const replica = Replica.openForSync(replicaPathOf(ctx), client.baseUrl);
   ctx.onClose(() => replica.close());
   const held = new Set(replica.status().map((status) => status.resource));
