@@ -187,9 +187,9 @@ function __crm_value_flags
         case 'contacts create'
             echo --output -o --fields --jq --profile --base-url --timeout --name --email --company --phone --title --status --account-id --list-ids --set --data
         case 'contacts update'
-            echo --output -o --fields --jq --profile --base-url --timeout --name --email --company --phone --title --status --account-id --list-ids --set --data
+            echo --output -o --fields --jq --profile --base-url --timeout --name --email --company --phone --title --status --account-id --list-ids --set --data --concurrency
         case 'contacts delete'
-            echo --output -o --fields --jq --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout --concurrency
         case 'contacts notes'
             echo --output -o --fields --jq --profile --base-url --timeout
         case 'contacts notes list'
@@ -201,7 +201,7 @@ function __crm_value_flags
         case 'contacts tasks add'
             echo --output -o --fields --jq --profile --base-url --timeout --title --description --status --priority --due --deal-id --description-file --set --data
         case 'contacts enroll'
-            echo --output -o --fields --jq --profile --base-url --timeout --sequence --set --data
+            echo --output -o --fields --jq --profile --base-url --timeout --sequence --set --data --concurrency
         case 'contacts import'
             echo --output -o --fields --jq --profile --base-url --timeout --format --encoding --map --concurrency --errors --checkpoint
         case 'contacts export'
@@ -217,9 +217,9 @@ function __crm_value_flags
         case 'accounts create'
             echo --output -o --fields --jq --profile --base-url --timeout --name --domain --industry --employees --set --data
         case 'accounts update'
-            echo --output -o --fields --jq --profile --base-url --timeout --name --domain --industry --employees --set --data
+            echo --output -o --fields --jq --profile --base-url --timeout --name --domain --industry --employees --set --data --concurrency
         case 'accounts delete'
-            echo --output -o --fields --jq --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout --concurrency
         case 'deals'
             echo --output -o --fields --jq --profile --base-url --timeout
         case 'deals list'
@@ -231,11 +231,11 @@ function __crm_value_flags
         case 'deals create'
             echo --output -o --fields --jq --profile --base-url --timeout --name --amount --currency --stage --account-id --contact-id --close-date --set --data
         case 'deals update'
-            echo --output -o --fields --jq --profile --base-url --timeout --name --amount --currency --stage --account-id --contact-id --close-date --set --data
+            echo --output -o --fields --jq --profile --base-url --timeout --name --amount --currency --stage --account-id --contact-id --close-date --set --data --concurrency
         case 'deals delete'
-            echo --output -o --fields --jq --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout --concurrency
         case 'deals stage'
-            echo --output -o --fields --jq --profile --base-url --timeout --set --data --stage
+            echo --output -o --fields --jq --profile --base-url --timeout --set --data --stage --concurrency
         case 'sequences'
             echo --output -o --fields --jq --profile --base-url --timeout
         case 'sequences list'
@@ -245,9 +245,9 @@ function __crm_value_flags
         case 'sequences create'
             echo --output -o --fields --jq --profile --base-url --timeout --name --description --status --steps --description-file --set --data
         case 'sequences update'
-            echo --output -o --fields --jq --profile --base-url --timeout --name --description --status --steps --description-file --set --data
+            echo --output -o --fields --jq --profile --base-url --timeout --name --description --status --steps --description-file --set --data --concurrency
         case 'sequences delete'
-            echo --output -o --fields --jq --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout --concurrency
         case 'sequences enroll'
             echo --output -o --fields --jq --profile --base-url --timeout --set --data --file
         case 'sequences contacts'
@@ -261,11 +261,11 @@ function __crm_value_flags
         case 'tasks create'
             echo --output -o --fields --jq --profile --base-url --timeout --title --description --status --priority --due --contact-id --deal-id --description-file --set --data
         case 'tasks update'
-            echo --output -o --fields --jq --profile --base-url --timeout --title --description --status --priority --due --contact-id --deal-id --description-file --set --data
+            echo --output -o --fields --jq --profile --base-url --timeout --title --description --status --priority --due --contact-id --deal-id --description-file --set --data --concurrency
         case 'tasks delete'
-            echo --output -o --fields --jq --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout --concurrency
         case 'tasks complete'
-            echo --output -o --fields --jq --profile --base-url --timeout --set --data
+            echo --output -o --fields --jq --profile --base-url --timeout --set --data --concurrency
         case 'pipeline'
             echo --output -o --fields --jq --profile --base-url --timeout
         case 'pipeline stages'
@@ -281,7 +281,7 @@ function __crm_value_flags
         case 'ai suggestions'
             echo --output -o --fields --jq --profile --base-url --timeout --limit -L --offset --type --contact-id --deal-id
         case 'ai accept'
-            echo --output -o --fields --jq --profile --base-url --timeout --set --data
+            echo --output -o --fields --jq --profile --base-url --timeout --set --data --concurrency
         case 'ai trigger'
             echo --output -o --fields --jq --profile --base-url --timeout --set --data
         case 'auth'
@@ -501,10 +501,12 @@ complete -c crm -n '__crm_at \'contacts update\'' -l account-id -x -d 'the conta
 complete -c crm -n '__crm_at \'contacts update\'' -l list-ids -x -d 'ids of the lists the contact is in'
 complete -c crm -n '__crm_at \'contacts update\'' -l set -x -d 'set a body field: key=value (repeatable; JSON values, dotted keys nest)'
 complete -c crm -n '__crm_at \'contacts update\'' -l data -x -d 'request body as JSON, @file, or - for stdin'
+complete -c crm -n '__crm_at \'contacts update\'' -l concurrency -x -d 'requests at a time (default 4)'
 complete -c crm -n '__crm_at \'contacts update\'' -s h -l help -d 'show help'
 
 # crm contacts delete
 complete -c crm -n '__crm_at \'contacts delete\'' -s y -l yes -d 'do not ask for confirmation'
+complete -c crm -n '__crm_at \'contacts delete\'' -l concurrency -x -d 'requests at a time (default 4)'
 complete -c crm -n '__crm_at \'contacts delete\'' -s h -l help -d 'show help'
 
 # crm contacts notes
@@ -546,6 +548,7 @@ complete -c crm -n '__crm_at \'contacts tasks add\'' -s h -l help -d 'show help'
 complete -c crm -n '__crm_at \'contacts enroll\'' -l sequence -x -a '(__crm_dynamic sequences)' -d 'sequence id'
 complete -c crm -n '__crm_at \'contacts enroll\'' -l set -x -d 'set a body field: key=value (repeatable; JSON values, dotted keys nest)'
 complete -c crm -n '__crm_at \'contacts enroll\'' -l data -x -d 'request body as JSON, @file, or - for stdin'
+complete -c crm -n '__crm_at \'contacts enroll\'' -l concurrency -x -d 'requests at a time (default 4)'
 complete -c crm -n '__crm_at \'contacts enroll\'' -s h -l help -d 'show help'
 
 # crm contacts import
@@ -612,10 +615,12 @@ complete -c crm -n '__crm_at \'accounts update\'' -l industry -x -d 'industry'
 complete -c crm -n '__crm_at \'accounts update\'' -l employees -x -d 'number of employees'
 complete -c crm -n '__crm_at \'accounts update\'' -l set -x -d 'set a body field: key=value (repeatable; JSON values, dotted keys nest)'
 complete -c crm -n '__crm_at \'accounts update\'' -l data -x -d 'request body as JSON, @file, or - for stdin'
+complete -c crm -n '__crm_at \'accounts update\'' -l concurrency -x -d 'requests at a time (default 4)'
 complete -c crm -n '__crm_at \'accounts update\'' -s h -l help -d 'show help'
 
 # crm accounts delete
 complete -c crm -n '__crm_at \'accounts delete\'' -s y -l yes -d 'do not ask for confirmation'
+complete -c crm -n '__crm_at \'accounts delete\'' -l concurrency -x -d 'requests at a time (default 4)'
 complete -c crm -n '__crm_at \'accounts delete\'' -s h -l help -d 'show help'
 
 # crm deals
@@ -672,16 +677,19 @@ complete -c crm -n '__crm_at \'deals update\'' -l contact-id -x -d 'primary cont
 complete -c crm -n '__crm_at \'deals update\'' -l close-date -x -d 'expected close date'
 complete -c crm -n '__crm_at \'deals update\'' -l set -x -d 'set a body field: key=value (repeatable; JSON values, dotted keys nest)'
 complete -c crm -n '__crm_at \'deals update\'' -l data -x -d 'request body as JSON, @file, or - for stdin'
+complete -c crm -n '__crm_at \'deals update\'' -l concurrency -x -d 'requests at a time (default 4)'
 complete -c crm -n '__crm_at \'deals update\'' -s h -l help -d 'show help'
 
 # crm deals delete
 complete -c crm -n '__crm_at \'deals delete\'' -s y -l yes -d 'do not ask for confirmation'
+complete -c crm -n '__crm_at \'deals delete\'' -l concurrency -x -d 'requests at a time (default 4)'
 complete -c crm -n '__crm_at \'deals delete\'' -s h -l help -d 'show help'
 
 # crm deals stage
 complete -c crm -n '__crm_at \'deals stage\'' -l set -x -d 'set a body field: key=value (repeatable; JSON values, dotted keys nest)'
 complete -c crm -n '__crm_at \'deals stage\'' -l data -x -d 'request body as JSON, @file, or - for stdin'
 complete -c crm -n '__crm_at \'deals stage\'' -l stage -x -a '(__crm_dynamic stages)' -d 'the new stage (id or name); none at a terminal: pick one'
+complete -c crm -n '__crm_at \'deals stage\'' -l concurrency -x -d 'requests at a time (default 4)'
 complete -c crm -n '__crm_at \'deals stage\'' -s h -l help -d 'show help'
 complete -c crm -n '__crm_argument \'deals stage\' 0 +' -a '(__crm_dynamic stages)' -d 'id'
 
@@ -729,10 +737,12 @@ complete -c crm -n '__crm_at \'sequences update\'' -l steps -x -d 'steps: [{day,
 complete -c crm -n '__crm_at \'sequences update\'' -l description-file -r -F -d 'what the sequence is for from a file, or - for stdin (in place of --description)'
 complete -c crm -n '__crm_at \'sequences update\'' -l set -x -d 'set a body field: key=value (repeatable; JSON values, dotted keys nest)'
 complete -c crm -n '__crm_at \'sequences update\'' -l data -x -d 'request body as JSON, @file, or - for stdin'
+complete -c crm -n '__crm_at \'sequences update\'' -l concurrency -x -d 'requests at a time (default 4)'
 complete -c crm -n '__crm_at \'sequences update\'' -s h -l help -d 'show help'
 
 # crm sequences delete
 complete -c crm -n '__crm_at \'sequences delete\'' -s y -l yes -d 'do not ask for confirmation'
+complete -c crm -n '__crm_at \'sequences delete\'' -l concurrency -x -d 'requests at a time (default 4)'
 complete -c crm -n '__crm_at \'sequences delete\'' -s h -l help -d 'show help'
 
 # crm sequences enroll
@@ -803,15 +813,18 @@ complete -c crm -n '__crm_at \'tasks update\'' -l deal-id -x -d 'deal id'
 complete -c crm -n '__crm_at \'tasks update\'' -l description-file -r -F -d 'longer description from a file, or - for stdin (in place of --description)'
 complete -c crm -n '__crm_at \'tasks update\'' -l set -x -d 'set a body field: key=value (repeatable; JSON values, dotted keys nest)'
 complete -c crm -n '__crm_at \'tasks update\'' -l data -x -d 'request body as JSON, @file, or - for stdin'
+complete -c crm -n '__crm_at \'tasks update\'' -l concurrency -x -d 'requests at a time (default 4)'
 complete -c crm -n '__crm_at \'tasks update\'' -s h -l help -d 'show help'
 
 # crm tasks delete
 complete -c crm -n '__crm_at \'tasks delete\'' -s y -l yes -d 'do not ask for confirmation'
+complete -c crm -n '__crm_at \'tasks delete\'' -l concurrency -x -d 'requests at a time (default 4)'
 complete -c crm -n '__crm_at \'tasks delete\'' -s h -l help -d 'show help'
 
 # crm tasks complete
 complete -c crm -n '__crm_at \'tasks complete\'' -l set -x -d 'set a body field: key=value (repeatable; JSON values, dotted keys nest)'
 complete -c crm -n '__crm_at \'tasks complete\'' -l data -x -d 'request body as JSON, @file, or - for stdin'
+complete -c crm -n '__crm_at \'tasks complete\'' -l concurrency -x -d 'requests at a time (default 4)'
 complete -c crm -n '__crm_at \'tasks complete\'' -s h -l help -d 'show help'
 
 # crm pipeline
@@ -854,6 +867,7 @@ complete -c crm -n '__crm_at \'ai suggestions\'' -s h -l help -d 'show help'
 # crm ai accept
 complete -c crm -n '__crm_at \'ai accept\'' -l set -x -d 'set a body field: key=value (repeatable; JSON values, dotted keys nest)'
 complete -c crm -n '__crm_at \'ai accept\'' -l data -x -d 'request body as JSON, @file, or - for stdin'
+complete -c crm -n '__crm_at \'ai accept\'' -l concurrency -x -d 'requests at a time (default 4)'
 complete -c crm -n '__crm_at \'ai accept\'' -s h -l help -d 'show help'
 
 # crm ai trigger

@@ -12,13 +12,11 @@ import { CliError, ExitCode, toCliError, usageError } from '../cli/errors.js';
 import { firstTen } from '../cli/format.js';
 import { parseId, parseListedValues, readSource } from '../cli/input.js';
 import { list, type ReportRow, type Result, type View } from '../cli/result.js';
+import { CONCURRENCY } from '../registry/options.js';
 import type { FieldSpec } from '../registry/types.js';
 import type { Values } from './command.js';
 import { Already } from './already.js';
 import { keyedResource, parseKey, resolveKey } from './keys.js';
-
-/** Requests on the wire at once, by default, for an import's rows and a bulk command's records. */
-export const CONCURRENCY = 4;
 
 /** More records than this are confirmed at a terminal. */
 const CONFIRM_ABOVE = 10;
@@ -51,7 +49,9 @@ export async function readTargets(ctx: Context, field: FieldSpec, args: Values, 
   const fromStdin = given.includes('-');
   if (fromStdin) values.push(...listed(await readSource('-', ctx.io.stdin, 'stdin'), 'stdin'));
   const unique = [...new Set(values)];
-  if (unique.length === 0) throw usageError(`no ${field.description.replace(/;.*$/, '')} given`, fromStdin ? 'stdin was empty' : undefined);
+  // What the argument is, without how it is given: "contact id or email", "deal ids".
+  const what = field.description.replace(/\s*[;(].*$/, '');
+  if (unique.length === 0) throw usageError(`no ${what} given`, fromStdin ? 'stdin was empty' : undefined);
   return { values: unique, many: unique.length > 1 || fromStdin || file !== undefined };
 }
 
@@ -85,7 +85,7 @@ async function confirmOrCancel(ctx: Context, question: string): Promise<void> {
  * row of its own; one that names several, or cannot be decided, stops the command (exit 2) before
  * anything is written.
  */
-export async function resolveTargets(ctx: Context, field: FieldSpec, values: readonly string[]): Promise<Array<string | Row>> {
+export async function resolveTargets(ctx: Context, field: FieldSpec, values: readonly string[], concurrency = CONCURRENCY): Promise<Array<string | Row>> {
   const resource = keyedResource(field);
   if (!resource) return [...values];
   return pMap(
@@ -99,12 +99,12 @@ export async function resolveTargets(ctx: Context, field: FieldSpec, values: rea
         return { id: value, ok: false, result: 'not_found', error: failure.message, record: null, failure };
       }
     },
-    { concurrency: CONCURRENCY },
+    { concurrency },
   );
 }
 
 /**
- * One request per id, a few at a time at the client's shared pace: a request waiting out a 429
+ * One request per id, CONCURRENCY at a time (--concurrency) at the client's shared pace: a request waiting out a 429
  * holds no place on the wire (src/http/pace.ts). A usage error (nothing sent for it) stops the run:
  * no further id is sent. An action that finds its work done already (`Already`) is a success of its
  * own: `already_<state>`. A failure that concerns every record alike (the key refused, the rate
@@ -112,8 +112,8 @@ export async function resolveTargets(ctx: Context, field: FieldSpec, values: rea
  * id is told to ctx.progress. Once the command is cancelled no other id is started, and the ones
  * under way end at once: the run stops with a CancelledBulkError that says what was done.
  */
-async function forEachId(ctx: Context, ids: readonly string[], action: (id: string) => Promise<unknown>, success: string): Promise<Row[]> {
-  (await ctx.client()).pace.maxInFlight = CONCURRENCY;
+async function forEachId(ctx: Context, ids: readonly string[], action: (id: string) => Promise<unknown>, success: string, concurrency: number): Promise<Row[]> {
+  (await ctx.client()).pace.maxInFlight = concurrency;
   let finished = 0;
   let halted: CliError | undefined;
   const rows = await pMap(
@@ -127,7 +127,7 @@ async function forEachId(ctx: Context, ids: readonly string[], action: (id: stri
       return row;
     },
     // Twice as many rows under way as on the wire: those waiting out a Retry-After hold no place.
-    { concurrency: CONCURRENCY * 2 },
+    { concurrency: concurrency * 2 },
   );
   if (ctx.signal.aborted) throw new CancelledBulkError(ids, rows);
   return rows as Row[];
@@ -204,14 +204,17 @@ interface EachAction {
   hint?: string;
   deletes?: boolean;
   yes?: boolean;
+  /** Requests at a time (--concurrency; default CONCURRENCY), as an import's. */
+  concurrency?: number;
 }
 
 /** TARGETS confirmed, resolved and acted on, one row each: the many-record half of a command. */
 export async function actOnEach(ctx: Context, field: FieldSpec, targets: Targets, action: EachAction): Promise<Result> {
   await confirmMany(ctx, targets.values.length, { verb: action.verb, to: action.to, noun: action.view.noun ?? 'records', deletes: action.deletes, yes: action.yes });
-  const resolved = await resolveTargets(ctx, field, targets.values);
+  const concurrency = action.concurrency ?? CONCURRENCY;
+  const resolved = await resolveTargets(ctx, field, targets.values, concurrency);
   const ids = [...new Set(resolved.filter((item) => typeof item === 'string'))];
-  const rows = new Map((await forEachId(ctx, ids, action.act, action.success)).map((row) => [row.id, row]));
+  const rows = new Map((await forEachId(ctx, ids, action.act, action.success, concurrency)).map((row) => [row.id, row]));
   // In the order given; an email and the id it names are one record, reported once.
   const ordered = resolved.flatMap((item) => {
     if (typeof item !== 'string') return [item];

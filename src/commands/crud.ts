@@ -4,6 +4,7 @@
 // or its record's whole view (contacts view): then `view` is that command, no longer get's alias.
 
 import type { EndpointName } from '../registry/endpoints.js';
+import { CONCURRENCY_OPTIONS } from '../registry/options.js';
 import { NATURAL_KEYS, RESOURCES, idOrKey } from '../registry/resources.js';
 import type { Example, FieldSpec, ResourceName } from '../registry/types.js';
 import { defineCommand, type Command } from './command.js';
@@ -38,8 +39,8 @@ export function crud(resource: ResourceName, examples: Readonly<Record<Verb, rea
     get: () => defineCommand({ command: [plural, 'get'], aliases: own.view ? [] : ['view'], summary: `Show one ${noun}`, endpoint: endpoint('get'), args: [idArg(noun)], examples: examples.get }),
     create: () => defineCommand({ command: [plural, 'create'], aliases: ['new'], summary: `Create ${article(noun)} ${noun}`, endpoint: endpoint('create'), columns, examples: examples.create }),
     update: () =>
-      defineCommand({ command: [plural, 'update'], aliases: ['edit'], summary: `Change fields of ${article(noun)} ${noun} (or several)`, endpoint: endpoint('update'), args: [idsArg(noun)], columns, examples: examples.update }),
-    delete: () => defineCommand({ command: [plural, 'delete'], aliases: ['rm'], summary: `Delete ${article(noun)} ${noun} (or several)`, endpoint: endpoint('delete'), args: [idsArg(noun)], examples: examples.delete }),
+      defineCommand({ command: [plural, 'update'], aliases: ['edit'], summary: `Change fields of ${article(noun)} ${noun} (or several)`, endpoint: endpoint('update'), args: [idsArg(noun)], options: CONCURRENCY_OPTIONS, columns, examples: examples.update }),
+    delete: () => defineCommand({ command: [plural, 'delete'], aliases: ['rm'], summary: `Delete ${article(noun)} ${noun} (or several)`, endpoint: endpoint('delete'), args: [idsArg(noun)], options: CONCURRENCY_OPTIONS, examples: examples.delete }),
   };
   const commands = (['list', 'get', 'create', 'update', 'delete'] as const).map((verb) => own[verb] ?? declared[verb]());
   return own.view ? [...commands.slice(0, 2), own.view, ...commands.slice(2)] : commands;

@@ -46,7 +46,7 @@ export async function runGeneric(ctx: Context, given: Call): Promise<Result> {
 }
 
 /** The argument of a command that acts on one record or several: `ids` (update, delete, contacts enroll...). */
-export function idsField(command: Call['command']): FieldSpec | undefined {
+export function idsField(command: { args: readonly FieldSpec[] }): FieldSpec | undefined {
   return command.args.find((field) => field.name === 'ids' && field.variadic);
 }
 
@@ -61,6 +61,7 @@ async function runOnEach(ctx: Context, invocation: Call, field: FieldSpec, targe
       success: 'deleted',
       deletes: true,
       yes: invocation.options.yes === true,
+      concurrency: invocation.options.concurrency as number | undefined,
       view,
       act: async (id) => deletedRecord(id, await request(ctx, withId(invocation, id), 'DELETE')),
       hint: 'the report lists each record; those deleted are gone, run it again for the others',
@@ -73,6 +74,7 @@ async function runOnEach(ctx: Context, invocation: Call, field: FieldSpec, targe
     success: update ? 'updated' : 'done',
     view,
     act: async (id) => request(ctx, withId(invocation, id), op.method, body),
+    concurrency: invocation.options.concurrency as number | undefined,
     hint: 'the report lists each record; running the same command again is safe',
   });
 }

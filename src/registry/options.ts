@@ -17,6 +17,17 @@ export const BODY_OPTIONS = [
   { name: 'data', type: 'string', description: 'request body as JSON, @file, or - for stdin' },
 ] as const satisfies readonly FieldSpec[];
 
+/** Requests on the wire at once, by default, for an import's rows and a bulk command's records. */
+export const CONCURRENCY = 4;
+
+/**
+ * --concurrency of every command that sends one request a record: contacts import, and update,
+ * delete, tasks complete, ai accept, contacts enroll and deals stage of several records.
+ */
+export const CONCURRENCY_OPTIONS = [
+  { name: 'concurrency', type: 'integer', min: 1, max: 32, description: `requests at a time (default ${CONCURRENCY})` },
+] as const satisfies readonly FieldSpec[];
+
 export const DELETE_OPTIONS = [{ name: 'yes', short: 'y', type: 'boolean', description: 'do not ask for confirmation' }] as const satisfies readonly FieldSpec[];
 
 /** Every option a command takes: its endpoint's paging, filter, body and confirmation flags, then its own. */

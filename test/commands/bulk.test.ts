@@ -4,7 +4,7 @@
 // several without --yes send nothing.
 import { describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/registry/demo.js';
-import { BASE_URL, json, run, scriptedPrompter, useWorkspace } from '../helpers/inprocess.js';
+import { BASE_URL, json, run, scriptedPrompter, useWorkspace, type Workspace } from '../helpers/inprocess.js';
 
 const ws = useWorkspace();
 const terminal = { stdin: true, stdout: true, stderr: true, columns: 120 };
@@ -217,6 +217,46 @@ describe('--dry-run lists every request and sends no write', () => {
   });
 });
 
+describe('--concurrency: requests at a time, as contacts import takes it', () => {
+  /**
+   * The workspace, holding each write until CAP of them are waiting, then letting them go together:
+   * the most writes ever under way at once is counted, whatever the machine's speed.
+   */
+  function capped(cap: number): { ws: Workspace; most: () => number } {
+    let underWay = 0;
+    let most = 0;
+    let waiting: Array<() => void> = [];
+    const transport: Workspace['transport'] = async (request) => {
+      if (request.method === 'GET') return ws.transport(request);
+      most = Math.max(most, ++underWay);
+      await new Promise<void>((resolve) => {
+        waiting.push(resolve);
+        if (waiting.length === cap) [waiting, waiting = []][0].forEach((release) => release());
+      });
+      try {
+        return await ws.transport(request);
+      } finally {
+        underWay--;
+      }
+    };
+    return { ws: { ...ws, transport } as Workspace, most: () => most };
+  }
+
+  it.each([
+    [1, ['tasks', 'update', '-', '--priority', 'high']],
+    [2, ['tasks', 'complete', '-']],
+    [3, ['tasks', 'delete', '-', '--yes']],
+  ])('--concurrency %i: never more writes under way at once, and every record written', async (cap, argv) => {
+    const ids = newTasks(6);
+    const held = capped(cap);
+    const result = await run([...argv, '--concurrency', String(cap), '--json'], { ws: held.ws, stdin: ids.join('\n') });
+    expect(result.code, result.stderr).toBe(0);
+    expect((json(result) as Array<{ id: string; ok: boolean }>).map((row) => [row.id, row.ok])).toEqual(ids.map((id) => [id, true]));
+    expect(writes()).toHaveLength(6);
+    expect(held.most()).toBe(cap);
+  });
+});
+
 describe('confirmation', () => {
   it('more than 10 records at a terminal: asked, naming the count; no sends nothing', async () => {
     const ids = newTasks(11);
@@ -271,6 +311,11 @@ describe('bad input: exit 2 naming it, nothing sent', () => {
     ['nothing to update', ['tasks', 'update', 'task_1', 'task_2'], undefined, 'crm: nothing to update'],
     ['an unknown stage', ['deals', 'stage', DEMO.deal, 'deal_x', 'nowhere'], undefined, 'crm: unknown stage "nowhere"'],
     ['deals from stdin without a stage', ['deals', 'stage', '-'], 'deal_x\ndeal_y\n', 'crm: missing STAGE'],
+    ['an empty stdin for deals stage', ['deals', 'stage', '-'], '', 'crm: no deal ids given\nhint: stdin was empty\n'],
+    ['--concurrency 0', ['tasks', 'complete', '-', '--concurrency', '0'], 'task_a\ntask_b\n', 'crm: invalid --concurrency "0" (expected an integer between 1 and 32)\n'],
+    ['--concurrency 33, dry run', ['contacts', 'update', '-', '--status', 'lead', '--concurrency', '33', '--dry-run'], `${DEMO.contact}\n`, 'crm: invalid --concurrency "33"'],
+    ['--concurrency of a delete', ['tasks', 'delete', 'task_a', 'task_b', '--yes', '--concurrency', 'many'], undefined, 'crm: invalid --concurrency "many"'],
+    ['--concurrency of a stage move', ['deals', 'stage', DEMO.deal, 'deal_x', 'proposal', '--concurrency', '0'], undefined, 'crm: invalid --concurrency "0"'],
   ])('%s', async (_name, argv, stdin, message) => {
     const result = await run(argv, { ws, stdin });
     expect(result.code, result.stderr).toBe(2);

@@ -5,6 +5,8 @@ import type { Handler } from '../../src/commands/command.js';
 import type { Spec as SearchSpec } from '../../src/commands/search/command.js';
 import type { Spec as WatchSpec } from '../../src/commands/watch/command.js';
 import { COMMANDS } from '../../src/commands/index.js';
+import { idsField } from '../../src/commands/endpoint.js';
+import { CONCURRENCY_OPTIONS } from '../../src/registry/options.js';
 
 describe('a definition types its handler', () => {
   it('knows the names it declares, and no others', () => {
@@ -32,5 +34,11 @@ describe('a definition types its handler', () => {
   it('every command is findable by its words, with a handler or an endpoint to run', () => {
     for (const command of COMMANDS) expect(command.load !== undefined || command.endpoint !== undefined, command.command.join(' ')).toBe(true);
     expect(new Set(COMMANDS.map((command) => command.command.join(' '))).size).toBe(COMMANDS.length);
+  });
+
+  it('every command that acts on several records by id (update, delete, actions) takes --concurrency, as contacts import does', () => {
+    const several = COMMANDS.filter((command) => idsField(command));
+    expect(several.length).toBeGreaterThan(6);
+    for (const command of several) expect(command.options, command.command.join(' ')).toContain(CONCURRENCY_OPTIONS[0]);
   });
 });

@@ -5,7 +5,7 @@
 // may return from what the command prints. A new endpoint command is a new tool.
 
 import { ENDPOINTS } from '../../registry/endpoints.js';
-import { BODY_OPTIONS, DELETE_OPTIONS, PAGING_OPTIONS, commandOptions } from '../../registry/options.js';
+import { BODY_OPTIONS, CONCURRENCY_OPTIONS, DELETE_OPTIONS, PAGING_OPTIONS, commandOptions } from '../../registry/options.js';
 import { RESOURCES } from '../../registry/resources.js';
 import { PAGE_DEFAULT } from '../../registry/service.js';
 import { staticValues, type FieldSpec, type Group } from '../../registry/types.js';
@@ -90,10 +90,11 @@ export const SHAPING = ['fields', FULL.name] as const;
 /**
  * The command's own paging, body and confirmation flags as a tool takes them: limit and data in
  * their tool form, and a cursor in place of offset; --all (no giant responses), --set (key=value
- * text: data says it better) and --yes (the call is the confirmation) not at all.
+ * text: data says it better), --yes (the call is the confirmation) and --concurrency (the server
+ * keeps the pace of its calls) not at all.
  */
 const IN_TOOL_FORM = new Map<FieldSpec, FieldSpec | undefined>(
-  [...PAGING_OPTIONS, ...BODY_OPTIONS, ...DELETE_OPTIONS].map((field) => [field, field.name === 'offset' ? CURSOR : [LIMIT, DATA].find((own) => own.name === field.name)]),
+  [...PAGING_OPTIONS, ...BODY_OPTIONS, ...DELETE_OPTIONS, ...CONCURRENCY_OPTIONS].map((field) => [field, field.name === 'offset' ? CURSOR : [LIMIT, DATA].find((own) => own.name === field.name)]),
 );
 
 /** The options of the command a tool call may give, by field name (never a file: an agent names no local files). */

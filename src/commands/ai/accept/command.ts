@@ -1,5 +1,6 @@
 // crm ai accept ID...: accept suggestions; with no id on a terminal, pick from the pending ones.
 
+import { CONCURRENCY_OPTIONS } from '../../../registry/options.js';
 import { TERMINAL, example as ex } from '../../../registry/types.js';
 import { defineCommand, type CommandSpec } from '../../command.js';
 
@@ -8,6 +9,7 @@ const spec = {
   summary: 'Accept AI suggestions (no id on a terminal: pick from the pending ones)',
   endpoint: 'ai_accept',
   args: [{ name: 'ids', type: 'ids', description: 'suggestion ids', references: 'suggestion', variadic: true, optional: true }],
+  options: CONCURRENCY_OPTIONS,
   columns: ['id', 'result', 'record.title', 'record.task_id', 'error'],
   printsReport: true,
   examples: [

@@ -29,6 +29,7 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
   return actOnEach(ctx, field, targets, {
     verb: 'Accept',
     success: 'accepted',
+    concurrency: invocation.options.concurrency,
     view: viewOf(invocation.command),
     // What a person picked is confirmed already.
     yes: listed === undefined,

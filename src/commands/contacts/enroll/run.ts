@@ -32,6 +32,7 @@ export const run: Handler<Spec> = async (ctx, given) => {
       verb: 'Enrol',
       to: `in sequence ${sequenceId}`,
       success: 'enrolled',
+      concurrency: given.options.concurrency,
       view: { columns: ['id', 'result', 'record.status', 'error'], noun: 'contacts' },
       act: (id) => enrol(withId(given, id), id),
       hint: 'the report lists each contact; enrolling one again changes nothing',

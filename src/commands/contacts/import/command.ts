@@ -1,5 +1,6 @@
 // crm contacts import FILE|-: every row checked first, sent concurrently, resumable.
 
+import { CONCURRENCY_OPTIONS } from '../../../registry/options.js';
 import { IMPORT_FORMATS, TEXT_ENCODINGS } from '../../../registry/local.js';
 import { example as ex } from '../../../registry/types.js';
 import { defineCommand, type CommandSpec } from '../../command.js';
@@ -12,7 +13,7 @@ const spec = {
     { name: 'format', type: 'string', description: 'input format (default: from the file name, else from its first character)', choices: IMPORT_FORMATS },
     { name: 'encoding', type: 'string', description: 'the file\'s encoding when it is not UTF-8: cp1252 (a spreadsheet\'s "CSV" saved on Windows) or latin1', choices: TEXT_ENCODINGS },
     { name: 'map', type: 'string', repeatable: true, description: 'read column COLUMN into contact field FIELD: COLUMN=FIELD (repeatable)', example: 'E-mail=email' },
-    { name: 'concurrency', type: 'integer', min: 1, max: 32, description: 'requests at a time (default 4)' },
+    ...CONCURRENCY_OPTIONS,
     { name: 'upsert', type: 'boolean', description: "update the contact that has the row's email (or an earlier row's) instead of creating another" },
     { name: 'score', type: 'boolean', description: 'score each created contact (POST /ai/trigger, within its rate limit)' },
     { name: 'errors', type: 'file', description: 'write invalid and failed rows to this CSV file, with their line number and the reason' },

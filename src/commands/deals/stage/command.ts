@@ -2,6 +2,7 @@
 // pipeline's stages.
 
 import { DEMO } from '../../../registry/demo.js';
+import { CONCURRENCY_OPTIONS } from '../../../registry/options.js';
 import { TERMINAL, example as ex } from '../../../registry/types.js';
 import { defineCommand, type CommandSpec } from '../../command.js';
 import { idsArg } from '../../crud.js';
@@ -13,8 +14,8 @@ const spec = {
   // As mv takes files then a directory: the deals, then the stage (or --stage, then every argument is a deal).
   // Read as text: the last may be a stage's name ("Closed Won"); the handler checks the deal ids.
   // Completion offers the stages there (a deal id is never completed).
-  args: [{ ...idsArg('deal'), type: 'string', flag: 'id', description: 'the deal ids (or `-`: from stdin), then the new stage unless --stage is given', forAgents: 'deal ids', known: 'stages' }],
-  options: [{ name: 'stage', type: 'string', description: 'the new stage (id or name); none at a terminal: pick one', forAgents: 'the new stage (id or name)', known: 'stages' }],
+  args: [{ ...idsArg('deal'), type: 'string', flag: 'id', description: 'deal ids (or `-`: from stdin), then the new stage unless --stage is given', forAgents: 'deal ids', known: 'stages' }],
+  options: [{ name: 'stage', type: 'string', description: 'the new stage (id or name); none at a terminal: pick one', forAgents: 'the new stage (id or name)', known: 'stages' }, ...CONCURRENCY_OPTIONS],
   columns: ['id', 'name', 'stage', 'amount', 'status'],
   examples: [
     ex(`crm deals stage ${DEMO.deal} negotiation`, 'move a deal', { tool: { ids: [DEMO.deal], stage: 'negotiation' } }),

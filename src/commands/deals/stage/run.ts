@@ -42,6 +42,7 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
       verb: 'Move',
       to: `to ${stageLabel(stage)}`,
       success: 'moved',
+      concurrency: invocation.options.concurrency,
       view: { columns: ['id', 'result', 'record.name', 'record.stage', 'error'], noun: 'deals' },
       act: (id) => move(id, true),
       hint: 'the report lists each deal; moving one again to the same stage changes nothing',

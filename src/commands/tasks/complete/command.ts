@@ -1,6 +1,7 @@
 // crm tasks complete ID...: each id completed and reported.
 
 import { DEMO } from '../../../registry/demo.js';
+import { CONCURRENCY_OPTIONS } from '../../../registry/options.js';
 import { example as ex } from '../../../registry/types.js';
 import { defineCommand, type CommandSpec } from '../../command.js';
 
@@ -10,6 +11,7 @@ const spec = {
   summary: 'Mark tasks complete',
   endpoint: 'tasks_complete',
   args: [{ name: 'ids', type: 'ids', description: 'task ids', references: 'task', variadic: true }],
+  options: CONCURRENCY_OPTIONS,
   columns: ['id', 'result', 'record.title', 'error'],
   printsReport: true,
   examples: [

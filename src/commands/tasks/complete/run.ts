@@ -23,6 +23,7 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
   return actOnEach(ctx, field, targets, {
     verb: 'Complete',
     success: 'completed',
+    concurrency: invocation.options.concurrency,
     view: viewOf(invocation.command),
     act: (id) => unlessAlready(() => complete(id), 'completed', () => completed(id)),
     hint: 'the report lists each task; completing one again is harmless',
