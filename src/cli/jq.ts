@@ -1,6 +1,6 @@
 // --jq: jq's own engine (jq 1.8, the C program compiled to WebAssembly: the jq-wasm package), so an
 // expression means what it means to jq. This module is a chunk of its own, loaded only when --jq is
-// given (Context.jqFilter): the engine costs about 50 ms to load and none of it is paid otherwise.
+// given (Context.loadJq): the engine costs a command 60-90 ms (README) and none of it is paid otherwise.
 //
 // The engine runs jq's main() for each call, on inputs given as JSON text: each call costs a few
 // milliseconds whatever its size, so several records are filtered in one call where they can be.
