@@ -277,12 +277,14 @@ interface ListedValue {
 /**
  * The records a text lists, as crm's own output gives them, so that one crm command can feed
  * another: one value a line (`-q`; blank lines and # comments skipped), JSON (an array of ids or of
- * records, or one record: `--json`), NDJSON (a record a line), or TSV (a record a line, its id the
- * first cell; one record as key<TAB>value lines, its id on the `id` line). A record gives its `id`.
- * A line that is none of these is a usage error naming it.
+ * records, or one record: `--json`), NDJSON (a record a line), TSV (a record a line, its id the
+ * first cell; one record as key<TAB>value lines, its id on the `id` line), or CSV with a header row
+ * naming an `id` column (`-o csv`). A record gives its `id`. A line that is none of these is a usage
+ * error naming it.
  */
-export function parseListedValues(text: string, source: string): ListedValue[] {
+export async function parseListedValues(text: string, source: string): Promise<ListedValue[]> {
   const trimmed = text.trim();
+  if (isCsvWithIds(trimmed)) return csvIds(trimmed, source);
   if (trimmed.startsWith('[') || trimmed.startsWith('{')) {
     const whole = parseJsonOrUndefined(trimmed);
     if (Array.isArray(whole)) return whole.map((item, index) => ({ value: idOf(item, `${source} item ${index + 1}`), where: `${source} item ${index + 1}` }));
@@ -300,6 +302,33 @@ export function parseListedValues(text: string, source: string): ListedValue[] {
       return { value: idOf(record, where), where };
     }
     return { value: line.includes('\t') ? unescapeTsv(line.slice(0, line.indexOf('\t'))) : line, where };
+  });
+}
+
+/**
+ * What `-o csv` printed: a header row (no tab) whose comma-separated names include `id`. A list of
+ * names with commas ("Acme, Inc.") names no `id` column.
+ */
+function isCsvWithIds(text: string): boolean {
+  const header = text.slice(0, text.search(/\r?\n|$/));
+  return !header.includes('\t') && header.split(',').some((name) => name.trim().replace(/^"(.*)"$/, '$1') === 'id');
+}
+
+/** The `id` cell of each row of CSV (quoted cells, line breaks in them: csv-parse, loaded only here). */
+async function csvIds(text: string, source: string): Promise<ListedValue[]> {
+  const { parse } = await import('csv-parse/sync');
+  let rows: string[][];
+  try {
+    rows = parse(text, { bom: true, relax_column_count: true, skip_empty_lines: true });
+  } catch (error) {
+    throw usageError(`${source}: not valid CSV: ${(error as Error).message}`);
+  }
+  const column = rows[0]!.map((name) => name.trim()).indexOf('id');
+  return rows.slice(1).map((row, index) => {
+    const where = `${source} row ${index + 1}`;
+    const value = row[column]?.trim() ?? '';
+    if (value === '') throw usageError(`${where}: a record without an "id"`);
+    return { value, where };
   });
 }
 

@@ -44,10 +44,10 @@ export async function readTargets(ctx: Context, field: FieldSpec, args: Values, 
   const resource = keyedResource(field);
   const check = (value: string, label: string) => (resource ? parseKey(resource, value, label) : parseId(value, label));
   const values = given.filter((value) => value !== '-').map((value) => check(value, 'ID'));
-  const listed = (text: string, source: string) => parseListedValues(text, source).map(({ value, where }) => check(value, `id on ${where}`));
-  if (file !== undefined) values.push(...listed(await readSource(file, ctx.io.stdin, '--file'), file));
+  const listed = async (text: string, source: string) => (await parseListedValues(text, source)).map(({ value, where }) => check(value, `id on ${where}`));
+  if (file !== undefined) values.push(...(await listed(await readSource(file, ctx.io.stdin, '--file'), file)));
   const fromStdin = given.includes('-');
-  if (fromStdin) values.push(...listed(await readSource('-', ctx.io.stdin, 'stdin'), 'stdin'));
+  if (fromStdin) values.push(...(await listed(await readSource('-', ctx.io.stdin, 'stdin'), 'stdin')));
   const unique = [...new Set(values)];
   // What the argument is, without how it is given: "contact id or email", "deal ids".
   const what = field.description.replace(/\s*[;(].*$/, '');

@@ -105,6 +105,8 @@ describe('`-`: what stdin lists', () => {
     ['--json (a JSON array of records)', ['--json']],
     ['-o ndjson', ['-o', 'ndjson']],
     ['tsv (a pipe\'s default)', []],
+    ['-o csv (a header row, then a row a task)', ['-o', 'csv']],
+    ['-o csv with the id not first', ['-o', 'csv', '--fields', 'title,id']],
   ])('tasks complete - reads the ids of %s', async (_name, format) => {
     const ids = newTasks(2);
     const printed = await run(['tasks', 'list', '--search', 'Bulk task', '--limit', '50', ...format], { ws });

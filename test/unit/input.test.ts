@@ -74,31 +74,38 @@ describe('typed flags', () => {
 });
 
 describe('listed values: ids, or what a crm command printed', () => {
-  const values = (text: string) => parseListedValues(text, 'stdin').map(({ value }) => value);
-  it('reads one value a line, skipping blanks and comments, and says where each was', () => {
-    expect(parseListedValues('c1\n\n# comment\n  c2  \r\nc3\n', 'stdin')).toEqual([
+  const values = async (text: string) => (await parseListedValues(text, 'stdin')).map(({ value }) => value);
+  it('reads one value a line, skipping blanks and comments, and says where each was', async () => {
+    expect(await parseListedValues('c1\n\n# comment\n  c2  \r\nc3\n', 'stdin')).toEqual([
       { value: 'c1', where: 'stdin line 1' },
       { value: 'c2', where: 'stdin line 4' },
       { value: 'c3', where: 'stdin line 5' },
     ]);
   });
-  it('reads a JSON array of ids or records, and one record (--json)', () => {
-    expect(values(' ["c1", "c2", 3] ')).toEqual(['c1', 'c2', '3']);
-    expect(values('[\n  {\n    "id": "c1",\n    "name": "A"\n  },\n  {"id": 2}\n]\n')).toEqual(['c1', '2']);
-    expect(values('{\n  "id": "c1",\n  "email": "a@b.org"\n}\n')).toEqual(['c1']);
+  it('reads a JSON array of ids or records, and one record (--json)', async () => {
+    expect(await values(' ["c1", "c2", 3] ')).toEqual(['c1', 'c2', '3']);
+    expect(await values('[\n  {\n    "id": "c1",\n    "name": "A"\n  },\n  {"id": 2}\n]\n')).toEqual(['c1', '2']);
+    expect(await values('{\n  "id": "c1",\n  "email": "a@b.org"\n}\n')).toEqual(['c1']);
   });
-  it('reads NDJSON and TSV (the first cell), and one record as key<TAB>value lines', () => {
-    expect(values('{"id":"c1","name":"A"}\n{"name":"B","id":"c2"}\n')).toEqual(['c1', 'c2']);
-    expect(values('c1\tAda\tada@example.com\nc2\tBob\n')).toEqual(['c1', 'c2']);
-    expect(values('id\tc1\nname\tAda\nemail\tada@example.com\n')).toEqual(['c1']);
-    expect(values('Kite \\t Key\tx\n')).toEqual(['Kite \t Key']);
-    expect(values('Globex Logistics\nInitech Software\n')).toEqual(['Globex Logistics', 'Initech Software']);
+  it('reads NDJSON and TSV (the first cell), and one record as key<TAB>value lines', async () => {
+    expect(await values('{"id":"c1","name":"A"}\n{"name":"B","id":"c2"}\n')).toEqual(['c1', 'c2']);
+    expect(await values('c1\tAda\tada@example.com\nc2\tBob\n')).toEqual(['c1', 'c2']);
+    expect(await values('id\tc1\nname\tAda\nemail\tada@example.com\n')).toEqual(['c1']);
+    expect(await values('Kite \\t Key\tx\n')).toEqual(['Kite \t Key']);
+    expect(await values('Globex Logistics\nInitech Software\n')).toEqual(['Globex Logistics', 'Initech Software']);
   });
-  it('names the line or item that is not a value or a record with an id', () => {
-    expect(() => parseListedValues('["c1",', 'ids.json')).toThrow(/^invalid JSON array in ids.json$/);
-    expect(() => parseListedValues('[{"name":"x"}]', 'ids.json')).toThrow(/^ids.json item 1: a record without an "id"$/);
-    expect(() => parseListedValues('c1\n{"id": }\n', 'stdin')).toThrow(/^stdin line 2: invalid JSON$/);
-    expect(() => parseListedValues('{"id":"c1"}\n{"name":"B"}\n', 'stdin')).toThrow(/^stdin line 2: a record without an "id"$/);
-    expect(() => parseListedValues('[null]', 'stdin')).toThrow(/^stdin item 1: neither an id nor a record$/);
+  it('reads CSV by its header row (-o csv): the id column, wherever it is; a name with a comma is a name', async () => {
+    expect(await values('id,name,email\r\nc1,"Ada, Countess",ada@example.com\r\nc2,Bob,\r\n')).toEqual(['c1', 'c2']);
+    expect(await values('title,id\n"Call\nher",t1\nBrief,t2\n')).toEqual(['t1', 't2']);
+    expect(await values('id\nt1\nt2\n')).toEqual(['t1', 't2']);
+    expect(await values('Acme, Inc.\nGlobex\n')).toEqual(['Acme, Inc.', 'Globex']);
+    await expect(parseListedValues('id,name\n,Nobody\n', 'stdin')).rejects.toThrow(/^stdin row 1: a record without an "id"$/);
+  });
+  it('names the line or item that is not a value or a record with an id', async () => {
+    await expect(parseListedValues('["c1",', 'ids.json')).rejects.toThrow(/^invalid JSON array in ids.json$/);
+    await expect(parseListedValues('[{"name":"x"}]', 'ids.json')).rejects.toThrow(/^ids.json item 1: a record without an "id"$/);
+    await expect(parseListedValues('c1\n{"id": }\n', 'stdin')).rejects.toThrow(/^stdin line 2: invalid JSON$/);
+    await expect(parseListedValues('{"id":"c1"}\n{"name":"B"}\n', 'stdin')).rejects.toThrow(/^stdin line 2: a record without an "id"$/);
+    await expect(parseListedValues('[null]', 'stdin')).rejects.toThrow(/^stdin item 1: neither an id nor a record$/);
   });
 });
