@@ -88,9 +88,11 @@ const CASES: FaultCase[] = [
   {
     name: 'stall past the timeout',
     fault: () => ({ connection: 'stall' }),
-    timeout: 2,
-    // The retry after the stall is healthy; on a busy machine it too may outlast 2 s and be retried.
-    expect: (method) => (IDEMPOTENT(method) ? ok({ atLeast: 2 }) : fails(6, /^request timed out after 2s$/, 1)),
+    // Long enough that the request reaches the server first even on a busy machine (with 2 s, a POST
+    // once timed out before the fault server had read it: 0 requests); the stall itself is endless.
+    timeout: 8,
+    // The retry after the stall is healthy; on a busy machine it too may outlast the timeout and be retried.
+    expect: (method) => (IDEMPOTENT(method) ? ok({ atLeast: 2 }) : fails(6, /^request timed out after 8s$/, 1)),
   },
   { name: 'not JSON', fault: () => ({ status: 200, body: 'all good', headers: { 'content-type': 'text/plain' } }), expect: () => fails(6, /^malformed response from the service \(HTTP 200, not JSON\)$/, 1) },
   { name: 'HTML on a 200', fault: () => ({ status: 200, body: '<html><body>Maintenance</body></html>', headers: { 'content-type': 'text/html' } }), expect: () => fails(6, /not JSON/, 1) },
