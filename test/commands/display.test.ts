@@ -87,6 +87,26 @@ describe('text from the service on a terminal (item 9)', () => {
   });
 });
 
+describe('the day at a glance and a record whole on a terminal (issue 22): sections and titles made safe', () => {
+  it('status, contacts view, accounts view and deals view: the hostile text of records in the sandbox shows, its controls do not', async () => {
+    const soon = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+    const today = new Date().toISOString().slice(0, 10);
+    const account = ws.api('POST', '/accounts', { name: `Acme\u001b]0;owned\u0007 \u202eCo` }).data.id as string;
+    const contact = ws.api('POST', '/contacts', { name: hostile.name, email: `eve.${Date.now()}@example.com`, company: hostile.company, account_id: account }).data.id as string;
+    ws.api('POST', `/contacts/${contact}/notes`, { body: `Note\u001b[2J\u009b2J \u2066hidden\u2069` });
+    ws.api('POST', '/tasks', { title: `Call\u001b[31m \u200bEve`, due_date: today, contact_id: contact });
+    const deal = ws.api('POST', '/deals', { name: `Deal\u001b]52;c;eA==\u0007 \u202eX`, account_id: account, contact_id: contact, close_date: soon, amount: 1000 }).data.id as string;
+    ws.api('POST', '/ai/trigger', { contact_id: contact });
+    for (const argv of [['status', '--limit', '50'], ['contacts', 'view', contact], ['accounts', 'view', account], ['deals', 'view', deal]]) {
+      const result = await run(argv, { ws, env: { ...envFor(), ...plain() }, tty: { ...terminal, columns: 200 } });
+      expect(result.code, `${argv.join(' ')}: ${result.stderr}`).toBe(0);
+      expect(result.stdout, argv.join(' ')).toContain('Eve');
+      expect(result.stdout, argv.join(' ')).not.toMatch(UNSAFE);
+      expect(result.stderr, argv.join(' ')).not.toMatch(UNSAFE);
+    }
+  });
+});
+
 describe('CSV cells a spreadsheet would run as formulas (item 10)', () => {
   const risky = { id: 'con_f', name: '=HYPERLINK("http://evil.example","click")', email: 'f@example.com', company: '@SUM(A1)', phone: '+1 555 0100', title: '-2+3', score: -5 };
 
