@@ -205,9 +205,17 @@ export async function readSource(source: string, stdin: InStream, label: string)
   return decodeText(await readSourceBytes(source, stdin, label), source === '-' ? `${label} (stdin)` : `${label} ${source}`).text;
 }
 
-/** The bytes of a file argument: a path, or - for stdin. */
+/** What read each stdin already: it can be read once, and a second `-` would read nothing. */
+const stdinReaders = new WeakMap<InStream, string>();
+
+/** The bytes of a file argument: a path, or - for stdin (once: two `-` of one command are exit 2). */
 export async function readSourceBytes(source: string, stdin: InStream, label: string): Promise<Buffer> {
-  if (source === '-') return readAllBytes(stdin);
+  if (source === '-') {
+    const first = stdinReaders.get(stdin);
+    if (first !== undefined) throw usageError(`${first} and ${label} cannot both read stdin (-)`, 'give one of them a file');
+    stdinReaders.set(stdin, label);
+    return readAllBytes(stdin);
+  }
   try {
     return readFileSync(source);
   } catch (error) {

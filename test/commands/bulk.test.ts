@@ -314,6 +314,8 @@ describe('bad input: exit 2 naming it, nothing sent', () => {
     ['an unknown stage', ['deals', 'stage', DEMO.deal, 'deal_x', 'nowhere'], undefined, 'crm: unknown stage "nowhere"'],
     ['deals from stdin without a stage', ['deals', 'stage', '-'], 'deal_x\ndeal_y\n', 'crm: missing STAGE'],
     ['an empty stdin for deals stage', ['deals', 'stage', '-'], '', 'crm: no deal ids given\nhint: stdin was empty\n'],
+    ['ids and --data both from stdin', ['contacts', 'update', '-', '--data', '-'], `${DEMO.contact}\n`, 'crm: the ids and --data file cannot both read stdin (-)\nhint: give one of them a file\n'],
+    ['ids and --file both from stdin', ['sequences', 'enroll', DEMO.sequence, '-', '--file', '-'], `${DEMO.contact}\n`, 'crm: --file and the ids cannot both read stdin (-)\n'],
     ['--concurrency 0', ['tasks', 'complete', '-', '--concurrency', '0'], 'task_a\ntask_b\n', 'crm: invalid --concurrency "0" (expected an integer between 1 and 32)\n'],
     ['--concurrency 33, dry run', ['contacts', 'update', '-', '--status', 'lead', '--concurrency', '33', '--dry-run'], `${DEMO.contact}\n`, 'crm: invalid --concurrency "33"'],
     ['--concurrency of a delete', ['tasks', 'delete', 'task_a', 'task_b', '--yes', '--concurrency', 'many'], undefined, 'crm: invalid --concurrency "many"'],
