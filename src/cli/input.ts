@@ -212,7 +212,7 @@ const stdinReaders = new WeakMap<InStream, string>();
 export async function readSourceBytes(source: string, stdin: InStream, label: string): Promise<Buffer> {
   if (source === '-') {
     const first = stdinReaders.get(stdin);
-    if (first !== undefined) throw usageError(`${first} and ${label} cannot both read stdin (-)`, 'give one of them a file');
+    if (first !== undefined) throw usageError(`${first} and ${label} both read stdin`, 'give one of them a file');
     stdinReaders.set(stdin, label);
     return readAllBytes(stdin);
   }
@@ -253,7 +253,7 @@ export function checkWritable(path: string, label: string): void {
 export async function readDataOption(value: string, stdin: InStream): Promise<JsonObject> {
   const fromFile = value === '-' || value.startsWith('@');
   const source = value === '-' ? 'stdin' : fromFile ? value.slice(1) : 'the argument';
-  const text = fromFile ? await readSource(value === '-' ? '-' : value.slice(1), stdin, '--data file') : value;
+  const text = fromFile ? await readSource(value === '-' ? '-' : value.slice(1), stdin, value === '-' ? '--data -' : '--data file') : value;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -47,7 +47,7 @@ export async function readTargets(ctx: Context, field: FieldSpec, args: Values, 
   const listed = async (text: string, source: string) => (await parseListedValues(text, source)).map(({ value, where }) => check(value, `id on ${where}`));
   if (file !== undefined) values.push(...(await listed(await readSource(file, ctx.io.stdin, '--file'), file)));
   const fromStdin = given.includes('-');
-  if (fromStdin) values.push(...(await listed(await readSource('-', ctx.io.stdin, 'the ids'), 'stdin')));
+  if (fromStdin) values.push(...(await listed(await readSource('-', ctx.io.stdin, 'the ids (-)'), 'stdin')));
   const unique = [...new Set(values)];
   // What the argument is, without how it is given: "contact id or email", "deal ids".
   const what = field.description.replace(/\s*[;(].*$/, '');
