@@ -47,7 +47,10 @@ describe('the bundle', () => {
     }
   });
 
-  it('runs the sandbox on better-sqlite3 with its JavaScript from the bundle: of the installed package, only the addon is loaded', async () => {
+  // better-sqlite3 12 aborts at exit on Node 24 (its destructors run after Node's environment is
+  // gone: upstream WiseLibs/better-sqlite3#1515; its 13 needs Node 22), so on Node 24
+  // crm's sandbox runs on node:sqlite, its default there (README, CRM_SQLITE), and this is not tried.
+  it.skipIf(Number(process.versions.node.split('.')[0]) >= 24)('runs the sandbox on better-sqlite3 with its JavaScript from the bundle: of the installed package, only the addon is loaded', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'crm-loaded-'));
     try {
       // What the process loaded through require(), written as it exits.
