@@ -43,12 +43,13 @@ export async function readTargets(ctx: Context, field: FieldSpec, args: Values, 
   const given = (args[field.name] as string[] | undefined) ?? [];
   const resource = keyedResource(field);
   const check = (value: string, label: string) => (resource ? parseKey(resource, value, label) : parseId(value, label));
-  const values = given.filter((value) => value !== '-').map((value) => check(value, 'ID'));
+  const named = given.filter((value) => value !== '-').map((value) => check(value, 'ID'));
   const listed = async (text: string, source: string) => (await parseListedValues(text, source)).map(({ value, where }) => check(value, `id on ${where}`));
-  if (file !== undefined) values.push(...(await listed(await readSource(file, ctx.io.stdin, '--file'), file)));
+  const fromFile = file === undefined ? [] : await listed(await readSource(file, ctx.io.stdin, '--file'), file);
   const fromStdin = given.includes('-');
-  if (fromStdin) values.push(...(await listed(await readSource('-', ctx.io.stdin, 'the ids (-)'), 'stdin')));
-  const unique = [...new Set(values)];
+  const piped = fromStdin ? await listed(await readSource('-', ctx.io.stdin, 'the ids (-)'), 'stdin') : [];
+  // Not push(...list): a call's arguments are bounded (about 120,000), a file of ids is not.
+  const unique = [...new Set([...named, ...fromFile, ...piped])];
   // What the argument is, without how it is given: "contact id or email", "deal ids".
   const what = field.description.replace(/\s*[;(].*$/, '');
   if (unique.length === 0) throw usageError(`no ${what} given`, fromStdin ? 'stdin was empty' : undefined);

@@ -303,6 +303,16 @@ describe('confirmation', () => {
   });
 });
 
+describe('many ids', () => {
+  it('300,000 ids on stdin are read and checked whole: a script deleting them without --yes is refused by their count, nothing sent', async () => {
+    const ids = Array.from({ length: 300_000 }, (_, n) => `task_${n}`);
+    const result = await run(['tasks', 'delete', '-'], { ws, stdin: `${ids.join('\n')}\n` });
+    expect(result.stderr).toMatch(/^crm: refusing to delete 300000 tasks without confirmation/);
+    expect(result.code).toBe(2);
+    expect(ws.requests()).toHaveLength(0);
+  });
+});
+
 describe('bad input: exit 2 naming it, nothing sent', () => {
   it.each([
     ['a line that is not JSON', ['tasks', 'complete', '-'], 'task_1\n{"id": }\n', 'crm: stdin line 2: invalid JSON'],
