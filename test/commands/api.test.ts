@@ -87,6 +87,25 @@ describe('crm api -H', () => {
   });
 });
 
+describe('crm api PATH: the path stays under the base URL', () => {
+  it('refuses . and .. segments in every spelling a server may decode (.%2e, %2e., %2E%2e): exit 2, nothing sent', async () => {
+    for (const path of ['/contacts/../admin', '/contacts/./x', '/%2e%2e/admin', '/contacts/.%2e/.%2e/admin', '/contacts/%2e./admin', '/contacts/%2E%2e', '/contacts/%2e', 'contacts/.%2E']) {
+      for (const extra of [[], ['--dry-run']]) {
+        const result = await run(['api', path, ...extra], { ws });
+        expect(result.code, path).toBe(2);
+        expect(result.stderr.split('\n')[0]).toBe(`crm: invalid path "${path}" (no . or .. segments)`);
+      }
+    }
+    expect(ws.requests()).toEqual([]);
+  });
+
+  it('keeps segments that only hold dots among other characters', async () => {
+    const result = await run(['api', '/contacts/..x', '--dry-run'], { ws });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('/api/v1/contacts/..x');
+  });
+});
+
 describe('crm api -i', () => {
   it('prints the status line and the headers, an empty line, then the body (in every format, --jq included)', async () => {
     ws.fault({ match: /^GET \/api\/v1\/contacts\//, status: 200, headers: { 'x-ratelimit-remaining': '59' }, body: JSON.stringify({ data: { id: 'con_i', email: 'i@example.com' }, error: null }) });

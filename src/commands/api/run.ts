@@ -117,7 +117,8 @@ function splitPath(input: string): { path: string; query: Query } {
   let path = hashless.startsWith('/') ? hashless : `/${hashless}`;
   if (path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)) path = path.slice(API_PREFIX.length) || '/';
   const segments = path.split('/');
-  if (segments.some((segment) => segment === '..' || segment === '.' || /^%2e(%2e)?$/i.test(segment))) throw usageError(`invalid path "${input}" (no . or .. segments)`);
+  // A server that decodes the path takes `.%2e`, `%2e.` and `%2e%2e` for `..` too (the URL standard does).
+  if (segments.some((segment) => /^(\.|%2e){1,2}$/i.test(segment))) throw usageError(`invalid path "${input}" (no . or .. segments)`);
   const encoded = segments.map((segment) => segment.replace(/%(?![0-9a-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@%]/gi, (char) => encodeURIComponent(char))).join('/');
   return { path: encoded, query: Object.fromEntries(new URLSearchParams(search)) };
 }
