@@ -479,6 +479,23 @@ describe('crm mcp: the rest', () => {
     expect(tools.find((tool) => tool.name === 'ai_trigger')!.description).toContain('at most 10 a minute');
   });
 
+  it('"-" among ids is refused (a call has no stdin to read it from), not done without it; nothing sent', async () => {
+    const session = await open();
+    const [task] = openTasks(1, 'Dash');
+    const before = ws.requests().length;
+    for (const [name, args] of [
+      ['tasks_complete', { ids: [task, '-'] }],
+      ['contacts_delete', { ids: ['-'] }],
+      ['contacts_enroll', { ids: ['-'], sequence_id: DEMO.sequence }],
+    ] as const) {
+      const result = await call(session, name, args);
+      expect(result.isError, name).toBe(true);
+      expect(textOf(result), name).toMatch(new RegExp(`^invalid arguments for ${name}: ids\\.\\d "-" is not an id \\(a tool call reads no stdin`));
+    }
+    expect(ws.requests().slice(before)).toEqual([]);
+    expect(ws.api('GET', `/tasks/${task}`).data.status).toBe('open');
+  });
+
   it('an unknown tool: one prefix, and the tool it most likely meant', async () => {
     const session = await open();
     await expect(session.client.callTool({ name: 'contacts_lsit', arguments: {} })).rejects.toThrow(/^MCP error -32602: unknown tool "contacts_lsit"; did you mean "contacts_list"\?$/);

@@ -58,7 +58,7 @@ const RESPONSE_MAX_CHARS = 80_000;
 
 export async function callTool(ctx: Context, tree: Tree, tool: Tool, given: Record<string, unknown> | undefined, workspace: Workspace): Promise<ToolResult> {
   const args = given ?? {};
-  const problem = argumentProblem(tool, args);
+  const problem = argumentProblem(tool, args) ?? stdinProblem(tool, args);
   if (problem) return failed(`invalid arguments for ${tool.name}: ${problem}`);
   try {
     const paging = tool.op.paged ? pagingOf(tool, args) : undefined;
@@ -90,6 +90,18 @@ function argumentProblem(tool: Tool, args: unknown): string | undefined {
   const problems = [...new Set(errors.map(describeError))];
   if (errors.some((error) => error.keyword === 'additionalProperties')) problems.push(`${tool.name} takes: ${Object.keys(tool.inputSchema.properties).join(', ')}`);
   return problems.join('; ');
+}
+
+/**
+ * `-` among ids reads stdin on the command line; a call has no stdin (its ids are in the call), so
+ * `-` would read nothing: the call is refused rather than done without the ids it meant.
+ */
+function stdinProblem(tool: Tool, args: Record<string, unknown>): string | undefined {
+  for (const field of tool.op.args) {
+    const at = field.variadic && Array.isArray(args[field.name]) ? (args[field.name] as unknown[]).indexOf('-') : -1;
+    if (at >= 0) return `${field.name}.${at} "-" is not an id (a tool call reads no stdin: give the ids themselves)`;
+  }
+  return undefined;
 }
 
 function describeError(error: ErrorObject): string {
