@@ -68,7 +68,7 @@ export function createStreams(options: StreamOptions): IOStreams {
   };
   const stdin = once(() => options.stdin ?? (process.stdin as unknown as InStream));
   const stdout = once(() => options.stdout ?? process.stdout);
-  const stderr = once(() => options.stderr ?? process.stderr);
+  const stderr = once(() => options.stderr ?? processStderr());
   const stdinIsTTY = once(() => (options.stdin ? Boolean(options.stdin.isTTY) : isatty(0)));
   const stdoutIsTTY = once(() => Boolean(stdout().isTTY));
   const stderrIsTTY = once(() => (options.stderr ? Boolean(options.stderr.isTTY) : isatty(2)));
@@ -98,6 +98,21 @@ export function createStreams(options: StreamOptions): IOStreams {
       return !noInput && stdinIsTTY() && stderrIsTTY();
     },
   };
+}
+
+let stderrGuarded = false;
+
+/**
+ * The process's stderr, on which a failed write is lost rather than fatal: when its reader has gone
+ * (`crm ... 2>&1 | head -1`: a note or warning written after the data) there is nowhere left to say
+ * anything, and Node's default for an unhandled stream error would end the command with exit 1.
+ */
+export function processStderr(): NodeJS.WriteStream {
+  if (!stderrGuarded) {
+    process.stderr.on('error', () => {});
+    stderrGuarded = true;
+  }
+  return process.stderr;
 }
 
 export function isTruthy(value: string | undefined): boolean {

@@ -53,4 +53,13 @@ describe('the network transport', () => {
     expect(stderr).toBe('');
     expect(code).toBe(0);
   });
+
+  it('ends with exit 0, not a crash, when the reader of stdout and stderr has gone before crm writes to stderr (2>&1 | head -1)', async () => {
+    // --debug writes the trace to stderr before the data: the first write meets the closed pipe there.
+    const child = spawn(process.execPath, [CRM_BIN, '--debug', 'contacts', 'list'], { env: live.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy();
+    child.stderr.destroy();
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+  });
 });
