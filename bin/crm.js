@@ -3,10 +3,10 @@
 // (what the shell completions ask while you press TAB) loads only its own small module. Where Node
 // has it (22.1 and newer), V8's compiled code is kept between runs (in Node's own cache directory,
 // by default under the system's temporary directory): a command starts about 10 ms sooner.
-import { readFileSync } from 'node:fs';
-import module from 'node:module';
+// Built-in modules come from process.getBuiltinModule, not `import`: on Node 20 an import of one
+// builds a module facade of all its exports (node:fs's loads the file streams), about 2 ms.
 
-module.enableCompileCache?.();
+process.getBuiltinModule('node:module').enableCompileCache?.();
 
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
@@ -16,7 +16,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     process.stderr.write(`crm: cannot write the output: ${error.message}\n`);
     process.exitCode = 1;
   });
-  process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
+  process.stdout.write(`${JSON.parse(process.getBuiltinModule('node:fs').readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
 } else if (args[0] === '__complete') {
   const { complete } = await import('../dist/complete.js');
   process.exitCode = await complete(args.slice(1));

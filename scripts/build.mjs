@@ -6,7 +6,7 @@
 // (src/complete.ts), a file of its own so a TAB loads neither. dist/jq.wasm is --jq's engine
 // (src/cli/jq.ts reads it from beside app.js; the package's "files" carry dist/ whole).
 import { build } from 'esbuild';
-import { copyFileSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,6 +49,57 @@ const noHttp2 = {
 };
 
 /**
+ * undici checks its own invariants with node:assert, called as assert(value, message) and in no
+ * other way; loading node:assert costs about 1 ms of every network command. The stand-in calls the
+ * real assert (which throws as it would have) only when a check fails.
+ */
+const lazyAssert = {
+  name: 'lazy-assert',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?assert$/ }, (args) => (args.importer.includes('node_modules/undici/') ? { path: 'lazy-assert', namespace: 'crm-shim' } : undefined));
+    build.onLoad({ filter: /^lazy-assert$/, namespace: 'crm-shim' }, () => ({
+      contents: "module.exports = (value, message) => { if (!value) require('node:assert')(value, message); };",
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * undici's HTTP/1.1 client reaches its fetch implementation (a tenth of undici) only to send a
+ * FormData body, which crm never sends; it is replaced, as the HTTP/2 client is, by one that says so.
+ */
+const noFormData = {
+  name: 'no-form-data',
+  setup(build) {
+    build.onResolve({ filter: /\/web\/fetch\/body\.js$/ }, (args) => (/node_modules\/undici\/lib\/dispatcher\/client-h1\.js$/.test(args.importer) ? { path: 'undici-fetch-body', namespace: 'crm-shim' } : undefined));
+    build.onLoad({ filter: /^undici-fetch-body$/, namespace: 'crm-shim' }, () => ({
+      contents: "module.exports = { extractBody() { throw new Error('crm sends no FormData bodies'); } };",
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * undici's HTTP parser (llhttp, WebAssembly) comes as base64 in JavaScript: parsing those strings
+ * and decoding them costs about 2 ms of every network command. The build writes the binaries beside
+ * the entries (dist/llhttp_simd.wasm, dist/llhttp.wasm), and the bundle reads the one undici asks for.
+ */
+const LLHTTP = ['llhttp_simd', 'llhttp'];
+const llhttpFromFiles = {
+  name: 'llhttp-from-files',
+  setup(build) {
+    build.onResolve({ filter: /\/llhttp\/llhttp(_simd)?-wasm\.js$/ }, (args) =>
+      args.importer.includes('node_modules/undici/') ? { path: args.path.replace(/^.*\/(llhttp(_simd)?)-wasm\.js$/, '$1'), namespace: 'crm-llhttp' } : undefined,
+    );
+    // The banner's require resolves from the chunk's place, dist/chunks/.
+    build.onLoad({ filter: /.*/, namespace: 'crm-llhttp' }, (args) => ({
+      contents: `module.exports = require('node:fs').readFileSync(require.resolve('../${args.path}.wasm'));`,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
  * Node's built-in modules through `require` (the banner's), not `import`: on Node 20 an ESM import
  * of a built-in builds a module facade of all its exports (node:fs has over a hundred) and resolves
  * the specifier for every chunk that names it, a few ms of every start. require() hands over the
@@ -74,7 +125,7 @@ function betterSqliteInstalled() {
 }
 
 const common = {
-  plugins: [lazyChildProcess, noHttp2, builtinsByRequire],
+  plugins: [lazyChildProcess, noHttp2, lazyAssert, noFormData, llhttpFromFiles, builtinsByRequire],
   bundle: true,
   format: 'esm',
   platform: 'node',
@@ -84,8 +135,9 @@ const common = {
   // which esbuild leaves alone; the package's JavaScript is bundled where it is installed.
   external: betterSqliteInstalled() ? [] : ['better-sqlite3', 'better-sqlite3/package.json'],
   define: { __CRM_VERSION__: JSON.stringify(version), __CRM_BUNDLE__: 'true' },
-  // Bundled CommonJS dependencies call require(); ESM output needs one.
-  banner: { js: "import { createRequire as __crmCreateRequire } from 'node:module'; const require = __crmCreateRequire(import.meta.url);" },
+  // Bundled CommonJS dependencies call require(); ESM output needs one. process.getBuiltinModule
+  // rather than an import of node:module: no module facade, no specifier to resolve for each chunk.
+  banner: { js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);" },
   minify: !process.env.CRM_BUILD_DEBUG,
   sourcemap: false,
   legalComments: 'none',
@@ -147,3 +199,4 @@ await build({ ...common, plugins: [...common.plugins, appIsSeparate], entryPoint
 await build({ ...common, plugins: [...common.plugins, handlersShareTheCore, lazyModulesShareTheCore], entryPoints: { crm: 'src/main.ts', app: 'src/app.ts' }, outdir: 'dist', splitting: true, chunkNames: 'chunks/[name]-[hash]' });
 
 copyFileSync(createRequire(import.meta.url).resolve('jq-wasm/jq.wasm'), new URL('../dist/jq.wasm', import.meta.url));
+for (const name of LLHTTP) writeFileSync(new URL(`../dist/${name}.wasm`, import.meta.url), createRequire(import.meta.url)(`undici/lib/llhttp/${name}-wasm.js`));

@@ -59,7 +59,6 @@ export function proxySettings(env: NodeJS.ProcessEnv): ProxySettings {
 }
 
 export async function createNetworkTransport(options: NetworkOptions): Promise<NetworkTransport> {
-  await compileParserCheaply();
   const proxies = proxySettings(options.env);
   const idleMs = options.idleMs ?? IDLE_MS;
   const agentOptions = {
@@ -79,6 +78,8 @@ export async function createNetworkTransport(options: NetworkOptions): Promise<N
     const { default: Agent } = await import('undici/lib/dispatcher/agent.js');
     dispatcher = new Agent(agentOptions);
   }
+  // After undici: node:v8 needs node:stream, which undici has loaded by then.
+  compileParserCheaply();
   const transport: Transport = (request) => new Promise((resolve, reject) => send(dispatcher, proxyFor(request.url, proxies), request, resolve, reject));
   return Object.assign(transport, {
     close() {
@@ -92,10 +93,10 @@ export async function createNetworkTransport(options: NetworkOptions): Promise<N
  * module in the background, and the process waits for it at exit: about 100 ms on every network
  * command. Its baseline code (Liftoff) parses a page of JSON in microseconds.
  */
-async function compileParserCheaply(): Promise<void> {
+function compileParserCheaply(): void {
   if (Number(process.versions.node.split('.')[0]) >= 22) return;
-  const { setFlagsFromString } = await import('node:v8');
-  setFlagsFromString('--liftoff-only');
+  // Not import(): on Node 20 that builds a module facade of node:v8's exports too.
+  process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
 }
 
 /**

@@ -9,9 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { DIST, chunksWith, loadedUpFront } from '../helpers/bundle.js';
 import { crm, freshHome } from '../helpers/crm.js';
 
-/** The modules a file imports statically besides the banner's node:module: esbuild puts those statements first, after the banner. */
+/** The modules a file imports statically: esbuild puts those statements first, after the banner (which imports nothing). */
 function staticImports(text: string): string[] {
-  const banner = "import { createRequire as __crmCreateRequire } from 'node:module'; const require = __crmCreateRequire(import.meta.url);\n";
+  const banner = "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);\n";
   expect(text.startsWith(banner)).toBe(true);
   const paths: string[] = [];
   let rest = text.slice(banner.length);

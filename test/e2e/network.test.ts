@@ -2,7 +2,8 @@
 // certificate authority (trusted with NODE_EXTRA_CA_CERTS) reached through a CONNECT proxy, a proxy
 // that refuses or is not there, a certificate nobody trusts; and which commands load the HTTP
 // client at all.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createPlainServer } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { connect as connectTcp, createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -174,6 +175,36 @@ describe('URLs that cannot be sent', () => {
   });
 });
 
+describe('what a list over plain HTTP loads', () => {
+  it("none of the built-ins it has no use for: node:assert (undici's checks call it only when one fails), node:crypto, node:fs's streams (an import of node:fs would load them)", async () => {
+    const server = createPlainServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const answer = sandbox.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+        res.writeHead(answer.status, answer.headers).end(answer.body);
+      });
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    try {
+      // Node's list of the internal modules it loaded, written as the process exits.
+      const hook = join(dir, 'modules.cjs');
+      const list = join(dir, 'modules.txt');
+      writeFileSync(hook, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));\n`);
+      const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+      const result = await crm(['contacts', 'list', '--limit', '2', '--json'], { env: { ...freshHome(), CRM_BASE_URL: baseUrl, CRM_API_KEY: sandbox.apiKey, NODE_OPTIONS: `--require ${hook}` } });
+      expect(result.code, result.stderr).toBe(0);
+      expect(JSON.parse(result.stdout)).toHaveLength(2);
+      const modules = readFileSync(list, 'utf8').split('\n');
+      // The list is complete: the HTTP client's own modules are in it.
+      expect(modules).toContain('NativeModule net');
+      for (const name of ['assert', 'crypto', 'internal/fs/streams']) expect(modules).not.toContain(`NativeModule ${name}`);
+    } finally {
+      await new Promise((done) => server.close(done));
+    }
+  });
+});
+
 describe('which commands load the HTTP client', () => {
   it('only commands that reach the network: not --version, help, completions or the embedded sandbox', () => {
     const undici = chunksWith('llhttp');
@@ -182,6 +213,12 @@ describe('which commands load the HTTP client', () => {
     const loaded = loadedUpFront(['crm.js', 'app.js', 'complete.js']);
     expect(loaded.size).toBeGreaterThan(3);
     expect([...loaded]).not.toContain(undici[0]);
+    // The parser's WebAssembly is read from files beside the entries, not decoded from base64 in the
+    // chunk; undici's fetch (its client reaches it only for FormData bodies) is left out.
+    const chunk = readFileSync(undici[0]!, 'utf8');
+    expect(chunk).not.toContain('AGFzbQ');
+    expect(chunk).not.toContain('multipart/form-data; boundary=');
+    for (const name of ['llhttp_simd.wasm', 'llhttp.wasm']) expect(readFileSync(join(DIST, name)).subarray(0, 4)).toEqual(Buffer.from('\0asm'));
     // Nor node:http2 (undici's HTTP/2 client is left out: crm speaks HTTP/1.1).
     for (const file of [...chunksWith(''), join(DIST, 'crm.js'), join(DIST, 'app.js')]) expect(readFileSync(file, 'utf8'), file).not.toMatch(/require\(["']node:http2["']\)/);
   });
