@@ -8,8 +8,9 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { createContext, Script } from 'node:vm';
 import { loadJq, type Jq } from 'jq-wasm';
-import { CliError, ExitCode, usageError } from './errors.js';
+import { CliError, ExitCode, interruptedError, usageError } from './errors.js';
 
 /** Set by the bundler (scripts/build.mjs): the bundle carries jq.wasm beside app.js. */
 declare const __CRM_BUNDLE__: boolean | undefined;
@@ -26,19 +27,66 @@ export interface JqFilter {
   run(inputs: readonly unknown[]): JqOutcome;
 }
 
+/**
+ * How long one call of the engine may run. A call filters a whole list (-o json) or 200 records
+ * (-o ndjson); jq's engine here filters 100,000 records in a few seconds.
+ */
+const TIME_LIMIT_MS = 60_000;
+/** The memory jq's engine is built with (jq-wasm's heap): an expression that needs more stops it. */
+const ENGINE_MEMORY = '256 MiB';
+
 /** Loads the engine and compiles EXPRESSION without running it: an invalid one is exit 2, before anything is sent. */
-export async function compileJq(expression: string): Promise<JqFilter> {
+export async function compileJq(expression: string, { timeLimitMs = TIME_LIMIT_MS } = {}): Promise<JqFilter> {
   const jq = await loadJq({ wasmBinary: await readFile(wasmPath()) });
   checkExpression(jq, expression);
+  const engine = bounded(timeLimitMs);
   return {
     run(inputs) {
       // -c: one result a line, which is how they are told apart.
-      const { stdout, stderr, exitCode } = jq.raw(inputs.map((input) => JSON.stringify(input)).join('\n'), expression, ['-c']);
+      const { stdout, stderr, exitCode } = engine(() => jq.raw(inputs.map((input) => JSON.stringify(input)).join('\n'), expression, ['-c']));
       const results = stdout === '' ? [] : stdout.split('\n').map((line) => JSON.parse(line) as unknown);
       if (exitCode === 0) return { results, messages: stderr };
       return { results, messages: '', error: new CliError(`--jq: ${runtimeMessage(stderr, exitCode)}`, ExitCode.service, { code: 'jq_error' }) };
     },
   };
+}
+
+/**
+ * Runs a call of the engine so that it always ends. The engine is synchronous: while it runs, the event
+ * loop, and with it crm's Ctrl-C handler, waits. Run as a script with a timeout, V8 stops it even in
+ * a loop inside WebAssembly (`repeat(1)`, `last(range(infinite))`), at the time limit or at Ctrl-C.
+ */
+function bounded(timeLimitMs: number): <T>(call: () => T) => T {
+  const script = new Script('call()');
+  const context = createContext({ call: undefined as unknown });
+  return (call) => {
+    context.call = call;
+    // The engine also writes its abort ("Aborted()") with console.error: the error thrown says it.
+    const report = console.error;
+    console.error = () => {};
+    try {
+      return script.runInContext(context, { timeout: timeLimitMs, breakOnSigint: true });
+    } catch (error) {
+      throw engineFailure(error, timeLimitMs);
+    } finally {
+      console.error = report;
+      context.call = undefined;
+    }
+  };
+}
+
+/** The engine stopped: by the time limit, by Ctrl-C, or out of memory (it aborts). */
+function engineFailure(error: unknown, timeLimitMs: number): unknown {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (code === 'ERR_SCRIPT_EXECUTION_INTERRUPTED') return interruptedError();
+  const hint = 'bound an expression without end (repeat, range(infinite), recurse) with limit(n; ...) or first(...); with -o ndjson each record is filtered on its own';
+  if (code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
+    return new CliError(`--jq: the expression ran for more than ${timeLimitMs / 1000} s and was stopped`, ExitCode.service, { code: 'jq_error', hint });
+  }
+  if (typeof message === 'string' && message.startsWith('Aborted(')) {
+    return new CliError(`--jq: the expression needs more memory than jq's engine has (${ENGINE_MEMORY})`, ExitCode.service, { code: 'jq_error', hint });
+  }
+  return error;
 }
 
 function wasmPath(): string {
