@@ -135,11 +135,12 @@ export function parseValue(raw: unknown, field: Pick<FieldSpec, 'type' | 'choice
 /**
  * An id: the service defines its format, but an id is one path segment, so it never holds what
  * would take a request elsewhere on a server that decodes it (`/`, `\\`, `?`, `#`), whitespace
- * (two ids pasted as one), or a control character; nor is it `.` or `..`.
+ * (two ids pasted as one), or a control character; nor is it `.`, `..` or `-` (stdin's name).
  */
 export function parseId(raw: string, label: string): string {
   const id = raw.trim();
   if (id === '' || id === '.' || id === '..') throw usageError(`invalid ${label} ${JSON.stringify(raw)}`);
+  if (id === '-') throw usageError(`invalid ${label} "-" (one id is taken here, not ids from stdin)`);
   if (/[\u0000-\u001f\u007f-\u009f]/.test(id)) throw usageError(`invalid ${label} (it holds a control character)`);
   const character = /[\s/\\?#]/.exec(id)?.[0];
   if (character) throw usageError(`invalid ${label} ${JSON.stringify(id)} (an id holds no ${/\s/.test(character) ? 'whitespace' : `"${character}"`})`);

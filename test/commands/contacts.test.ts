@@ -148,6 +148,19 @@ describe('contacts get, create, update, delete', () => {
     expect(ws.requests()).toHaveLength(1);
   });
 
+  it.each([
+    [['contacts', 'get', '-'], 'ID'],
+    [['contacts', 'view', '-'], 'ID'],
+    [['contacts', 'notes', 'list', '-'], 'ID'],
+    [['ai', 'trigger', '-'], 'CONTACT_ID'],
+    [['tasks', 'list', '--contact-id', '-'], '--contact-id'],
+  ])('%j: - where one id is taken is exit 2, nothing sent (it was sent as the id "-")', async (argv, label) => {
+    const result = await run(argv, { ws, stdin: 'con_ua7xr0zeyzwl2vbo\n' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`crm: invalid ${label} "-" (one id is taken here, not ids from stdin)\n`);
+    expect(ws.requests()).toHaveLength(0);
+  });
+
   it('create with flags sends the body and prints the created contact', async () => {
     const result = await run(['contacts', 'create', '--name', 'Grace Hopper', '--email', 'grace@navy.example', '--company', 'US Navy', '--json'], { ws });
     expect(result.code).toBe(0);
