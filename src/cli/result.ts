@@ -10,6 +10,8 @@ export interface View {
   columns?: readonly string[];
   /** One record under a table: the fields shown (default: every field). */
   keys?: readonly string[];
+  /** Every field a record of the list may have, in order: what a CSV's header names when there is no record. */
+  fields?: readonly string[];
   /** Tables: one titled block per value of this field (search results by type). */
   groupBy?: string;
   /** Tables: a bar chart of this numeric field in an extra column. */

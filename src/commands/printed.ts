@@ -24,6 +24,18 @@ export function printedFields(command: Command, argument?: string): readonly str
   return union(fieldsOf(resource), command.printed ?? [], report);
 }
 
+/**
+ * The fields of the records a list command prints, by the registry (members that only one record's
+ * answer carries left out): undefined when they are not one resource's records (search, a report).
+ */
+export function recordFields(command: Command, argument?: string): readonly string[] | undefined {
+  if (command.printsReport) return undefined;
+  const resource = command.printsResource === 'argument' ? argument && resourceNamed(argument) : (command.printsResource ?? command.resource);
+  if (!resource) return undefined;
+  const { fields, members = [] } = RESOURCES[resource];
+  return fields.map((field) => field.name).filter((name) => !members.includes(name));
+}
+
 function fieldsOf(resource: ResourceName): readonly string[] {
   const spec = RESOURCES[resource];
   return [...spec.fields.map((field) => field.name), ...(spec.members ?? [])];

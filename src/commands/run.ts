@@ -9,7 +9,7 @@ import { optionKey } from '../registry/types.js';
 import { callsEndpoint, type Command, type Invocation, type Tree } from './command.js';
 import { runGeneric } from './endpoint.js';
 import { parseInvocation, text, type KeyOf } from './invocation.js';
-import { printedFields } from './printed.js';
+import { printedFields, recordFields } from './printed.js';
 
 /** Arguments and options as commander (or an MCP tool call) hands them over. */
 interface RawInput {
@@ -28,9 +28,16 @@ export async function runCommand(ctx: Context, tree: Tree, command: Command, inp
   const argument = command.printsResource === 'argument' ? text(invocation.args, 'resource') : undefined;
   const what = callsEndpoint(command) ? (command.plural ?? command.noun) : (argument ?? `crm ${command.command.join(' ')}`);
   checkFields(ctx, printedFields(command, argument), what);
-  if (command.load) return (await command.load())(ctx, { ...invocation, tree });
+  const fields = recordFields(command, argument);
+  if (command.load) return withRecordFields(await (await command.load())(ctx, { ...invocation, tree }), fields);
   if (!callsEndpoint(command)) throw new Error(`crm ${command.command.join(' ')} has neither a handler nor an endpoint`);
-  return runGeneric(ctx, { ...invocation, command });
+  return withRecordFields(await runGeneric(ctx, { ...invocation, command }), fields);
+}
+
+/** A list carries the fields the registry gives its records: a CSV's header when there is no record. */
+function withRecordFields(result: Result, fields: readonly string[] | undefined): Result {
+  if (result.kind !== 'list' || !fields || result.view?.fields) return result;
+  return { ...result, view: { ...result.view, fields } };
 }
 
 /** --fields names the definition does not know for what this command prints: exit 2, before anything is sent. */

@@ -92,5 +92,5 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<(typeof OUTPUT_FORMATS)[number
   tsv: 'default in a pipe: one record a line, no header, ISO times; one record as key<TAB>value lines',
   json: '--json: an array for lists ([] when empty), an object for one record, 2-space indent',
   ndjson: 'one JSON record a line; --all streams as pages arrive',
-  csv: 'RFC 4180 with a header row; nested values as JSON text',
+  csv: 'RFC 4180 with a header row (an empty list too); nested values as JSON text',
 };

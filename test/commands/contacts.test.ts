@@ -48,6 +48,19 @@ describe('contacts list', () => {
     expect(quiet.stdout).toMatch(/^con_\w+\ncon_\w+\n$/);
   });
 
+  it('-o csv of an empty list is its header row (the one a list with records has), not nothing', async () => {
+    const some = await run(['contacts', 'list', '--limit', '1', '-o', 'csv'], { ws });
+    const header = some.stdout.split('\r\n')[0]!;
+    expect(header).toMatch(/^id,name,email,/);
+    for (const argv of [['contacts', 'list', '--search', 'nobody-at-all', '-o', 'csv'], ['contacts', 'export', '--search', 'nobody-at-all']]) {
+      const none = await run(argv, { ws });
+      expect(none.code).toBe(0);
+      expect(none.stdout).toBe(`${header}\r\n`);
+    }
+    const deals = await run(['deals', 'list', '--limit', '1', '-o', 'csv'], { ws });
+    expect((await run(['deals', 'list', '--search', 'nobody-at-all', '-o', 'csv'], { ws })).stdout).toBe(`${deals.stdout.split('\r\n')[0]}\r\n`);
+  });
+
   it('sends --search, --status, --list-id and --offset as query parameters', async () => {
     const result = await run(['contacts', 'list', '--search', 'globex', '--status', 'lead', '--list-id', 'list_x', '--offset', '5', '--json'], { ws });
     expect(result.code).toBe(0);

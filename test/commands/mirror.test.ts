@@ -187,6 +187,7 @@ describe('crm query', () => {
     const stages = (ws.api('GET', '/pipeline/stages').data.stages as Array<Record<string, any>>).sort((a, b) => a.position - b.position);
     expect((await crm(['query', sql])).stdout).toBe(stages.map((stage) => `${stage.name}\t${stage.probability}\n`).join(''));
     expect((await crm(['query', sql, '-o', 'csv'])).stdout.split('\r\n')[0]).toBe('name,probability');
+    expect((await crm(['query', 'SELECT name, probability FROM stages WHERE 0', '-o', 'csv'])).stdout).toBe('name,probability\r\n');
     expect(rows((await crm(['query', sql, '-o', 'ndjson', '--fields', 'name'])).stdout)).toEqual(stages.map((stage) => ({ name: stage.name })));
     const file = join(home, 'q.sql');
     writeFileSync(file, `${sql};\n`);

@@ -1,9 +1,10 @@
-// -o csv: RFC 4180 with a header row, nested values as JSON text. A cell a spreadsheet would run as
-// a formula is kept exact (exports are imported again) and counted for a warning, unless
-// --escape-formulas asks for the usual guard.
+// -o csv: RFC 4180 with a header row (an empty list's too, when its fields are known), nested values
+// as JSON text. A cell a spreadsheet would run as a formula is kept exact (exports are imported
+// again) and counted for a warning, unless --escape-formulas asks for the usual guard.
 
 import { cellText, getPath, safeLines } from '../format.js';
 import { isObject } from '../../registry/values.js';
+import type { View } from '../result.js';
 import type { FormatWriter, Items, Output } from './output.js';
 
 /** RFC 4180: CRLF between records; a field holding a line break is quoted too. For every CSV crm writes. */
@@ -25,7 +26,7 @@ export function csvWriter(out: Output, { escapeFormulas }: { escapeFormulas: boo
     return text;
   };
 
-  const list = async (items: Items): Promise<void> => {
+  const list = async (items: Items, view?: View): Promise<void> => {
     // One stringifier for the whole list (it writes each row as it is given one): a stringifier
     // per row made a long export's memory grow with its length.
     const { stringify } = await import('csv-stringify');
@@ -44,6 +45,8 @@ export function csvWriter(out: Output, { escapeFormulas }: { escapeFormulas: boo
       }
       csv.write(columns.map((column) => shown(cell(isObject(item) ? getPath(item, column) : item))));
     }
+    // No record: the header alone, so that a reader of an empty list still finds its columns.
+    if (!columns && view?.fields) csv.write(view.fields.map(shown));
     csv.end();
     await ended;
   };

@@ -24,7 +24,7 @@ export const run: Handler<Spec> = async (ctx, { args, options }) => {
   const replica = openReplicaForReading(ctx);
   const { columns, rows } = runQuery(replica, sql);
   if (!ctx.options.quiet) ctx.info(capitalized(ageOf(replica, Date.now())));
-  return list(streamed(rows), { columns, noun: 'rows' });
+  return list(streamed(rows), { columns, fields: columns, noun: 'rows' });
 };
 
 /** The query: the argument, --file, or stdin for `-`; exactly one of them. */
