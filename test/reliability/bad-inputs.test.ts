@@ -118,6 +118,13 @@ const CASES: BadInput[] = [
   bad('invalid --sequence ".."', 'contacts', 'enroll', contact, '--sequence', '..'),
   bad('invalid --sequence "seq 1" (an id holds no whitespace)', 'contacts', 'enroll', contact, '--sequence', 'seq 1'),
   bad('invalid --list-id "a/b"', 'contacts', 'list', '--list-id', 'a/b'),
+  // An empty filter ("$STATUS" unset) would select every record, to be piped into a delete.
+  bad('invalid --status "" (an empty filter)', 'contacts', 'list', '--status', ''),
+  bad('invalid --search " " (an empty filter)', 'contacts', 'list', '--search', ' '),
+  bad('invalid --status "" (an empty filter)', 'contacts', 'export', '--status', ''),
+  bad('invalid --stage "" (an empty filter)', 'deals', 'list', '--stage', ''),
+  bad('invalid --priority "" (an empty filter)', 'tasks', 'list', '--priority', ''),
+  bad('invalid --type "" (an empty filter)', 'ai', 'suggestions', '--type', ''),
   bad('invalid --account-id', 'deals', 'list', '--account-id', `acc${ESC}`),
   bad('invalid --contact-id ".."', 'tasks', 'list', '--contact-id', '..'),
   bad('holds no "/"', 'tasks', 'complete', task, 'task/2'),
