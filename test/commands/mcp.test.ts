@@ -454,6 +454,24 @@ describe('crm mcp: text from the service is escaped for the model', () => {
   });
 });
 
+describe('crm mcp: a record too large for a response', () => {
+  it('has its long strings cut, each saying how much, in a get and in a page (the other records whole): never a response of megabytes', async () => {
+    const session = await open();
+    const huge = 'y'.repeat(3_000_000);
+    const cut = `${'y'.repeat(2_000)}… [2,998,000 more characters cut: a tool result holds at most 80,000]`;
+    ws.fault({ match: /^GET \/api\/v1\/contacts\/con_huge$/, status: 200, body: JSON.stringify({ data: { id: 'con_huge', name: 'Huge', email: 'huge@example.com', notes: huge }, error: null }) });
+    const get = await call(session, 'contacts_get', { id: 'con_huge' });
+    expect(get.isError).toBeUndefined();
+    expect(get.structuredContent).toEqual({ id: 'con_huge', name: 'Huge', email: 'huge@example.com', notes: cut });
+    expect(textOf(get).length).toBeLessThan(10_000);
+
+    ws.fault({ match: /^GET \/api\/v1\/contacts\?/, status: 200, body: JSON.stringify({ data: { contacts: [{ id: 'con_huge', name: huge, email: 'huge@example.com' }, { id: 'con_small', name: 'Small', email: 'small@example.com' }], total: 2 }, error: null }) });
+    const page = await call(session, 'contacts_list', { fields: ['id', 'name'] });
+    expect(page.structuredContent.items).toEqual([{ id: 'con_huge', name: cut }, { id: 'con_small', name: 'Small' }]);
+    expect(JSON.stringify(session.written).length).toBeLessThan(100_000);
+  });
+});
+
 describe('crm mcp: the rest', () => {
   it('destructive examples use placeholders; every property has a type, steps too; ai_trigger states its limit', async () => {
     const session = await open();

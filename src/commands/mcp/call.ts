@@ -8,7 +8,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { Context } from '../../cli/context.js';
 import { CliError, ExitCode, toCliError } from '../../cli/errors.js';
-import { escapeForModel, safeLine, valueForModel } from '../../cli/format.js';
+import { escapeForModel, formatNumber, safeLine, valueForModel } from '../../cli/format.js';
 import { collectItems, resultValue, type Result } from '../../cli/result.js';
 import type { EndpointCommand, Tree } from '../command.js';
 import { runCommand } from '../run.js';
@@ -55,6 +55,8 @@ const BY_FIELD_NAME: KeyOf = (field) => field.name;
  * accept): the items past it are left for the next call.
  */
 const RESPONSE_MAX_CHARS = 80_000;
+/** What is kept of each long string of an item too large for a response on its own. */
+const STRING_KEPT_CHARS = 2_000;
 
 export async function callTool(ctx: Context, tree: Tree, tool: Tool, given: Record<string, unknown> | undefined, workspace: Workspace): Promise<ToolResult> {
   const args = given ?? {};
@@ -179,15 +181,32 @@ function singleData(tool: Tool, result: Exclude<Result, { kind: 'list' }>, args:
     const brief = tool.op.resource ? RESOURCES[tool.op.resource].brief : undefined;
     // The record the call was about: `id`, or the one of `ids` (a stage move, an enrolment of one contact).
     const id = args.id ?? (Array.isArray(args.ids) ? args.ids[0] : undefined);
-    return { id, ok: true, result: result.outcome, record: shaped(value, { keep: brief }) };
+    return { id, ok: true, result: result.outcome, record: fitted(shaped(value, { keep: brief })) };
   }
-  const record = shaped(value, shape);
+  const record = fitted(shaped(value, shape));
   return isObject(record) ? record : { value: record };
+}
+
+/**
+ * An item (a record, a row) as a response can hold it: one that alone is over the response's limit
+ * (a note of megabytes) has each long string cut, saying how much was cut; the rest stays whole.
+ */
+function fitted(item: unknown): unknown {
+  return (JSON.stringify(item)?.length ?? 0) <= RESPONSE_MAX_CHARS ? item : cutStrings(item);
+}
+
+function cutStrings(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(cutStrings);
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([key, member]) => [key, cutStrings(member)]));
+  if (typeof value !== 'string' || value.length <= STRING_KEPT_CHARS) return value;
+  // Never half of a surrogate pair.
+  const end = /[\ud800-\udbff]/.test(value[STRING_KEPT_CHARS - 1]!) ? STRING_KEPT_CHARS - 1 : STRING_KEPT_CHARS;
+  return `${value.slice(0, end)}… [${formatNumber(value.length - end)} more characters cut: a tool result holds at most ${formatNumber(RESPONSE_MAX_CHARS)}]`;
 }
 
 async function listData(tool: Tool, result: Extract<Result, { kind: 'list' }>, paging: Paging | undefined, shape: Shape): Promise<Record<string, unknown>> {
   const walk = result.walk;
-  const item = tool.op.printsReport ? rowOf : (record: unknown) => shaped(record, shape);
+  const item = (record: unknown) => fitted(tool.op.printsReport ? rowOf(record) : shaped(record, shape));
   if (!paging || !walk) {
     const { items, cut } = await collectItems(result.items, { maxChars: RESPONSE_MAX_CHARS, map: item });
     const data: Record<string, unknown> = { items, count: items.length, has_more: cut };
