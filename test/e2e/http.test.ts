@@ -24,6 +24,16 @@ describe('the network transport', () => {
     expect(live.server.requests()).toHaveLength(1);
   });
 
+  it('a service message of megabytes (one word of 3 MB) is reported at once, --debug too: masking URL passwords in it took hours', async () => {
+    const word = 'z'.repeat(3_000_000);
+    for (const extra of [[], ['--debug']]) {
+      live.server.fault({ match: /GET/, status: 400, body: JSON.stringify({ data: null, error: { code: 'bad', message: `bad ${word}` } }) });
+      const result = await crm(['contacts', 'get', 'con_x', ...extra], { env: live.env });
+      expect(result.code, extra.join(' ')).toBe(1);
+      expect(result.stderr).toContain(`crm: bad ${'z'.repeat(1_000)}`);
+    }
+  });
+
   it('a dropped connection on a GET is retried', async () => {
     live.server.fault({ match: /GET/, destroy: true });
     const result = await crm(['contacts', 'list', '--limit', '1', '-q'], { env: live.env });
