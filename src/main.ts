@@ -236,7 +236,10 @@ export async function main(argv: string[], init: MainInit = {}): Promise<number>
       return 0;
     }
     const command = findCommand(program, asked);
-    if (!command) return usageFailure(`unknown help topic or command "${asked.join(' ')}"`, `topics: ${HELP_TOPICS.join(', ')}; commands: crm --help`);
+    if (!command) {
+      const near = await nearestHelp(program, asked);
+      return usageFailure(`unknown help topic or command "${asked.join(' ')}"`, near ? `did you mean \`crm help ${near}\`?` : `topics: ${HELP_TOPICS.join(', ')}; commands: crm --help`);
+    }
     command.outputHelp();
     return 0;
   }
@@ -246,10 +249,21 @@ export async function main(argv: string[], init: MainInit = {}): Promise<number>
   } catch (error) {
     if (!(error instanceof CommanderError)) throw error;
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 0;
-    // Commander's usage errors are exit 2.
-    return usageFailure(error.message.replace(/^error: /, ''));
+    // Commander's usage errors are exit 2, in one line (its "did you mean" comes on a line of its own).
+    return usageFailure(error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' '));
   }
   return exitCode;
+}
+
+/** What an unknown `crm help WORDS` most likely meant: a topic, or a command with its last word misspelt. */
+async function nearestHelp(program: Command, asked: readonly string[]): Promise<string | undefined> {
+  const parent = findCommand(program, asked.slice(0, -1));
+  if (!parent || asked.length === 0) return undefined;
+  // Loaded only on this failure: start-up does not pay for it.
+  const { closestName } = await import('./registry/values.js');
+  const names = parent.commands.flatMap((child) => [child.name(), ...child.aliases()]);
+  const near = closestName(asked.at(-1)!, asked.length === 1 ? [...HELP_TOPICS, ...names] : names);
+  return near && [...asked.slice(0, -1), near].join(' ');
 }
 
 /** The command a path of names or aliases leads to (the program itself for none). */

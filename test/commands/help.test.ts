@@ -106,6 +106,28 @@ describe('help topics', () => {
     const json = await run(['help', 'nonsense', '--json']);
     expect(JSON.parse(json.stderr.split('\n')[2]!).error).toMatchObject({ code: 'usage', exit_code: 2 });
   });
+
+  it('a misspelt topic or command is exit 2 with the one it most likely meant, as gh says "Did you mean this?"', async () => {
+    for (const [argv, meant] of [
+      [['help', 'environmnt'], 'environment'],
+      [['help', 'contcts'], 'contacts'],
+      [['help', 'contacts', 'lst'], 'contacts list'],
+      [['help', 'contacts', 'notes', 'ad'], 'contacts notes add'],
+    ] as const) {
+      const result = await run([...argv]);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(`crm: unknown help topic or command "${argv.slice(1).join(' ')}"\nhint: did you mean \`crm help ${meant}\`?\n`);
+    }
+  });
+
+  it("commander's usage error is one line in the --json error too (its 'Did you mean' was on a line of its own there)", async () => {
+    const result = await run(['contcts', 'list', '--json']);
+    expect(result.code).toBe(2);
+    const [line, json] = result.stderr.trimEnd().split('\n');
+    expect(line).toBe("crm: unknown command 'contcts' (Did you mean contacts?)");
+    expect(JSON.parse(json!).error.message).toBe("unknown command 'contcts' (Did you mean contacts?)");
+  });
 });
 
 describe('gh habits (--json a,b: test/commands/jq.test.ts)', () => {
