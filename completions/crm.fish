@@ -402,7 +402,7 @@ complete -c crm -s o -l output -x -a 'table json ndjson csv tsv' -d 'output form
 complete -c crm -l fields -x -d 'comma-separated fields to keep, in this order (an unknown name is exit 2); --json a,b is --json --fields a,b'
 complete -c crm -l jq -x -d 'filter the JSON output with a jq expression (jq 1.8); implies --json; a string result prints as its text; with -o ndjson each record is filtered as it arrives'
 complete -c crm -l escape-formulas -d 'csv: prefix \' to cells that begin with = + - @ (or a tab or CR), which a spreadsheet would run as formulas'
-complete -c crm -s q -l quiet -d 'print only ids (list, create); nothing for other commands'
+complete -c crm -s q -l quiet -d 'print only ids (list, create; a bulk command: the ids that succeeded); nothing for other commands'
 complete -c crm -l profile -x -a '(__crm_dynamic profiles)' -d 'stored workspace profile to use (env CRM_PROFILE)'
 complete -c crm -l base-url -x -d 'service base URL, overrides the profile (env CRM_BASE_URL)'
 complete -c crm -l no-input -d 'never prompt; fail naming the missing flags (env CRM_NO_INPUT=1)'

@@ -95,6 +95,15 @@ describe('help topics', () => {
     expect(output.stdout).toContain('--limit N (-L) returns at most N records in all');
   });
 
+  it('-q says what it prints for a bulk command: the ids that succeeded (it said nothing for commands other than list and create)', async () => {
+    const open = (ws.api('GET', '/tasks?status=open&limit=1').data.tasks as Array<{ id: string }>)[0]!.id;
+    const bulk = await run(['tasks', 'complete', open, 'task_missing', '-q'], { ws });
+    expect(bulk.code).toBe(ExitCode.partial);
+    expect(bulk.stdout).toBe(`${open}\n`);
+    const flags = await run(['help', 'flags']);
+    expect(flags.stdout.replace(/\s+/g, ' ')).toContain('-q, --quiet print only ids (list, create; a bulk command: the ids that succeeded)');
+  });
+
   it('an unknown topic exits 2 listing the topics, and prints nothing on stdout', async () => {
     for (const argv of [['help', 'nonsense'], ['help', 'contacts', 'nonsense']]) {
       const result = await run(argv);
