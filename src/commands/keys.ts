@@ -128,8 +128,10 @@ async function lookUp(client: ApiClient, facts: KeyFacts, value: string): Promis
     const id = recordId(record);
     const key = isObject(record) ? record[facts.member] : undefined;
     if (id === undefined || typeof key !== 'string') continue;
-    if (facts.same(key, value)) matches.push(safeLine(id));
-    else if (key.toLowerCase() === value.toLowerCase()) near.push(`${JSON.stringify(safeLine(key))} (${safeLine(id)})`);
+    // The same record twice (a page that repeats it) is one record.
+    if (facts.same(key, value)) {
+      if (!matches.includes(safeLine(id))) matches.push(safeLine(id));
+    } else if (key.toLowerCase() === value.toLowerCase()) near.push(`${JSON.stringify(safeLine(key))} (${safeLine(id)})`);
   }
   return { matches, near, more: false };
 }

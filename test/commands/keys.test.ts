@@ -118,6 +118,14 @@ describe('a natural key not found, or not unique: nothing is written', () => {
     expect(sent()).toEqual(['GET /api/v1/accounts?search=Twin+Peaks+Ltd&limit=50&offset=0']);
   });
 
+  it('one record the search answers twice (a page that repeats it) is one record, not several', async () => {
+    const ada = { id: CONTACT, name: 'Zane Sato', email: 'zane.sato@globexlogistics.com', created_at: '2026-01-01T00:00:00Z' };
+    ws.fault({ match: /^GET \/api\/v1\/contacts\?search=/, status: 200, body: JSON.stringify({ data: { contacts: [ada, ada], total: 2 }, error: null }) });
+    const result = await run(['contacts', 'get', EMAIL, '--json'], { ws });
+    expect(result.stderr).toBe('');
+    expect(json(result).id).toBe(CONTACT);
+  });
+
   it(`more candidates than a look-up reads (${LOOKUP_MAX}): exit 2, it looked no further`, async () => {
     for (let n = 0; n <= LOOKUP_MAX; n++) ws.api('POST', '/accounts', { name: `Bound Holdings ${n}` });
     const result = await run(['accounts', 'get', 'Bound Holdings'], { ws });
