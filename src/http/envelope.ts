@@ -1,7 +1,7 @@
 // The service answers {data, error}. Workspaces differ in the details, so the reading here is tolerant:
 // a body without the envelope is taken as the data itself, and an error may be a string or an object.
 
-import { isObject, type JsonObject } from '../registry/values.js';
+import { cutText, isObject, type JsonObject } from '../registry/values.js';
 
 export interface ErrorMember {
   message: string;
@@ -40,7 +40,20 @@ export function readEnvelope(json: unknown): ParsedBody {
   return { data: json, error: null };
 }
 
+/**
+ * What of the service's message is kept: it becomes a line for a person or a model (stderr, the
+ * --json error, an MCP tool error), and a message of megabytes is no line.
+ */
+const MESSAGE_MAX_CHARS = 2_000;
+
 export function readError(error: unknown): ParsedBody['error'] {
+  const read = readErrorWhole(error);
+  if (!read) return read;
+  const { kept, cut } = cutText(read.message, MESSAGE_MAX_CHARS);
+  return cut === 0 ? read : { ...read, message: `${kept}… (${cut} more characters)` };
+}
+
+function readErrorWhole(error: unknown): ParsedBody['error'] {
   if (error === null || error === undefined || error === false) return null;
   if (typeof error === 'string') return { message: error };
   if (isObject(error)) {

@@ -8,6 +8,13 @@ export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The first MAX characters of TEXT, never half of a surrogate pair; `cut`: how many were left out. */
+export function cutText(text: string, max: number): { kept: string; cut: number } {
+  if (text.length <= max) return { kept: text, cut: 0 };
+  const end = /[\ud800-\udbff]/.test(text[max - 1]!) ? max - 1 : max;
+  return { kept: text.slice(0, end), cut: text.length - end };
+}
+
 const TEN_MINUTES_MS = 600_000;
 
 /**

@@ -31,6 +31,14 @@ describe('readError', () => {
   ])('%j → %s', (error, message) => {
     expect(readError(error)?.message).toBe(message);
   });
+  it('keeps the first 2,000 characters of a message of megabytes, saying how many more there were', () => {
+    for (const error of [{ message: `bad ${'z'.repeat(3_000_000)}` }, `bad ${'z'.repeat(3_000_000)}`]) {
+      expect(readError(error)?.message).toBe(`bad ${'z'.repeat(1_996)}… (2998004 more characters)`);
+    }
+    // Never half of a surrogate pair.
+    expect(readError(`${'a'.repeat(1_999)}😀tail`)?.message).toBe(`${'a'.repeat(1_999)}… (6 more characters)`);
+    expect(readError('a'.repeat(2_000))?.message).toBe('a'.repeat(2_000));
+  });
   it('is null for null, undefined and false', () => {
     expect(readError(null)).toBeNull();
     expect(readError(undefined)).toBeNull();

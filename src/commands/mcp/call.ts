@@ -12,7 +12,7 @@ import { escapeForModel, formatNumber, safeLine, valueForModel } from '../../cli
 import { collectItems, resultValue, type Result } from '../../cli/result.js';
 import type { EndpointCommand, Tree } from '../command.js';
 import { runCommand } from '../run.js';
-import { isObject } from '../../registry/values.js';
+import { cutText, isObject } from '../../registry/values.js';
 import { HttpError } from '../../http/errors.js';
 import { maskCredentials } from '../../http/url.js';
 import { commandOptions } from '../../registry/options.js';
@@ -199,9 +199,8 @@ function cutStrings(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(cutStrings);
   if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([key, member]) => [key, cutStrings(member)]));
   if (typeof value !== 'string' || value.length <= STRING_KEPT_CHARS) return value;
-  // Never half of a surrogate pair.
-  const end = /[\ud800-\udbff]/.test(value[STRING_KEPT_CHARS - 1]!) ? STRING_KEPT_CHARS - 1 : STRING_KEPT_CHARS;
-  return `${value.slice(0, end)}… [${formatNumber(value.length - end)} more characters cut: a tool result holds at most ${formatNumber(RESPONSE_MAX_CHARS)}]`;
+  const { kept, cut } = cutText(value, STRING_KEPT_CHARS);
+  return `${kept}… [${formatNumber(cut)} more characters cut: a tool result holds at most ${formatNumber(RESPONSE_MAX_CHARS)}]`;
 }
 
 async function listData(tool: Tool, result: Extract<Result, { kind: 'list' }>, paging: Paging | undefined, shape: Shape): Promise<Record<string, unknown>> {
