@@ -220,8 +220,20 @@ export async function readSourceBytes(source: string, stdin: InStream, label: st
   try {
     return readFileSync(source);
   } catch (error) {
-    throw usageError(`cannot read ${label} ${source}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw usageError(`cannot read ${label} ${source}: ${fileProblem(error)}`);
   }
+}
+
+/**
+ * What a failed file operation says to a person: the system's words for it ("no such file or
+ * directory", "permission denied"), as `cat` says them, rather than its code (ENOENT, EACCES).
+ */
+export function fileProblem(error: unknown): string {
+  const { code, message } = error as NodeJS.ErrnoException;
+  if (code === 'EISDIR') return 'is a directory';
+  // Node's message: "ENOENT: no such file or directory, open 'x.csv'"; the path is said already.
+  const words = code && message?.startsWith(`${code}: `) ? message.slice(code.length + 2).split(',')[0] : undefined;
+  return words || code || String(message ?? error);
 }
 
 /**
@@ -234,8 +246,7 @@ export function checkWritable(path: string, label: string): void {
   try {
     accessSync(path, constants.W_OK);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT') throw problem(`cannot be written (${code})`);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw problem(`cannot be written (${fileProblem(error)})`);
     exists = false;
   }
   if (exists) {
@@ -245,8 +256,7 @@ export function checkWritable(path: string, label: string): void {
   try {
     accessSync(dirname(path), constants.W_OK);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw problem(code === 'ENOENT' ? `the directory ${dirname(path)} does not exist` : `cannot be written in ${dirname(path)} (${code})`);
+    throw problem((error as NodeJS.ErrnoException).code === 'ENOENT' ? `the directory ${dirname(path)} does not exist` : `cannot be written in ${dirname(path)} (${fileProblem(error)})`);
   }
 }
 

@@ -26,7 +26,7 @@ describe('every check before the first request', () => {
     [['--timeout', '3000000', 'contacts', 'list'], {}, 'crm: invalid --timeout "3000000" (expected seconds, more than 0 and at most 86400)'],
     [['analytics', '--period', '1y'], {}, 'crm: invalid --period "1y" (expected one of: 7d, 30d, 90d)'],
     [['search', 'x', '--types', 'people'], {}, 'crm: invalid --types "people" (expected one of: contacts, deals, accounts, tasks)'],
-    [['sequences', 'enroll', DEMO.sequence, '--file', '/no/such/ids.txt'], {}, 'crm: cannot read --file /no/such/ids.txt: ENOENT'],
+    [['sequences', 'enroll', DEMO.sequence, '--file', '/no/such/ids.txt'], {}, 'crm: cannot read --file /no/such/ids.txt: no such file or directory'],
     [['tasks', 'complete', DEMO.task, 'a\u001bb'], {}, 'crm: invalid ID (it holds a control character)'],
   ])('%j exits 2 and sends nothing', async (argv, extra, message) => {
     const result = await run(argv, { ws, env: env(extra) });

@@ -213,7 +213,7 @@ describe('contacts get, create, update, delete', () => {
     [['--name', 'X', '--email', 'not-an-email'], 'crm: --email: invalid email "not-an-email"'],
     [['--data', '{"name": "X",'], /^crm: invalid JSON in --data \(the argument\)/],
     [['--data', '[1,2]'], 'crm: --data must be a JSON object (the argument holds an array)'],
-    [['--data', '@/no/such/file.json'], 'crm: cannot read --data file /no/such/file.json: ENOENT'],
+    [['--data', '@/no/such/file.json'], 'crm: cannot read --data file /no/such/file.json: no such file or directory'],
     [['--set', 'novalue', '--name', 'X', '--email', 'x@example.com'], 'crm: invalid --set "novalue" (expected key=value)'],
     [['--set', 'email=bad', '--name', 'X'], 'crm: email: invalid email "bad"'],
   ])('create %j fails with exit 2 and sends nothing', async (flags, message) => {

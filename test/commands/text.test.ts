@@ -75,7 +75,7 @@ describe('--body-file and the other long texts\' file flags', () => {
       [['--body-file', '-'], ' \n\n', 'crm: --body-file (stdin): the note text is empty, nothing was sent'],
       [['--body', 'x', '--body-file', empty], undefined, 'crm: --body and --body-file both give the note text'],
       [['--data', '-', '--body-file', '-'], '{}', 'crm: --data - and --body-file - both read stdin'],
-      [['--body-file', join(dir, 'missing.md')], undefined, `crm: cannot read --body-file ${join(dir, 'missing.md')}: ENOENT`],
+      [['--body-file', join(dir, 'missing.md')], undefined, `crm: cannot read --body-file ${join(dir, 'missing.md')}: no such file or directory`],
     ] as const) {
       for (const extra of [[], ['--dry-run']]) {
         const result = await run(['contacts', 'notes', 'add', DEMO.contact, ...argv, ...extra], { ws, stdin });

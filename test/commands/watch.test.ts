@@ -304,7 +304,7 @@ describe('crm watch: its state file', () => {
     const result = await watch(['contacts', '--interval', '1s', '--state', state]);
     expect(result.code).toBe(1);
     expect(ids(result.stdout)).toEqual([fresh]);
-    expect(result.stderr).toBe(`crm: cannot write --state ${state}: EISDIR\nhint: the records since the last one saved will be delivered again when the watch is restarted with a writable --state\n`);
+    expect(result.stderr).toBe(`crm: cannot write --state ${state}: is a directory\nhint: the records since the last one saved will be delivered again when the watch is restarted with a writable --state\n`);
   });
 });
 

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { Context } from '../../cli/context.js';
 import { toCliError, usageError } from '../../cli/errors.js';
+import { fileProblem } from '../../cli/input.js';
 import { readAll } from '../../cli/io.js';
 import { list } from '../../cli/result.js';
 import { runQuery } from '../../mirror/query.js';
@@ -37,7 +38,7 @@ async function readSql(ctx: Context, argument: string | undefined, file: string 
   try {
     return readFileSync(source.file, 'utf8');
   } catch (error) {
-    throw usageError(`--file ${source.file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+    throw usageError(`--file ${source.file}: ${fileProblem(error)}`);
   }
 }
 

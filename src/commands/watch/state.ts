@@ -9,6 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CliError, ExitCode, usageError } from '../../cli/errors.js';
+import { fileProblem } from '../../cli/input.js';
 import { writeFileAtomic } from '../../config/atomic.js';
 import { describeHolder, tryLock } from '../../config/lock.js';
 import type { HeldRecords } from '../../http/head.js';
@@ -36,7 +37,7 @@ interface StateData {
 /** A --state that cannot be written: the watch stops (its promise to remember would be broken). */
 export class StateUnwritable extends CliError {
   constructor(file: string, error: unknown) {
-    super(`cannot write --state ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, ExitCode.service, {
+    super(`cannot write --state ${file}: ${fileProblem(error)}`, ExitCode.service, {
       code: 'state_unwritable',
       hint: 'the records since the last one saved will be delivered again when the watch is restarted with a writable --state',
     });
@@ -63,7 +64,7 @@ export class StateFile {
     try {
       attempt = tryLock(lock);
     } catch (error) {
-      throw usageError(`--state ${path} cannot be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'give a file in a directory crm may write');
+      throw usageError(`--state ${path} cannot be written: ${fileProblem(error)}`, 'give a file in a directory crm may write');
     }
     if (!attempt.acquired) {
       throw usageError(`--state ${path} is in use by another crm watch (${describeHolder(attempt.holder)})`, `give each watch a state file of its own; if no watch is running, delete ${lock}`);
