@@ -49,7 +49,11 @@ describe('auth login', () => {
   it('without a key on stdin or a terminal: exit 2, nothing sent', async () => {
     const noKey = await crm(['auth', 'login', '--base-url', server.url], { env: freshHome() });
     expect(noKey.code).toBe(2);
-    expect(noKey.stderr.split('\n')[0]).toBe('crm: no key given');
+    expect(noKey.stderr.split('\n')[0]).toBe('crm: no key given: crm asks for it at a terminal only, and reads it from stdin only with --with-key');
+    // A key piped in without --with-key is not read, and the message says why (it said only "no key given").
+    const piped = await crm(['auth', 'login', '--base-url', server.url], { env: freshHome(), input: `${server.apiKey}\n` });
+    expect(piped.code).toBe(2);
+    expect(piped.stderr).toBe('crm: no key given: crm asks for it at a terminal only, and reads it from stdin only with --with-key\nhint: pipe it in: `crm auth login --with-key < keyfile`\n');
     const empty = await crm(['auth', 'login', '--base-url', server.url, '--with-key'], { env: freshHome(), input: '\n' });
     expect(empty.code).toBe(2);
     const noUrl = await crm(['auth', 'login', '--with-key'], { env: freshHome(), input: 'key' });

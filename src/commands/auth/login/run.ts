@@ -38,7 +38,8 @@ export const run: Handler<Spec> = async (ctx, { options }) => {
   } else if (ctx.io.canPrompt) {
     key = (await ctx.prompter().password('API key (from the API section of the workspace settings)')).trim();
   } else {
-    throw usageError('no key given', 'pipe it in: `crm auth login --with-key < keyfile`');
+    // As gh's --with-token: a key on stdin is read only when asked for, never by accident.
+    throw usageError('no key given: crm asks for it at a terminal only, and reads it from stdin only with --with-key', 'pipe it in: `crm auth login --with-key < keyfile`');
   }
   if (/\s/.test(key)) throw usageError('the API key contains whitespace', 'a key is one word; check what was pasted or piped');
   if (/[\u0000-\u001f\u007f]/.test(key)) throw usageError('the API key contains a control character');
