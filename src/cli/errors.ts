@@ -102,8 +102,19 @@ function exitCodeForStatus(status: number | undefined): number {
   return ExitCode.service;
 }
 
+const KEY_REFUSED_HINT = 'check the key with `crm auth status`, or run `crm auth login`';
+
+/**
+ * A refused key that came from CRM_API_KEY: `crm auth login` would not change what is sent (the
+ * variable wins over the profile), so the hint names the variable instead.
+ */
+export function keyRefusedFromEnv(failure: CliError, env: NodeJS.ProcessEnv): CliError {
+  if (failure.hint !== KEY_REFUSED_HINT || !env.CRM_API_KEY) return failure;
+  return new CliError(failure.message, failure.exitCode, { status: failure.status, code: failure.code, hint: 'the key is CRM_API_KEY\'s: check it, or unset it to use the profile\'s (`crm auth status` says which key is sent)' });
+}
+
 function hintForStatus(status: number | undefined): string | undefined {
-  if (status === 401) return 'check the key with `crm auth status`, or run `crm auth login`';
+  if (status === 401) return KEY_REFUSED_HINT;
   if (status === 403) return 'the API key lacks the scope this request needs';
   return undefined;
 }

@@ -3,7 +3,7 @@
 // the documented exit code. Loaded on the first action, so `crm --version` and `--help` never pay.
 
 import { Context, type ContextInit } from './context.js';
-import { CliError, ExitCode, UNEXPECTED, earlyEndError, toCliError } from './errors.js';
+import { CliError, ExitCode, UNEXPECTED, earlyEndError, keyRefusedFromEnv, toCliError } from './errors.js';
 import { escapeForTerminal, safeLine, safeLines } from './format.js';
 import { maskCredentials } from '../http/url.js';
 import { drained, type EarlyEnd, type Ending, type OutStream } from './io.js';
@@ -71,7 +71,7 @@ function endEarly(end: EarlyEnd, ctx: Context): number {
 
 /** One line `crm: message` (and a hint) on stderr; the JSON error object too when JSON was asked for. */
 function report(error: unknown, ctx: Context): number {
-  const failure = toCliError(error);
+  const failure = keyRefusedFromEnv(toCliError(error), ctx.env);
   printFailure(ctx.io.stderr, failure, ctx.jsonErrors());
   // A stack says where crm itself went wrong; an answer of the service, a usage error or a bad
   // configuration has none worth showing (and its message is the service's text).

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { BASE_URL, homeEnv, json, recordedSleep, run, useWorkspace } from '../helpers/inprocess.js';
 import { VERSION } from '../../src/cli/version.js';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -12,8 +12,17 @@ const ws = useWorkspace();
 const env = () => ({ ...homeEnv(mkdtempSync(join(tmpdir(), 'crm-home-'))), CRM_BASE_URL: BASE_URL, CRM_API_KEY: ws.apiKey });
 
 describe('exit codes', () => {
-  it('3: a rejected key, with the service message and a hint', async () => {
+  it('3: a rejected key, with the service message and a hint naming CRM_API_KEY when the key came from it (crm auth login would not change it)', async () => {
     const result = await run(['contacts', 'list'], { ws, env: { ...env(), CRM_API_KEY: 'sbx_test_wrong' } });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toBe("crm: Invalid or revoked API key\nhint: the key is CRM_API_KEY's: check it, or unset it to use the profile's (`crm auth status` says which key is sent)\n");
+  });
+
+  it("3: a rejected key of the profile, with a hint to check it or log in again", async () => {
+    const home = mkdtempSync(join(tmpdir(), 'crm-home-'));
+    mkdirSync(join(home, '.config', 'crm'), { recursive: true });
+    writeFileSync(join(home, '.config', 'crm', 'config.json'), JSON.stringify({ active_profile: 'default', profiles: { default: { base_url: BASE_URL, api_key: 'sbx_test_revoked' } } }));
+    const result = await run(['contacts', 'list'], { ws, env: homeEnv(home) });
     expect(result.code).toBe(3);
     expect(result.stderr).toBe('crm: Invalid or revoked API key\nhint: check the key with `crm auth status`, or run `crm auth login`\n');
   });
