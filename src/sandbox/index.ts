@@ -4,7 +4,7 @@ import type { SandboxRequest, SandboxResponse } from './http.js';
 
 export type { SandboxResponse };
 import { SUGGESTION_VISIBLE } from './routes/ai.js';
-import { migrate, reseed } from './schema.js';
+import { SCHEMA_VERSION, userVersion } from './schema-version.js';
 import { catchUpScoringAgent, runScoringAgent } from './scoring.js';
 import { isBusyError, openDatabase, type Database, type Driver } from '../sqlite/database.js';
 import { Store } from './store.js';
@@ -21,7 +21,7 @@ export interface Sandbox {
   /** Runs the agent if its last run is an hour old or more (or never happened); true if it ran. */
   catchUpScoringAgent(): boolean;
   /** Replaces every record with fresh demo data, in one transaction; the key stays. */
-  reseed(): void;
+  reseed(): Promise<void>;
   /** Live (not deleted) rows per resource; each equals the total of that resource's list. */
   counts(): Record<string, number>;
   close(): void;
@@ -82,13 +82,17 @@ const COUNT_SQL = `SELECT
   (SELECT COUNT(*) FROM notes n JOIN contacts c ON c.id = n.contact_id WHERE c.deleted_at IS NULL) AS notes,
   (SELECT COUNT(*) FROM suggestions g WHERE g.status = 'pending' AND ${SUGGESTION_VISIBLE}) AS suggestions`;
 
-export function openSandbox(options: OpenOptions): Sandbox {
+/** The schema's creation, migrations and demo data: loaded only when the database needs them. */
+const schema = () => import('./schema.js');
+
+export async function openSandbox(options: OpenOptions): Promise<Sandbox> {
   const dbPath = options.dbPath;
   const db = openSandboxDatabase(dbPath, options.driver);
   const store = new Store(db, options.now ?? (() => new Date()));
   let apiKey: string;
   try {
-    migrate(store, options.seed ?? true);
+    // When the database is current (every open but the first after an upgrade), one PRAGMA read.
+    if (userVersion(store) !== SCHEMA_VERSION) (await schema()).migrate(store, options.seed ?? true);
     apiKey = store.meta('api_key') ?? '';
     if (!apiKey) throw new Error(`The sandbox database ${dbPath} has no API key; reset the sandbox`);
   } catch (error) {
@@ -102,7 +106,7 @@ export function openSandbox(options: OpenOptions): Sandbox {
     handle: (request) => handleRequest(store, apiKey, request),
     runScoringAgent: () => runScoringAgent(store),
     catchUpScoringAgent: () => catchUpScoringAgent(store),
-    reseed: () => reseed(store),
+    reseed: async () => (await schema()).reseed(store),
     counts: () => store.get<Record<string, number>>(COUNT_SQL) ?? {},
     close: () => db.close(),
   };
@@ -116,11 +120,11 @@ type ResetOutcome = 'reseeded' | 'deleted' | 'absent';
  * go on writing to the deleted file, and every record it confirmed afterwards would be lost. Only a
  * database that cannot be opened at all (damaged, or from a newer crm) is deleted instead.
  */
-export function resetSandbox(dbPath: string): ResetOutcome {
+export async function resetSandbox(dbPath: string): Promise<ResetOutcome> {
   if (!existsSync(dbPath)) return 'absent';
   let sandbox: Sandbox;
   try {
-    sandbox = openSandbox({ dbPath, seed: false });
+    sandbox = await openSandbox({ dbPath, seed: false });
   } catch (error) {
     // Busy is not broken: someone is using it, and deleting it would lose their writes.
     if (isBusyError(error)) throw error;
@@ -128,7 +132,7 @@ export function resetSandbox(dbPath: string): ResetOutcome {
     return 'deleted';
   }
   try {
-    sandbox.reseed();
+    await sandbox.reseed();
     return 'reseeded';
   } finally {
     sandbox.close();

@@ -1,10 +1,15 @@
+// Creating, upgrading and reseeding the sandbox's database: loaded only when one of these is due
+// (src/sandbox/index.ts), so that a command on a current database does not load the schema and the
+// demo data.
+
 import { seedDemoData } from './seed.js';
 import { newApiKey } from './ids.js';
+import { SCHEMA_VERSION, userVersion } from './schema-version.js';
 import type { Store } from './store.js';
 
 /**
  * Schema migrations: step N (0-based) takes the database from user_version N to N + 1. Append new
- * steps; never edit a released one.
+ * steps (and raise SCHEMA_VERSION with them); never edit a released one.
  */
 const MIGRATIONS: readonly string[] = [
   `
@@ -184,19 +189,14 @@ const MIGRATIONS: readonly string[] = [
   `,
 ];
 
-const SCHEMA_VERSION = MIGRATIONS.length;
-
-function userVersion(store: Store): number {
-  return store.get<{ user_version: number }>('PRAGMA user_version')!.user_version;
-}
+if (MIGRATIONS.length !== SCHEMA_VERSION) throw new Error(`The sandbox has ${MIGRATIONS.length} migrations and SCHEMA_VERSION ${SCHEMA_VERSION}: raise it with each one`);
 
 /**
- * Brings the database to SCHEMA_VERSION. When already current this is one PRAGMA read. Otherwise
- * the version is re-read under the write lock, so of several processes opening a new database at
- * once exactly one migrates (and seeds); the others find the work done.
+ * Brings the database to SCHEMA_VERSION. The version is re-read under the write lock, so of several
+ * processes opening a new database at once exactly one migrates (and seeds); the others find the
+ * work done.
  */
 export function migrate(store: Store, seed: boolean): void {
-  if (userVersion(store) === SCHEMA_VERSION) return;
   store.write(() => {
     const version = userVersion(store);
     if (version > SCHEMA_VERSION) {

@@ -4,7 +4,7 @@
 // learns which binding it got.
 
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { createRequire, isBuiltin } from 'node:module';
 import { dirname, join } from 'node:path';
 import { SqliteUnavailableError } from './errors.js';
 
@@ -85,10 +85,14 @@ const requireModule = createRequire(import.meta.url);
 const NODE_SQLITE_SINCE = '22.13';
 
 /**
- * node:sqlite, or why not. Loading it is the test (Node 22.5 to 22.12 has it behind a flag only).
- * Node 22 warns on first load that it is experimental: crm's users are not that warning's audience.
+ * node:sqlite, or why not. Node 20 has no such module: asked first, as a failed require() costs half
+ * a millisecond of its start. Otherwise loading it is the test (Node 22.5 to 22.12 has it behind a
+ * flag only). Node 22 warns on first load that it is experimental: crm's users are not that
+ * warning's audience.
  */
 function loadNodeSqlite(): Opener | Unusable {
+  const none: Unusable = { problem: `Node ${process.versions.node} has none built in`, fix: `use Node ${NODE_SQLITE_SINCE} or newer` };
+  if (!isBuiltin('node:sqlite')) return none;
   const emitWarning = process.emitWarning;
   process.emitWarning = function quiet(this: NodeJS.Process, warning: string | Error, ...rest: unknown[]) {
     if (String(warning).startsWith('SQLite is an experimental feature')) return;
@@ -98,16 +102,16 @@ function loadNodeSqlite(): Opener | Unusable {
     const { DatabaseSync } = requireModule('node:sqlite') as { DatabaseSync: new (path: string, options: { readOnly: boolean }) => NativeDatabase };
     return (path, readOnly) => new DatabaseSync(path, { readOnly });
   } catch {
-    return { problem: `Node ${process.versions.node} has none built in`, fix: `use Node ${NODE_SQLITE_SINCE} or newer` };
+    return none;
   } finally {
     process.emitWarning = emitWarning;
   }
 }
 
-/** The directory whose node_modules holds better-sqlite3: where `npm rebuild` fixes it. */
-function installRoot(entry: string): string {
-  const at = entry.lastIndexOf('/node_modules/better-sqlite3/');
-  return at < 0 ? entry : entry.slice(0, at);
+/** The directory whose node_modules holds better-sqlite3 (its installed directory): where `npm rebuild` fixes it. */
+function installRoot(root: string): string {
+  const at = root.lastIndexOf('/node_modules/better-sqlite3');
+  return at < 0 ? root : root.slice(0, at);
 }
 
 type BetterSqliteClass = new (path: string, options: { readonly: boolean; fileMustExist: boolean; nativeBinding?: string }) => NativeDatabase;
@@ -119,34 +123,33 @@ type BetterSqliteClass = new (path: string, options: { readonly: boolean; fileMu
  * instead of being searched for; where the installed package is another version than the bundled
  * one, or its addon is elsewhere, the installed package is used as it is.
  */
-function betterSqlite(entry: string): { BetterSqlite: BetterSqliteClass; nativeBinding?: string } {
-  const at = entry.lastIndexOf('/node_modules/better-sqlite3/');
-  if (at < 0) return { BetterSqlite: requireModule(entry) as BetterSqliteClass };
-  const root = entry.slice(0, at + '/node_modules/better-sqlite3'.length);
+function betterSqlite(root: string): { BetterSqlite: BetterSqliteClass; nativeBinding?: string } {
   const addon = join(root, 'build', 'Release', 'better_sqlite3.node');
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: unknown };
   if (version === (require('better-sqlite3/package.json') as { version: string }).version && existsSync(addon)) {
     return { BetterSqlite: require('better-sqlite3') as BetterSqliteClass, nativeBinding: addon };
   }
-  return { BetterSqlite: requireModule(entry) as BetterSqliteClass };
+  return { BetterSqlite: requireModule(root) as BetterSqliteClass };
 }
 
 /**
  * better-sqlite3, or why not: not installed (left out, or its build failed at install), or built
- * for another Node (the user switched Node since). Its addon loads with the first database.
+ * for another Node (the user switched Node since). Its addon loads with the first database. The
+ * package is found by its package.json, which is read once (its version) and resolves without
+ * reading the package's main entry.
  */
 function loadBetterSqlite(): Opener | Unusable {
-  let entry: string | undefined;
+  let root: string | undefined;
   let BetterSqlite: BetterSqliteClass;
   let nativeBinding: string | undefined;
   try {
-    entry = requireModule.resolve('better-sqlite3');
-    ({ BetterSqlite, nativeBinding } = betterSqlite(entry));
+    root = dirname(requireModule.resolve('better-sqlite3/package.json'));
+    ({ BetterSqlite, nativeBinding } = betterSqlite(root));
     new BetterSqlite(':memory:', { readonly: false, fileMustExist: false, nativeBinding }).close();
   } catch (error) {
-    if (entry === undefined) return { problem: 'better-sqlite3 is not installed', fix: 'reinstall crm where python3, make and a C++ compiler are at hand' };
+    if (root === undefined) return { problem: 'better-sqlite3 is not installed', fix: 'reinstall crm where python3, make and a C++ compiler are at hand' };
     const why = /NODE_MODULE_VERSION/.test(String(error)) ? 'was built for another Node version' : 'does not load';
-    return { problem: `better-sqlite3 ${why}`, fix: `run \`npm rebuild better-sqlite3\` in ${installRoot(entry)}` };
+    return { problem: `better-sqlite3 ${why}`, fix: `run \`npm rebuild better-sqlite3\` in ${installRoot(root)}` };
   }
   return (path, readOnly) => new BetterSqlite(path, { readonly: readOnly, fileMustExist: readOnly, nativeBinding });
 }

@@ -17,7 +17,7 @@ async function sandboxModule() {
 /** `readOnly`: a dry run's look-ups; the hourly agent does not catch up (it writes). */
 export async function openEmbeddedSandbox(dbPath: string, readOnly = false): Promise<EmbeddedSandbox> {
   const { openSandbox } = await sandboxModule();
-  const sandbox = openSandbox({ dbPath });
+  const sandbox = await openSandbox({ dbPath });
   // The hourly agent has no timer in a short-lived process: run what it missed, once.
   if (!readOnly) sandbox.catchUpScoringAgent();
   const transport: Transport = async (request) => {
@@ -30,7 +30,7 @@ export async function openEmbeddedSandbox(dbPath: string, readOnly = false): Pro
 /** The database's SQLite binding, key and record counts; opening it creates and seeds it unless `seed` is false. */
 export async function describeSandbox(dbPath: string, seed: boolean): Promise<Record<string, unknown>> {
   const { openSandbox } = await sandboxModule();
-  const sandbox = openSandbox({ dbPath, seed });
+  const sandbox = await openSandbox({ dbPath, seed });
   try {
     return { sqlite: sandbox.driver, api_key: sandbox.apiKey, ...sandbox.counts() };
   } finally {

@@ -17,7 +17,7 @@ describe('the examples of the registry', () => {
   });
 
   it.each(examples.filter(([, example]) => !example.needs || example.needs === TERMINAL))('%s: %s', async (_command, example) => {
-    const ws = openWorkspace();
+    const ws = await openWorkspace();
     try {
       const outcome = await runPipeline(parseCommandLine(example.command), ws, example.needs === TERMINAL);
       expect(outcome.code, `${example.command}\n${outcome.stderr}`).toBe(0);

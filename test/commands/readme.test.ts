@@ -53,7 +53,7 @@ function crmLines(text: string): string[] {
 
 describe('README', () => {
   it.each(crmLines(section('Quick start').split('\n### ')[0]!))('quick start: %s works on a fresh install', async (line) => {
-    const ws = openWorkspace();
+    const ws = await openWorkspace();
     try {
       const outcome = await runPipeline(parseCommandLine(line), ws);
       expect(outcome.code, outcome.stderr).toBe(0);
@@ -112,7 +112,7 @@ describe('README', () => {
 
   it('shows the paging footer under a table, as it says: stderr comes after the rows on a terminal', async () => {
     expect(readme).toContain('Under a table, stderr\nsays which records these are');
-    const ws = openWorkspace();
+    const ws = await openWorkspace();
     try {
       const order: string[] = [];
       const stream = (name: string) => ({ write: (text: string) => order.push(`${name}:${text}`), isTTY: true, columns: 200 });

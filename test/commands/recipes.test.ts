@@ -14,8 +14,8 @@ const lines = [...recipe.matchAll(/```sh\n([\s\S]*?)```/g)]
   .map((line) => line.replace(/\s+#.*$/, '').trim())
   .filter((line) => line.startsWith('crm '));
 
-describe('docs/recipes/a-morning-in-the-terminal.md', () => {
-  const ws = openWorkspace();
+describe('docs/recipes/a-morning-in-the-terminal.md', async () => {
+  const ws = await openWorkspace();
   afterAll(() => ws.close());
   const overdue = () => ws.api('GET', '/tasks?status=open&overdue=true&limit=50').data.total as number;
   const overdueBefore = overdue();

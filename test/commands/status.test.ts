@@ -132,7 +132,7 @@ describe('crm status', () => {
   });
 
   it(`reads at most ${PART_READ_MAX} records of a list the service cannot select from, and says the part may be missing some`, async () => {
-    const big = openWorkspace();
+    const big = await openWorkspace();
     try {
       const early = big.api('POST', '/tasks', { title: 'Created first, due tomorrow', due_date: day('tomorrow') }).data;
       for (let index = 0; index < PART_READ_MAX; index++) big.api('POST', '/tasks', { title: `Filler ${index}`, due_date: '2099-01-01' });

@@ -47,6 +47,17 @@ describe('the bundle', () => {
     }
   });
 
+  it("loads the sandbox's schema (its creation, migrations) and demo data only when a database needs them, not with the sandbox", () => {
+    const sandbox = chunksWith('as openSandbox');
+    expect(sandbox).toHaveLength(1);
+    const loaded = loadedUpFront(['crm.js', 'app.js', sandbox[0]!.slice(DIST.length)]);
+    for (const text of ['CREATE TABLE deal_activities', 'acmerobotics.io']) {
+      const holders = chunksWith(text);
+      expect(holders, text).toHaveLength(1);
+      expect([...loaded], text).not.toContain(holders[0]);
+    }
+  });
+
   // better-sqlite3 12 aborts at exit on Node 24 (its destructors run after Node's environment is
   // gone: upstream WiseLibs/better-sqlite3#1515; its 13 needs Node 22), so on Node 24
   // crm's sandbox runs on node:sqlite, its default there (README, CRM_SQLITE), and this is not tried.

@@ -59,7 +59,7 @@ async function startProxy(refuse?: number): Promise<Proxy> {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'crm-network-'));
-  sandbox = openSandbox({ dbPath: join(dir, 'sandbox.db') });
+  sandbox = await openSandbox({ dbPath: join(dir, 'sandbox.db') });
   workspace = createHttpsServer({ key: readFileSync(join(FIXTURES, 'workspace-key.pem')), cert: readFileSync(join(FIXTURES, 'workspace.pem')) }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));

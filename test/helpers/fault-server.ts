@@ -134,7 +134,7 @@ export function useServedSandbox(contacts = 0): ServedSandbox {
   let dir: string;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'crm-served-'));
-    const sandbox = openSandbox({ dbPath: join(dir, 'sandbox.db') });
+    const sandbox = await openSandbox({ dbPath: join(dir, 'sandbox.db') });
     const api = (method: string, path: string, body?: unknown) => {
       const response = sandbox.handle({ method, url: `/api/v1${path}`, headers: { 'x-service-api-key': sandbox.apiKey }, body: body === undefined ? '' : JSON.stringify(body) });
       return { status: response.status, data: (JSON.parse(response.body) as { data: any }).data };

@@ -54,20 +54,20 @@ export const BASE_URL = 'http://127.0.0.1:9/api/v1';
 let seeded: string | undefined;
 
 /** A seeded sandbox database, copied (seeding takes a while; a copy does not). */
-function freshDatabase(dir: string): string {
+async function freshDatabase(dir: string): Promise<string> {
   if (!seeded) {
     const seedDir = mkdtempSync(join(tmpdir(), 'crm-seed-'));
     seeded = join(seedDir, 'sandbox.db');
-    openSandbox({ dbPath: seeded }).close();
+    (await openSandbox({ dbPath: seeded })).close();
   }
   const dbPath = join(dir, 'sandbox.db');
   copyFileSync(seeded, dbPath);
   return dbPath;
 }
 
-export function openWorkspace(): Workspace & { close(): void } {
+export async function openWorkspace(): Promise<Workspace & { close(): void }> {
   const home = mkdtempSync(join(tmpdir(), 'crm-ws-'));
-  const sandbox = openSandbox({ dbPath: freshDatabase(home) });
+  const sandbox = await openSandbox({ dbPath: await freshDatabase(home) });
   const log: LoggedRequest[] = [];
   const faults = new FaultScript<Fault>();
   const handle = (method: string, url: string, headers: Record<string, string>, body: string) =>
@@ -111,8 +111,8 @@ export function openWorkspace(): Workspace & { close(): void } {
 /** One workspace for a test file, its request log cleared before each test, its faults verified after. */
 export function useWorkspace(): Workspace {
   const live = {} as Workspace & { close(): void };
-  beforeAll(() => {
-    Object.assign(live, openWorkspace());
+  beforeAll(async () => {
+    Object.assign(live, await openWorkspace());
   });
   afterAll(() => live.close());
   beforeEach(() => {

@@ -27,9 +27,9 @@ let ws: Workspace & { close(): void };
 let path: string;
 let serial = 0;
 
-beforeEach(() => {
+beforeEach(async () => {
   ws?.close();
-  ws = openWorkspace();
+  ws = await openWorkspace();
   path = join(dir, `replica-${++serial}`, 'default.db');
 });
 afterAll(() => ws?.close());

@@ -16,7 +16,7 @@ import { openSandbox } from './sandbox.mjs';
 const [dbPath, worker, count, startAt] = process.argv.slice(2);
 // A worker that booted after the start time (a busy machine) starts at once: Node 24 warns on a negative delay.
 await new Promise((resolve) => setTimeout(resolve, Math.max(0, Number(startAt) - Date.now())));
-const sandbox = openSandbox({ dbPath });
+const sandbox = await openSandbox({ dbPath });
 const failures = [];
 for (let index = 0; index < Number(count); index++) {
   const response = sandbox.handle({

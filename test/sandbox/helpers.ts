@@ -36,7 +36,7 @@ export async function startSandbox(options: { seed?: boolean; agentIntervalMs?: 
   const dir = mkdtempSync(join(tmpdir(), 'crm-sandbox-'));
   const dbPath = join(dir, 'sandbox.db');
   let offsetMs = 0;
-  const sandbox = openSandbox({ dbPath, seed: options.seed, now: () => new Date(Date.now() + offsetMs) });
+  const sandbox = await openSandbox({ dbPath, seed: options.seed, now: () => new Date(Date.now() + offsetMs) });
   const log: RequestLogEntry[] = [];
   const served = await serveSandbox({ sandbox, onRequest: (entry) => log.push(entry), agentIntervalMs: options.agentIntervalMs });
   return {

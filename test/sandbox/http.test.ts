@@ -133,7 +133,7 @@ describe('paging', () => {
   it('breaks created_at ties by insertion order', async () => {
     const frozen = mkdtempSync(join(tmpdir(), 'crm-sandbox-'));
     const at = new Date('2030-01-01T00:00:00.000Z');
-    const sandbox = openSandbox({ dbPath: join(frozen, 'sandbox.db'), seed: false, now: () => at });
+    const sandbox = await openSandbox({ dbPath: join(frozen, 'sandbox.db'), seed: false, now: () => at });
     try {
       const headers = { 'x-service-api-key': sandbox.apiKey };
       const ids = ['a', 'b', 'c'].map((name) => JSON.parse(sandbox.handle({ method: 'POST', url: '/api/v1/contacts', headers, body: JSON.stringify({ name, email: `${name}@example.com` }) }).body).data.id);
@@ -159,10 +159,10 @@ describe('paging', () => {
 });
 
 describe('failures', () => {
-  it('answers an unexpected failure with 500 "Internal error" and no stack', () => {
+  it('answers an unexpected failure with 500 "Internal error" and no stack', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'crm-sandbox-'));
     try {
-      const sandbox = openSandbox({ dbPath: join(dir, 'sandbox.db'), seed: false });
+      const sandbox = await openSandbox({ dbPath: join(dir, 'sandbox.db'), seed: false });
       sandbox.close();
       const response = sandbox.handle({ method: 'GET', url: '/api/v1/contacts', headers: { 'x-service-api-key': sandbox.apiKey }, body: '' });
       expect(response).toEqual({

@@ -4,7 +4,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sandboxPath as defaultSandboxPath } from '../../src/config/paths.js';
-import { openSandbox, resetSandbox } from '../../src/sandbox/index.js';
+import { openSandbox, resetSandbox, type Sandbox } from '../../src/sandbox/index.js';
 
 let dir: string;
 beforeEach(() => {
@@ -24,9 +24,9 @@ function readOnly<T>(path: string, sql: string): T {
 }
 
 describe('the database file', () => {
-  it.skipIf(process.platform === 'win32')('is created owner-only (0600) in an owner-only (0700) directory, with WAL', () => {
+  it.skipIf(process.platform === 'win32')('is created owner-only (0600) in an owner-only (0700) directory, with WAL', async () => {
     const dbPath = join(dir, 'nested', 'crm', 'sandbox.db');
-    const sandbox = openSandbox({ dbPath });
+    const sandbox = await openSandbox({ dbPath });
     try {
       sandbox.handle({ method: 'POST', url: '/api/v1/accounts', headers: { 'x-service-api-key': sandbox.apiKey }, body: '{"name":"Mode"}' });
       expect(statSync(dbPath).mode & 0o777).toBe(0o600);
@@ -40,16 +40,16 @@ describe('the database file', () => {
     expect(readOnly<{ user_version: number }>(dbPath, 'PRAGMA user_version').user_version).toBeGreaterThan(0);
   });
 
-  it('is seeded once with the demo workspace, and keeps its key when reopened', () => {
+  it('is seeded once with the demo workspace, and keeps its key when reopened', async () => {
     const dbPath = join(dir, 'sandbox.db');
-    const first = openSandbox({ dbPath });
+    const first = await openSandbox({ dbPath });
     const counts = first.counts();
     expect(counts).toEqual({ contacts: 50, accounts: 15, deals: 25, sequences: 4, tasks: 40, notes: 60, suggestions: 8 });
     const headers = { 'x-service-api-key': first.apiKey };
     first.handle({ method: 'POST', url: '/api/v1/contacts', headers, body: '{"name":"Kept","email":"kept@example.com"}' });
     first.close();
 
-    const second = openSandbox({ dbPath });
+    const second = await openSandbox({ dbPath });
     try {
       expect(second.apiKey).toBe(first.apiKey);
       expect(second.counts()).toEqual({ ...counts, contacts: 51 });
@@ -69,10 +69,10 @@ describe('the database file', () => {
     expect(seeded.members).toBeGreaterThan(10);
   });
 
-  it('seeds the same workspace every time, relative to now', () => {
+  it('seeds the same workspace every time, relative to now', async () => {
     const at = new Date('2031-06-15T12:00:00.000Z');
-    const names = (dbPath: string, now: Date) => {
-      const sandbox = openSandbox({ dbPath, now: () => now });
+    const names = async (dbPath: string, now: Date) => {
+      const sandbox = await openSandbox({ dbPath, now: () => now });
       try {
         const page = JSON.parse(sandbox.handle({ method: 'GET', url: '/api/v1/deals?limit=50', headers: { 'x-service-api-key': sandbox.apiKey }, body: '' }).body);
         return page.data.deals.map((deal: { id: string; name: string; amount: number; created_at: string }) => [deal.id, deal.name, deal.amount, deal.created_at]);
@@ -80,16 +80,16 @@ describe('the database file', () => {
         sandbox.close();
       }
     };
-    const first = names(join(dir, 'one.db'), at);
-    expect(names(join(dir, 'two.db'), at)).toEqual(first);
-    const later = names(join(dir, 'three.db'), new Date(at.getTime() + 86_400_000));
+    const first = await names(join(dir, 'one.db'), at);
+    expect(await names(join(dir, 'two.db'), at)).toEqual(first);
+    const later = await names(join(dir, 'three.db'), new Date(at.getTime() + 86_400_000));
     expect(later.map((deal: unknown[]) => deal.slice(0, 3))).toEqual(first.map((deal: unknown[]) => deal.slice(0, 3)));
     expect(Date.parse(later[0][3]) - Date.parse(first[0][3])).toBe(86_400_000);
     for (const deal of first) expect(deal[3] <= at.toISOString()).toBe(true);
   });
 
-  it('starts empty with seed: false, pipeline stages included', () => {
-    const sandbox = openSandbox({ dbPath: join(dir, 'empty.db'), seed: false });
+  it('starts empty with seed: false, pipeline stages included', async () => {
+    const sandbox = await openSandbox({ dbPath: join(dir, 'empty.db'), seed: false });
     try {
       expect(sandbox.counts()).toEqual({ contacts: 0, accounts: 0, deals: 0, sequences: 0, tasks: 0, notes: 0, suggestions: 0 });
       const stages = JSON.parse(sandbox.handle({ method: 'GET', url: '/api/v1/pipeline/stages', headers: { 'x-service-api-key': sandbox.apiKey }, body: '' }).body);
@@ -101,18 +101,18 @@ describe('the database file', () => {
     }
   });
 
-  it('is reset in place: fresh demo data, the same key, and a connection open across the reset loses nothing', () => {
+  it('is reset in place: fresh demo data, the same key, and a connection open across the reset loses nothing', async () => {
     const dbPath = join(dir, 'sandbox.db');
-    const create = (sandbox: ReturnType<typeof openSandbox>, name: string) =>
+    const create = (sandbox: Sandbox, name: string) =>
       JSON.parse(sandbox.handle({ method: 'POST', url: '/api/v1/accounts', headers: { 'x-service-api-key': sandbox.apiKey }, body: JSON.stringify({ name }) }).body).data.id as string;
     // `crm sandbox serve` holds its connection open while another crm resets the sandbox.
-    const serving = openSandbox({ dbPath });
+    const serving = await openSandbox({ dbPath });
     const before = create(serving, 'Before the reset');
-    expect(resetSandbox(dbPath)).toBe('reseeded');
+    expect(await resetSandbox(dbPath)).toBe('reseeded');
     const after = create(serving, 'After the reset');
     serving.close();
 
-    const reopened = openSandbox({ dbPath });
+    const reopened = await openSandbox({ dbPath });
     try {
       expect(reopened.apiKey).toBe(serving.apiKey);
       expect(reopened.counts().accounts).toBe(16);
@@ -124,14 +124,14 @@ describe('the database file', () => {
     }
   });
 
-  it('a database that cannot be opened is deleted by resetSandbox; a missing one is left alone', () => {
+  it('a database that cannot be opened is deleted by resetSandbox; a missing one is left alone', async () => {
     const dbPath = join(dir, 'sandbox.db');
-    expect(resetSandbox(dbPath)).toBe('absent');
+    expect(await resetSandbox(dbPath)).toBe('absent');
     expect(existsSync(dbPath)).toBe(false);
     writeFileSync(dbPath, 'not a database, '.repeat(512));
-    expect(resetSandbox(dbPath)).toBe('deleted');
+    expect(await resetSandbox(dbPath)).toBe('deleted');
     expect(existsSync(dbPath)).toBe(false);
-    const fresh = openSandbox({ dbPath });
+    const fresh = await openSandbox({ dbPath });
     expect(fresh.counts().accounts).toBe(15);
     fresh.close();
   });

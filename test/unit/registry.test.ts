@@ -49,8 +49,8 @@ describe('the endpoint registry', () => {
   });
 });
 
-describe('the registry and the sandbox', () => {
-  const ws = openWorkspace();
+describe('the registry and the sandbox', async () => {
+  const ws = await openWorkspace();
   afterAll(() => ws.close());
   const { api } = ws;
   const firstOf = (path: string, key: string) => api('GET', `${path}?limit=1`).data[key][0];

@@ -123,8 +123,8 @@ for (const driver of DRIVERS) {
       expect(statSync(join(path, '..')).mode & 0o777).toBe(0o700);
     });
 
-    it('runs the sandbox', () => {
-      const sandbox = openSandbox({ dbPath: fresh(driver, 'sandbox'), driver });
+    it('runs the sandbox', async () => {
+      const sandbox = await openSandbox({ dbPath: fresh(driver, 'sandbox'), driver });
       try {
         expect(sandbox.driver).toBe(driver);
         const created = sandbox.handle({ method: 'POST', url: '/api/v1/contacts', headers: { 'x-service-api-key': sandbox.apiKey }, body: JSON.stringify({ name: 'On ' + driver, email: 'binding@example.com' }) });

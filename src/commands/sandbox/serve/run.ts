@@ -14,7 +14,7 @@ export const run: Handler<Spec> = async (ctx, { options }) => {
   const port = options.port ?? DEFAULT_PORT;
   const { openSandbox } = await import('../../../sandbox/index.js');
   const { serveSandbox } = await import('../../../sandbox/server.js');
-  const sandbox = openSandbox({ dbPath: sandboxPath(ctx.env) });
+  const sandbox = await openSandbox({ dbPath: sandboxPath(ctx.env) });
   let served;
   try {
     served = await serveSandbox({
