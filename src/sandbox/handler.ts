@@ -1,5 +1,4 @@
 import { API_PREFIX } from '../registry/service.js';
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { ApiError, badRequest, errorResponse, jsonResponse, type HttpMethod, type Route, type SandboxRequest, type SandboxResponse } from './http.js';
 import { accountRoutes } from './routes/accounts.js';
 import { aiRoutes } from './routes/ai.js';
@@ -28,17 +27,29 @@ export const ROUTES: readonly Route[] = [
   ...aiRoutes,
 ];
 
-function sameSecret(given: string, expected: string): boolean {
+/** How a door compares the key a request gives with the sandbox's. */
+type KeyCheck = (given: string, expected: string) => boolean;
+
+/** For requests over a network: in constant time, so that timing the answers tells nothing of the key. */
+export const sameSecret: KeyCheck = (given, expected) => {
+  const { createHash, timingSafeEqual } = process.getBuiltinModule('node:crypto');
   // Hashing first gives equal lengths, which timingSafeEqual requires, without leaking the key's length.
   const digest = (text: string) => createHash('sha256').update(text).digest();
   return timingSafeEqual(digest(given), digest(expected));
-}
+};
 
-function authenticate(headers: SandboxRequest['headers'], apiKey: string): void {
+/**
+ * For requests from the process that opened the sandbox (the embedded transport): timing them could
+ * tell a caller nothing it cannot read from the database itself, and node:crypto, which the
+ * constant-time comparison needs, is about 3 ms of a command's start.
+ */
+export const sameString: KeyCheck = (given, expected) => given === expected;
+
+function authenticate(headers: SandboxRequest['headers'], apiKey: string, sameKey: KeyCheck): void {
   const header = headers['x-service-api-key'];
   const given = Array.isArray(header) ? header[0] : header;
   if (!given) throw new ApiError(401, 'Missing API key');
-  if (!sameSecret(given, apiKey)) throw new ApiError(401, 'Invalid or revoked API key');
+  if (!sameKey(given, apiKey)) throw new ApiError(401, 'Invalid or revoked API key');
 }
 
 /** Matches `segments` against a route pattern; returns the `:name` params, or undefined. */
@@ -85,10 +96,10 @@ function parseBody(text: string): Record<string, unknown> {
   return body;
 }
 
-function dispatch(store: Store, apiKey: string, request: SandboxRequest): SandboxResponse {
+function dispatch(store: Store, apiKey: string, request: SandboxRequest, sameKey: KeyCheck): SandboxResponse {
   const method = request.method.toUpperCase();
   const url = new URL(request.url, 'http://sandbox.invalid');
-  authenticate(request.headers, apiKey);
+  authenticate(request.headers, apiKey, sameKey);
   const { route, params } = findRoute(method, url.pathname);
   const body = method === 'POST' || method === 'PATCH' ? parseBody(request.body) : {};
   const context = { store, params, query: url.searchParams, body };
@@ -97,9 +108,9 @@ function dispatch(store: Store, apiKey: string, request: SandboxRequest): Sandbo
 }
 
 /** Answers one request with the service's envelope; never throws. */
-export function handleRequest(store: Store, apiKey: string, request: SandboxRequest): SandboxResponse {
+export function handleRequest(store: Store, apiKey: string, request: SandboxRequest, sameKey: KeyCheck): SandboxResponse {
   try {
-    return dispatch(store, apiKey, request);
+    return dispatch(store, apiKey, request, sameKey);
   } catch (error) {
     if (error instanceof ApiError) return errorResponse(error.status, error.message, error.headers);
     if (isBusyError(error)) return errorResponse(503, 'The sandbox database is busy. Try again.');

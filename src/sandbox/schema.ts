@@ -4,12 +4,11 @@
 
 import { seedDemoData } from './seed.js';
 import { newApiKey } from './ids.js';
-import { SCHEMA_VERSION, userVersion } from './schema-version.js';
 import type { Store } from './store.js';
 
 /**
  * Schema migrations: step N (0-based) takes the database from user_version N to N + 1. Append new
- * steps (and raise SCHEMA_VERSION with them); never edit a released one.
+ * steps (and raise SCHEMA_VERSION in ./index.ts with them); never edit a released one.
  */
 const MIGRATIONS: readonly string[] = [
   `
@@ -189,18 +188,17 @@ const MIGRATIONS: readonly string[] = [
   `,
 ];
 
-if (MIGRATIONS.length !== SCHEMA_VERSION) throw new Error(`The sandbox has ${MIGRATIONS.length} migrations and SCHEMA_VERSION ${SCHEMA_VERSION}: raise it with each one`);
-
 /**
- * Brings the database to SCHEMA_VERSION. The version is re-read under the write lock, so of several
- * processes opening a new database at once exactly one migrates (and seeds); the others find the
- * work done.
+ * Brings the database to `target`, the version the sandbox's code reads and writes, which must be
+ * the number of migrations. The version is re-read under the write lock, so of several processes
+ * opening a new database at once exactly one migrates (and seeds); the others find the work done.
  */
-export function migrate(store: Store, seed: boolean): void {
+export function migrate(store: Store, target: number, seed: boolean): void {
+  if (target !== MIGRATIONS.length) throw new Error(`The sandbox's code is at schema version ${target}, its migrations at ${MIGRATIONS.length}: raise SCHEMA_VERSION with each migration`);
   store.write(() => {
-    const version = userVersion(store);
-    if (version > SCHEMA_VERSION) {
-      throw new Error(`The sandbox database has schema version ${version}, newer than this crm understands (${SCHEMA_VERSION}); upgrade crm or reset the sandbox`);
+    const version = store.userVersion();
+    if (version > target) {
+      throw new Error(`The sandbox database has schema version ${version}, newer than this crm understands (${target}); upgrade crm or reset the sandbox`);
     }
     for (const step of MIGRATIONS.slice(version)) store.db.exec(step);
     if (version === 0) {
@@ -209,8 +207,8 @@ export function migrate(store: Store, seed: boolean): void {
       store.setMeta('seeded', String(seed));
       if (seed) seedDemoData(store);
     }
-    store.setMeta('schema_version', String(SCHEMA_VERSION));
-    store.db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+    store.setMeta('schema_version', String(target));
+    store.db.exec(`PRAGMA user_version = ${target}`);
   });
 }
 

@@ -45,6 +45,11 @@ export class Store {
     return this.db.transaction(work, 'deferred');
   }
 
+  /** The schema version the database is at (src/sandbox/schema.ts). */
+  userVersion(): number {
+    return this.get<{ user_version: number }>('PRAGMA user_version')!.user_version;
+  }
+
   meta(key: string): string | undefined {
     return this.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', key)?.value;
   }

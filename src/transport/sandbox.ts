@@ -17,7 +17,7 @@ async function sandboxModule() {
 /** `readOnly`: a dry run's look-ups; the hourly agent does not catch up (it writes). */
 export async function openEmbeddedSandbox(dbPath: string, readOnly = false): Promise<EmbeddedSandbox> {
   const { openSandbox } = await sandboxModule();
-  const sandbox = await openSandbox({ dbPath });
+  const sandbox = await openSandbox({ dbPath, inProcess: true });
   // The hourly agent has no timer in a short-lived process: run what it missed, once.
   if (!readOnly) sandbox.catchUpScoringAgent();
   const transport: Transport = async (request) => {

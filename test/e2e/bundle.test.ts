@@ -76,3 +76,24 @@ describe('the bundle', () => {
     }
   });
 });
+
+describe('what a list of the embedded sandbox loads', () => {
+  it('not node:crypto: the sandbox compares the key of a request from its own process as a string, and makes ids (with the CSPRNG) only when it creates something', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'crm-loaded-'));
+    try {
+      const home = freshHome();
+      // The first command creates the sandbox: its demo data has ids, and its key is random.
+      expect((await crm(['sandbox', 'init'], { env: home })).code).toBe(0);
+      // Node's list of the internal modules it loaded, written as the process exits.
+      const hook = join(dir, 'modules.cjs');
+      const list = join(dir, 'modules.txt');
+      writeFileSync(hook, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));\n`);
+      const result = await crm(['contacts', 'list', '--limit', '2', '--json'], { env: { ...home, NODE_OPTIONS: `--require ${hook}` } });
+      expect(result.code, result.stderr).toBe(0);
+      expect(JSON.parse(result.stdout)).toHaveLength(2);
+      expect(readFileSync(list, 'utf8').split('\n')).not.toContain('NativeModule crypto');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -82,6 +82,21 @@ describe('authentication', () => {
     expect((await sb.api('GET', '/contacts', undefined, { 'x-service-api-key': 'sbx_test_' })).status).toBe(401);
   });
 
+  it('answers a request from its own process (the embedded transport) as it answers one over the network', async () => {
+    const inProcess = await openSandbox({ dbPath: sb.dbPath, inProcess: true });
+    try {
+      const answer = (key: string | undefined) => {
+        const response = inProcess.handle({ method: 'GET', url: '/api/v1/contacts?limit=1', headers: key === undefined ? {} : { 'x-service-api-key': key }, body: '' });
+        return { status: response.status, body: JSON.parse(response.body) };
+      };
+      expect(answer(undefined)).toEqual({ status: 401, body: { data: null, error: 'Missing API key' } });
+      for (const key of [`${inProcess.apiKey}x`, inProcess.apiKey.slice(0, -1), 'sbx_test_']) expect(answer(key)).toEqual({ status: 401, body: { data: null, error: 'Invalid or revoked API key' } });
+      expect(answer(inProcess.apiKey)).toMatchObject({ status: 200, body: { error: null } });
+    } finally {
+      inProcess.close();
+    }
+  });
+
   it('issues a sbx_test_ key of 32 random characters', () => {
     expect(sb.sandbox.apiKey).toMatch(/^sbx_test_[A-Za-z0-9]{32}$/);
   });
