@@ -161,7 +161,7 @@ function betterSqlite(root: string): { BetterSqlite: BetterSqliteClass; nativeBi
  */
 function loadBetterSqlite(): Opener | Unusable {
   const root = installedBetterSqlite();
-  if (root === undefined) return { problem: 'better-sqlite3 is not installed', fix: 'reinstall crm where python3, make and a C++ compiler are at hand' };
+  if (root === undefined) return { problem: 'better-sqlite3 is not installed', fix: "reinstall crm where npm can build it (python3, make, a C++ compiler, and nodejs.org reachable for Node's headers)" };
   let BetterSqlite: BetterSqliteClass;
   let nativeBinding: object | undefined;
   try {

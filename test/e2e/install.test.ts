@@ -88,7 +88,7 @@ describe('the bundle alone (no node_modules)', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
       `crm: no SQLite for the sandbox: Node ${process.versions.node} has none built in and better-sqlite3 is not installed; ` +
-        'reinstall crm where python3, make and a C++ compiler are at hand, or use Node 22.13 or newer\n',
+        "reinstall crm where npm can build it (python3, make, a C++ compiler, and nodejs.org reachable for Node's headers), or use Node 22.13 or newer\n",
     );
   });
 });
