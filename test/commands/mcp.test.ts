@@ -514,6 +514,17 @@ describe('crm mcp: the rest', () => {
     expect(ws.api('GET', `/tasks/${task}`).data.status).toBe('open');
   });
 
+  it('a failure names the next step its command line hint gives, in the tool\'s terms', async () => {
+    const session = await open();
+    const near = await call(session, 'accounts_get', { id: 'globex logistics' });
+    expect(near.isError).toBe(true);
+    expect(textOf(near)).toBe('no account with name "globex logistics" (did you mean "Globex Logistics" (acc_0blbrt4mztnd51cc)?)');
+    const first = ws.api('POST', '/accounts', { name: 'Twin Hint Ltd' }).data;
+    const second = ws.api('POST', '/accounts', { name: 'Twin Hint Ltd' }).data;
+    const twins = await call(session, 'accounts_get', { id: 'Twin Hint Ltd' });
+    expect(textOf(twins)).toBe(`2 accounts have name "Twin Hint Ltd": ${second.id}, ${first.id} (pass one of the ids instead)`);
+  });
+
   it('an unknown tool: one prefix, and the tool it most likely meant', async () => {
     const session = await open();
     await expect(session.client.callTool({ name: 'contacts_lsit', arguments: {} })).rejects.toThrow(/^MCP error -32602: unknown tool "contacts_lsit"; did you mean "contacts_list"\?$/);

@@ -243,8 +243,9 @@ function line(message: string): string {
 
 /**
  * The failure in one line: the service's message (the core has redacted the key), a local check's
- * message in the tool's words. A 429 says when to call again; a refused key says who can fix it (not
- * the agent); a cancelled write, that it may have taken effect.
+ * message in the tool's words, and what to do next: a 429 says when to call again; a refused key
+ * says who can fix it (not the agent); a cancelled write, that it may have taken effect; any other
+ * its hint (the record a name most likely meant, that a bulk call is safe to repeat).
  */
 function messageOf(error: unknown, tool: Tool, workspace: Workspace): string {
   const failure = toCliError(error);
@@ -254,6 +255,9 @@ function messageOf(error: unknown, tool: Tool, workspace: Workspace): string {
   if (error instanceof HttpError && error.kind === 'status' && error.status === 429) message += ' (rate limited: wait about a minute, then call again)';
   if (failure.exitCode === ExitCode.auth) message += ` (${failure.status === 403 ? "the API key in this server's configuration lacks the scope this needs" : refusedKeyAdvice(workspace)})`;
   if (failure.exitCode === ExitCode.interrupted && failure.hint) message += ` (${failure.hint})`;
+  // Those above say it in the agent's terms already (a CLI's hint would say --wait, crm auth login).
+  const saidAlready = [ExitCode.auth, ExitCode.rateLimited, ExitCode.interrupted] as number[];
+  if (failure.hint && !saidAlready.includes(failure.exitCode)) message += ` (${inToolTerms(failure.hint, tool.op)})`;
   return message;
 }
 
