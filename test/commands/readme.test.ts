@@ -73,7 +73,7 @@ describe('README', () => {
     const install = section('Install');
     expect(install).toContain('npm install -g crm-cli-');
     const { engines } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { engines: { node: string } };
-    expect(install).toContain(`Node.js ${engines.node.replace(/^>=\s*/, '')} or newer`);
+    expect(install).toContain(`(\`${engines.node}\``);
     for (const tool of ['python3', 'make', 'g++']) expect(install).toContain(tool);
     expect(readme.indexOf('npm install -g')).toBeLessThan(readme.indexOf('\n## Quick start'));
   });
