@@ -111,7 +111,7 @@ export const TOPICS: Readonly<Record<(typeof HELP_TOPICS)[number], Topic>> = {
           '  --all walks every page, streamed; a table shows where the page sits on stderr.',
           '  A record there for the whole walk is printed once while others are created and deleted,',
           '  up to 3 a request; beyond that the walk stops with exit 1, never a silent gap.',
-          'Colour only on a terminal (JSON too): NO_COLOR or --no-color turn it off, FORCE_COLOR forces it.',
+          'Colour only on a terminal (JSON too): NO_COLOR or --no-color turn it off, FORCE_COLOR forces it (JSON into a pipe stays plain).',
           'A failure prints `crm: <message>` (and `hint: ...`) on stderr; with JSON output (--json,',
           '  -o json, CRM_OUTPUT=json) also {"error": {"message", "status", "code", "exit_code"}}.',
         ].join('\n'),

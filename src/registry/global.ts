@@ -64,7 +64,7 @@ export const ENVIRONMENT: readonly Described[] = [
   { name: 'VISUAL', description: 'the editor a long text is written in at a terminal (a note without --body), unless TERM is dumb' },
   { name: 'EDITOR', description: 'the editor when VISUAL is not set (default vi; on a dumb terminal, none)' },
   { name: 'NO_COLOR', description: 'set: no colour' },
-  { name: 'FORCE_COLOR', description: 'set (not 0): colour even into a pipe' },
+  { name: 'FORCE_COLOR', description: 'set (not 0): colour even into a pipe, but for JSON, which a pipe gets plain (CI sets FORCE_COLOR for all)' },
 ];
 
 interface ExitCodeSpec {

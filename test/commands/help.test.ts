@@ -8,7 +8,7 @@ import { ENVIRONMENT, GLOBAL_OPTIONS, OUTPUT_FORMATS } from '../../src/registry/
 import { LOCAL_COMMANDS } from '../../src/commands/index.js';
 import { OPERATIONS } from '../../src/commands/service.js';
 import { flagName } from '../../src/registry/types.js';
-import { run, useWorkspace } from '../helpers/inprocess.js';
+import { BASE_URL, homeEnv, run, useWorkspace } from '../helpers/inprocess.js';
 
 const ws = useWorkspace();
 const POINTER = 'Global flags (--json, -o, --fields, -q, --profile, --dry-run, ...): crm help flags';
@@ -76,6 +76,15 @@ describe('help topics', () => {
     const result = await run(['help', 'exit-codes']);
     expect(result.code).toBe(0);
     for (const code of Object.values(ExitCode)) expect(result.stdout).toMatch(new RegExp(`^  ${code} +\\S`, 'm'));
+  });
+
+  it("FORCE_COLOR's help says what it does: JSON into a pipe stays plain (it said 'colour even into a pipe')", async () => {
+    const forced = await run(['contacts', 'list', '-L', '1', '--json'], { ws, env: { ...homeEnv(ws.home), CRM_BASE_URL: BASE_URL, CRM_API_KEY: ws.apiKey, FORCE_COLOR: '1' } });
+    expect(forced.stdout).not.toMatch(/\x1b\[/);
+    const help = await run(['help', 'environment']);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain('FORCE_COLOR set (not 0): colour even into a pipe, but for JSON, which a pipe gets plain');
+    const output = await run(['help', 'output']);
+    expect(output.stdout.replace(/\s+/g, ' ')).toContain('FORCE_COLOR forces it (JSON into a pipe stays plain)');
   });
 
   it('crm help environment lists every variable', async () => {
