@@ -34,7 +34,9 @@ export function createRecordingTransport(plan: PlannedRequest[], mask: (request:
     const body = shown.body === undefined ? null : JSON.parse(shown.body);
     plan.push({ method: shown.method, url: shown.url, headers: shown.headers, body });
     if (reads && request.method === 'GET') return reads(request);
-    return { status: request.method === 'POST' ? 201 : 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ data: standIn(request), error: null }) };
+    // Said in its headers too: --debug traces the answer as it traces one the service sent.
+    const headers = { 'x-crm-dry-run': 'not sent; this answer is a stand-in', 'content-type': 'application/json' };
+    return { status: request.method === 'POST' ? 201 : 200, headers, body: JSON.stringify({ data: standIn(request), error: null }) };
   };
 }
 

@@ -178,6 +178,18 @@ describe('debug, dry run, headers, plain HTTP', () => {
     expect(result.stdout).toMatch(/^con_/);
   });
 
+  it('--dry-run --debug: the answer traced for a write not sent says it is a stand-in; a look-up sent is traced as it came', async () => {
+    const result = await run(['contacts', 'delete', 'con_1', '--dry-run', '--debug'], { ws });
+    expect(result.code).toBe(0);
+    const trace = result.stderr.split('\n');
+    expect(trace[trace.findIndex((line) => /^< 200 OK/.test(line)) + 1]).toBe('< x-crm-dry-run: not sent; this answer is a stand-in');
+    expect(ws.requests()).toEqual([]);
+    const lookUp = await run(['contacts', 'update', 'zane.sato@globexlogistics.com', '--status', 'lead', '--dry-run', '--debug'], { ws });
+    expect(lookUp.code, lookUp.stderr).toBe(0);
+    expect(lookUp.stderr.match(/x-crm-dry-run/g)).toHaveLength(1);
+    expect(ws.requests().map((request) => request.method)).toEqual(['GET']);
+  });
+
   it('--dry-run prints the request and sends nothing (no confirmation needed for a delete)', async () => {
     const result = await run(['contacts', 'delete', 'con_1', '--dry-run'], { ws });
     expect(result.code).toBe(0);
