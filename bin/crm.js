@@ -3,10 +3,20 @@
 // (what the shell completions ask while you press TAB) loads only its own small module. Where Node
 // has it (22.1 and newer), V8's compiled code is kept between runs (in Node's own cache directory,
 // by default under the system's temporary directory): a command starts about 10 ms sooner.
-// Built-in modules come from process.getBuiltinModule, not `import`: on Node 20 an import of one
-// builds a module facade of all its exports (node:fs's loads the file streams), about 2 ms.
+// This file is CommonJS (bin/package.json): `crm --version` never starts Node's ES module loader,
+// whose file reads start a pool of threads. The app (dist/, ES modules) is imported when it runs.
+'use strict';
 
-process.getBuiltinModule('node:module').enableCompileCache?.();
+require('node:module').enableCompileCache?.();
+
+/** Runs an entry of the bundle; its exit code is the process's (a failure it did not handle stays a crash, as ever). */
+function run(entry, call) {
+  import(entry)
+    .then(call)
+    .then((code) => {
+      process.exitCode = code;
+    });
+}
 
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
@@ -16,11 +26,9 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     process.stderr.write(`crm: cannot write the output: ${error.message}\n`);
     process.exitCode = 1;
   });
-  process.stdout.write(`${JSON.parse(process.getBuiltinModule('node:fs').readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
+  process.stdout.write(`${JSON.parse(require('node:fs').readFileSync(require('node:path').join(__dirname, '../package.json'), 'utf8')).version}\n`);
 } else if (args[0] === '__complete') {
-  const { complete } = await import('../dist/complete.js');
-  process.exitCode = await complete(args.slice(1));
+  run('../dist/complete.js', ({ complete }) => complete(args.slice(1)));
 } else {
-  const { main } = await import('../dist/crm.js');
-  process.exitCode = await main(args);
+  run('../dist/crm.js', ({ main }) => main(args));
 }

@@ -2,12 +2,13 @@
 // is a file for Node's loader to resolve, read and link, and each built-in imported as an ES module
 // gets a facade of all its exports; so the entry and the app share the definitions, the app is one
 // more chunk, and the chunks take Node's built-ins through require().
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DIST, chunksWith, loadedUpFront } from '../helpers/bundle.js';
-import { crm, freshHome } from '../helpers/crm.js';
+import { CRM_BIN, crm, freshHome } from '../helpers/crm.js';
 
 /** The modules a file imports statically: esbuild puts those statements first, after the banner (which imports nothing). */
 function staticImports(text: string): string[] {
@@ -55,6 +56,28 @@ describe('the bundle', () => {
       const holders = chunksWith(text);
       expect(holders, text).toHaveLength(1);
       expect([...loaded], text).not.toContain(holders[0]);
+    }
+  });
+
+  it("crm --version starts none of the ES module loader that node -e 0 does not (bin/crm.js is CommonJS): not its file reads, nor the threads they start", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'crm-version-'));
+    try {
+      // Node's list of the internal modules a process loaded, written as it exits.
+      const hook = join(dir, 'modules.cjs');
+      writeFileSync(hook, `process.on('exit', () => require('node:fs').writeFileSync(process.env.MODULES_FILE, process.moduleLoadList.join('\\n')));\n`);
+      const loaded = (argv: string[]): string[] => {
+        const file = join(dir, 'modules.txt');
+        const result = spawnSync(process.execPath, argv, { env: { ...freshHome(), NODE_OPTIONS: `--require ${hook}`, MODULES_FILE: file }, encoding: 'utf8' });
+        expect(result.status, result.stderr).toBe(0);
+        return readFileSync(file, 'utf8').split('\n').filter((name) => /internal\/modules\/esm\/|internal\/fs\/promises/.test(name));
+      };
+      const version = loaded([CRM_BIN, '--version']);
+      // The list is complete: it holds what node itself loads for any script.
+      const bare = loaded(['-e', '0']);
+      expect(bare.length).toBeGreaterThan(0);
+      expect(version.filter((name) => !bare.includes(name))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
