@@ -66,6 +66,27 @@ describe('crm mcp: the protocol on stdio', () => {
     expect(session.written[5]).toMatchObject({ id: 10, result: { structuredContent: { name: expect.any(String) } } });
   });
 
+  it('answers tools/call whose arguments are not an object, or without a name, with -32602 naming it, sending nothing, and goes on serving', async () => {
+    const session = await open({ connect: false });
+    session.writeRaw(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })}\n`);
+    const before = ws.requests().length;
+    for (const [id, params] of [[2, { name: 'contacts_get', arguments: [DEMO.contact] }], [3, { name: 'contacts_get', arguments: null }], [4, { arguments: {} }], [5, { name: 'contacts_get', arguments: 'x' }]] as const) {
+      session.writeRaw(`${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params })}\n`);
+    }
+    session.writeRaw(`${JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'contacts_get', arguments: { id: DEMO.contact } } })}\n`);
+    await until(() => session.written.length >= 6);
+    const answer = (id: number) => session.written.find((message) => (message as { id?: number }).id === id);
+    expect([2, 3, 4, 5].map(answer)).toEqual([
+      { jsonrpc: '2.0', id: 2, error: { code: -32602, message: 'Invalid params: params.arguments: expected record, received array' } },
+      { jsonrpc: '2.0', id: 3, error: { code: -32602, message: 'Invalid params: params.arguments: expected record, received null' } },
+      { jsonrpc: '2.0', id: 4, error: { code: -32602, message: 'Invalid params: params.name: expected string, received undefined' } },
+      { jsonrpc: '2.0', id: 5, error: { code: -32602, message: 'Invalid params: params.arguments: expected record, received string' } },
+    ]);
+    expect(answer(6)).toMatchObject({ result: { structuredContent: { id: DEMO.contact } } });
+    // Besides the start's check of the workspace, the one good call's request.
+    expect(ws.requests().slice(before).map((request) => request.url).filter((url) => url !== '/api/v1/contacts?limit=1')).toEqual([`/api/v1/contacts/${DEMO.contact}`]);
+  });
+
   it('refuses requests before initialize (ping excepted), sending nothing to the service', async () => {
     const session = await open({ connect: false });
     session.writeRaw(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'contacts_delete', arguments: { ids: [DEMO.contact] } } })}\n`);

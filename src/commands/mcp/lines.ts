@@ -6,6 +6,7 @@
 //   with the request's id when it has one, else null, as JSON-RPC 2.0 says;
 // - a line over MAX_LINE_BYTES is skipped as it arrives (never held whole) and answered -32600,
 //   with its id when its head shows one;
+// - tools/call or prompts/get whose params do not fit (arguments not an object, no name): -32602;
 // - a request other than initialize (and ping) before initialize: -32600. A client that sends its
 //   first call right after initialize, without waiting for the answer (`printf ... | crm mcp`), is
 //   served: the messages are handled in order.
@@ -13,7 +14,7 @@
 
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, JSONRPCMessageSchema, isJSONRPCRequest, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, GetPromptRequestSchema, JSONRPCMessageSchema, isJSONRPCRequest, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { InStream, OutStream } from '../../cli/io.js';
 
 /** The longest line read, as the SDK's own transport allows (10 MiB). */
@@ -23,6 +24,14 @@ const HEAD_BYTES = 1024;
 const NEWLINE = 0x0a;
 /** Requests a client may send before initialize is answered. */
 const BEFORE_INITIALIZE = new Set(['initialize', 'ping']);
+/**
+ * The requests whose params an agent writes, by their SDK schema: params that do not fit are -32602
+ * naming what is wrong (the SDK would answer -32603, an internal error, with the schema's whole report).
+ */
+const PARAMS_CHECKED = new Map<string, { safeParse(value: unknown): { error?: { issues: ReadonlyArray<{ path: readonly PropertyKey[]; message: string }> } } }>([
+  ['tools/call', CallToolRequestSchema],
+  ['prompts/get', GetPromptRequestSchema],
+]);
 
 export class LineTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
@@ -119,6 +128,10 @@ export class LineTransport implements Transport {
       return this.refuse(message.id, ErrorCode.InvalidRequest, `Invalid request: ${message.method} before initialize; send initialize first`);
     }
     if (isJSONRPCRequest(message) && message.method === 'initialize') this.initialized = true;
+    const issue = isJSONRPCRequest(message) ? PARAMS_CHECKED.get(message.method)?.safeParse(message).error?.issues[0] : undefined;
+    if (issue && isJSONRPCRequest(message)) {
+      return this.refuse(message.id, ErrorCode.InvalidParams, `Invalid params: ${issue.path.map(String).join('.')}: ${issue.message.replace(/^Invalid input: /, '')}`);
+    }
     this.onmessage?.(message);
   }
 
