@@ -24,6 +24,8 @@ export function runQuery(replica: Replica, sql: string): QueryRows {
   if (!keyword || !READING.has(keyword)) {
     throw new MirrorError(`the replica is read-only: ${keyword ? `${keyword} statements are refused` : 'this is not a statement that reads'} (only \`crm sync\` changes it)`, { usage: true, code: 'read_only' });
   }
+  // `PRAGMA x = v` sets x, always. (`PRAGMA journal_mode(wal)` sets too: it fails as it runs, below.)
+  if (keyword === 'PRAGMA' && /^[\w."\s]+=/.test(statement.slice(skipSpace(statement, 0) + keyword.length))) throw wouldWrite();
   let prepared: Statement;
   try {
     prepared = replica.db.prepare(statement);
@@ -123,7 +125,9 @@ const wouldWrite = () => new MirrorError('the replica is read-only: this stateme
 function sqlError(error: unknown, sql: string, replica: Replica): MirrorError {
   const message = error instanceof Error ? error.message : String(error);
   const { code, errcode } = (error ?? {}) as { code?: unknown; errcode?: unknown };
-  const readOnly = code === 'SQLITE_READONLY' || (typeof errcode === 'number' && (errcode & 0xff) === 8) || /readonly database|does not return data|only for statements that return data/.test(message);
+  // A PRAGMA that would change the file (the journal mode) fails on the read-only connection with an I/O error.
+  const pragmaWrite = /^\s*PRAGMA\b/i.test(sql.slice(skipSpace(sql, 0))) && (code === 'SQLITE_IOERR' || (typeof errcode === 'number' && (errcode & 0xff) === 10) || /disk I\/O error/.test(message));
+  const readOnly = pragmaWrite || code === 'SQLITE_READONLY' || (typeof errcode === 'number' && (errcode & 0xff) === 8) || /readonly database|does not return data|only for statements that return data/.test(message);
   if (readOnly) return wouldWrite();
   const at = locate(message, sql, replica);
   const where = at === undefined ? '' : (({ line, column }) => ` (line ${line}, column ${column})`)(lineAndColumn(sql, at));

@@ -53,6 +53,9 @@ describe('crm query', () => {
     ["WITH gone AS (SELECT id FROM contacts) DELETE FROM contacts WHERE id IN gone"],
     ["ATTACH 'elsewhere.db' AS x"],
     ['PRAGMA user_version = 7'],
+    ['PRAGMA journal_mode = DELETE'],
+    ['pragma main.journal_mode=memory'],
+    ['PRAGMA journal_mode(DELETE)'],
     ['CREATE TEMP TABLE scratch (a)'],
   ])('refuses a write, exit 2, the replica unchanged: %s', (sql) => {
     const before = statSync(path).mtimeMs;
