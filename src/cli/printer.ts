@@ -97,8 +97,9 @@ export class Printer {
       return;
     }
     const blocks = requests.map((request) => {
-      const lines = [`${request.method} ${showPlaceholders(request.url)}`, ...Object.entries(request.headers).map(([name, value]) => `${name}: ${value}`)];
-      if (request.body !== null) lines.push('', ...JSON.stringify(request.body, null, 2).split('\n'));
+      // An array literal, not push(...): a body's lines (crm api --input) outnumber a call's arguments.
+      const body = request.body === null ? [] : ['', ...JSON.stringify(request.body, null, 2).split('\n')];
+      const lines = [`${request.method} ${showPlaceholders(request.url)}`, ...Object.entries(request.headers).map(([name, value]) => `${name}: ${value}`), ...body];
       return lines.map(safeLine).join('\n');
     });
     this.out.write(`${blocks.join('\n\n')}\n`);

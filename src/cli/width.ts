@@ -1,6 +1,6 @@
 // How wide text is on a terminal: CJK characters and most emoji take two columns, combining marks
-// and the parts of a ZWJ sequence after the first none. string-width measures it: the same package
-// (and version) cli-table3 lays its tables out with, so crm's widths and the table's agree.
+// and the parts of a ZWJ sequence after the first none. string-width measures it; tables are cut
+// and padded by it (./output/table-kit.ts), so every width crm computes agrees with what it draws.
 
 import stringWidth from 'string-width';
 

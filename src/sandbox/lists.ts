@@ -70,7 +70,7 @@ export function listReply({ store, query }: RequestContext, spec: ListSpec): Rep
     if (value === undefined) continue;
     const condition = spec.filters[field.name]!(value, store);
     list.where.push(condition.sql);
-    list.params.push(...condition.params);
+    for (const param of condition.params) list.params.push(param);
   }
   const { rows, total } = listPage<Record<string, unknown>>(store, list, page);
   return ok({ [spec.key]: spec.toRecord ? rows.map(spec.toRecord) : rows, total });

@@ -6,7 +6,7 @@ import { getPath, safeText } from '../format.js';
 import type { View } from '../result.js';
 import { displayWidth, truncate } from '../width.js';
 import type { Output } from './output.js';
-import { fitColumns, trimLines, type TableKit } from './table-kit.js';
+import { fitColumns, type TableKit } from './table-kit.js';
 
 /** Records as a table whose columns fit the terminal (a chart column when the view asks for one). */
 export async function grid(out: Output, kit: TableKit, items: unknown[], view: View): Promise<void> {
@@ -20,21 +20,24 @@ export async function grid(out: Output, kit: TableKit, items: unknown[], view: V
   const numeric = columns.map((column) => column !== 'chart' && items.some((item) => typeof getPath(item, column) === 'number'));
   const head = columns.map((column) => safeText(column.toUpperCase()));
   let keep = columns.map((_, index) => index);
-  let widths = columns.map((_, index) => Math.max(displayWidth(head[index]!), ...cells.map((row) => displayWidth(row[index]!))));
+  // Folded, not Math.max(...cells): a list (--all) may have more rows than a call takes arguments.
+  let widths = columns.map((_, index) => cells.reduce((widest, row) => Math.max(widest, displayWidth(row[index]!)), displayWidth(head[index]!)));
   if (kit.fits) ({ keep, widths } = fitColumns(columns, widths, numeric, kit.width));
-  const rendered = await kit.newTable(
+  const rows = cells.map((row) => keep.map((index, at) => truncate(row[index]!, widths[at]!)));
+  const rendered = await kit.render(
     keep.map((index) => head[index]!),
     keep.map((index) => (numeric[index] ? 'right' : 'left')),
+    rows,
+    widths,
   );
-  for (const row of cells) rendered.push(keep.map((index, at) => truncate(row[index]!, widths[at]!)));
-  out.write(`${trimLines(rendered.toString())}\n`);
+  out.write(`${rendered}\n`);
 }
 
 const BAR_WIDTH = 30;
 
 /** Horizontal bars in eighths of a cell, scaled to the largest value. */
 function bars(values: number[]): string[] {
-  const max = Math.max(0, ...values);
+  const max = values.reduce((largest, value) => Math.max(largest, value), 0);
   return values.map((value) => {
     if (max <= 0 || value <= 0) return '';
     const eighths = Math.max(1, Math.round((value / max) * BAR_WIDTH * 8));

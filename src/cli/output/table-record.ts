@@ -6,7 +6,7 @@ import type { View } from '../result.js';
 import { displayWidth, pad, truncate } from '../width.js';
 import { isObject } from '../../registry/values.js';
 import { isScalar, type Output } from './output.js';
-import { GAP, type TableKit, trimLines } from './table-kit.js';
+import { GAP, type TableKit } from './table-kit.js';
 
 export async function verticalTable(out: Output, kit: TableKit, record: Record<string, unknown>, view: View): Promise<void> {
   if (view.title) out.write(`${safeLine(view.title)}\n`);
@@ -20,13 +20,13 @@ export async function verticalTable(out: Output, kit: TableKit, record: Record<s
     const value = getPath(record, key);
     lines.push('', kit.style.bold(safeText(humanize(key))));
     if (isObject(value)) {
-      lines.push(...pairs(flatten(value), '  '));
+      for (const line of pairs(flatten(value), '  ')) lines.push(line);
     } else if (Array.isArray(value) && value.length > 0) {
       const rows = value.filter(isObject);
       const columns = [...new Set(rows.flatMap((row) => Object.keys(row).filter((name) => isScalar(row[name]))))];
-      const table = await kit.newTable(columns.map((column) => safeText(column.toUpperCase())), []);
-      for (const row of rows) table.push(columns.map((column) => truncate(kit.cell(row[column], column), Math.max(10, Math.floor(width / columns.length)))));
-      lines.push(...trimLines(table.toString()).split('\n').map((line) => `  ${line}`));
+      const cells = rows.map((row) => columns.map((column) => truncate(kit.cell(row[column], column), Math.max(10, Math.floor(width / columns.length)))));
+      const table = await kit.render(columns.map((column) => safeText(column.toUpperCase())), [], cells);
+      for (const line of table.split('\n')) lines.push(`  ${line}`);
     } else {
       lines.push('  (none)');
     }
@@ -41,7 +41,8 @@ function isObjectList(value: unknown): boolean {
 
 /** key  value lines, the keys aligned, each line cut to the width. */
 export function keyValueLines(kit: TableKit, entries: Array<[string, unknown]>, indent: string, width: number): string[] {
-  const keyWidth = Math.max(0, ...entries.map(([key]) => displayWidth(safeText(key))));
+  // A loop, not Math.max(...): a record from the service may have more keys than a call takes arguments.
+  const keyWidth = entries.reduce((widest, [key]) => Math.max(widest, displayWidth(safeText(key))), 0);
   return entries.map(([key, value]) => {
     const text = Array.isArray(value) && value.every(isScalar) ? value.map(cellText).join(', ') : kit.cell(value, key);
     return `${indent}${kit.style.bold(pad(safeText(key), keyWidth))}  ${truncate(text, width - indent.length - keyWidth - GAP)}`.trimEnd();

@@ -5,6 +5,7 @@
 
 import type { Context } from '../../../cli/context.js';
 import { toCliError, ExitCode } from '../../../cli/errors.js';
+import type { Result } from '../../../cli/result.js';
 import { isObject } from '../../../registry/values.js';
 import { buildBody } from '../../body.js';
 import { CancelledBulkError, confirmMany, countsOf, readTargets, report, resolveTargets, type Row } from '../../bulk.js';
@@ -48,13 +49,21 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
     }
     ctx.progress({ done: rows.length, total: ids.length, message: `${rows.length} of ${ids.length}: ${countsOf(rows)}` });
   }
-  rows.unshift(...unresolved);
+  return enrolmentReport(unresolved, rows);
+};
+
+/**
+ * The report: the emails that name no contact first, then the batches' rows. An array literal, not
+ * unshift(...unresolved): a file may hold more emails than a call takes arguments (about 120,000).
+ */
+export function enrolmentReport(unresolved: readonly Row[], sent: readonly Row[]): Result {
+  const rows = [...unresolved, ...sent];
   const result = report(rows, { columns: ['id', 'result', 'error'], noun: 'contacts' }, 'the report lists each contact; running the same command again is safe');
   // Every batch refused for the same reason (an unknown sequence): that reason, with its own exit code.
   const failures = rows.filter((row) => row.failure);
   if (failures.length === rows.length && rows.length > 1) return { ...result, failure: failures[0]!.failure };
   return result;
-};
+}
 
 /** The contacts as given; none, no --file and a stdin that is no terminal: stdin (`-`). */
 function contactsGiven(ctx: Context, { args, options }: Input<Spec>): string[] {
