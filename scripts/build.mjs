@@ -3,16 +3,19 @@
 // command) and the chunks they share: the commands' definitions with the registry (loaded once, by
 // both), and the core, which app.js loads; a chunk for each command's handler and for the libraries a
 // command loads only when it uses them. dist/complete.js is the shell completions' fast path
-// (src/complete.ts), a file of its own so a TAB loads neither. dist/jq.wasm is --jq's engine
+// (src/complete.ts), a file of its own so a TAB loads neither; dist/code-cache.js keeps V8's
+// compiled code between runs on Node 20 (src/code-cache.ts). All are CommonJS. dist/jq.wasm is --jq's engine
 // (src/cli/jq.ts reads it from beside app.js; the package's "files" carry dist/ whole).
-import { build } from 'esbuild';
-import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { build, transformSync as transform } from 'esbuild';
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+const DIST = fileURLToPath(new URL('../dist', import.meta.url));
+rmSync(DIST, { recursive: true, force: true });
 
 /**
  * commander requires node:child_process at load time only for executable subcommands, which crm
@@ -91,26 +94,11 @@ const llhttpFromFiles = {
     build.onResolve({ filter: /\/llhttp\/llhttp(_simd)?-wasm\.js$/ }, (args) =>
       args.importer.includes('node_modules/undici/') ? { path: args.path.replace(/^.*\/(llhttp(_simd)?)-wasm\.js$/, '$1'), namespace: 'crm-llhttp' } : undefined,
     );
-    // The banner's require resolves from the chunk's place, dist/chunks/.
+    // The chunk's own require resolves from its place, dist/chunks/.
     build.onLoad({ filter: /.*/, namespace: 'crm-llhttp' }, (args) => ({
       contents: `module.exports = require('node:fs').readFileSync(require.resolve('../${args.path}.wasm'));`,
       loader: 'js',
     }));
-  },
-};
-
-/**
- * Node's built-in modules through `require` (the banner's), not `import`: on Node 20 an ESM import
- * of a built-in builds a module facade of all its exports (node:fs has over a hundred) and resolves
- * the specifier for every chunk that names it, a few ms of every start. require() hands over the
- * module object, and esbuild reads the named imports from it. Dynamic imports (node:v8, node:zlib,
- * loaded when used) stay as they are.
- */
-const builtinsByRequire = {
-  name: 'builtins-by-require',
-  setup(build) {
-    build.onResolve({ filter: /^[a-z_:/]+$/ }, (args) => (args.kind === 'import-statement' && isBuiltin(args.path) ? { path: args.path.replace(/^(node:)?/, 'node:'), namespace: 'builtin' } : undefined));
-    build.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
   },
 };
 
@@ -125,7 +113,7 @@ function betterSqliteInstalled() {
 }
 
 const common = {
-  plugins: [lazyChildProcess, noHttp2, lazyAssert, noFormData, llhttpFromFiles, builtinsByRequire],
+  plugins: [lazyChildProcess, noHttp2, lazyAssert, noFormData, llhttpFromFiles],
   bundle: true,
   format: 'esm',
   platform: 'node',
@@ -135,13 +123,12 @@ const common = {
   // which esbuild leaves alone; the package's JavaScript is bundled where it is installed.
   external: betterSqliteInstalled() ? [] : ['better-sqlite3', 'better-sqlite3/package.json'],
   define: { __CRM_VERSION__: JSON.stringify(version), __CRM_BUNDLE__: 'true' },
-  // Bundled CommonJS dependencies call require(); ESM output needs one. process.getBuiltinModule
-  // rather than an import of node:module: no module facade, no specifier to resolve for each chunk.
-  banner: { js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);" },
   minify: !process.env.CRM_BUILD_DEBUG,
   sourcemap: false,
   legalComments: 'none',
   logLevel: 'warning',
+  // Kept in memory: commonJS() below writes what the build made.
+  write: false,
 };
 
 /**
@@ -193,10 +180,49 @@ const appIsSeparate = {
   },
 };
 
+/**
+ * esbuild splits only ES modules, but Node 20 keeps V8's compiled code between runs only for
+ * CommonJS (src/code-cache.ts; Node 22's own cache takes both): each file the builds made is turned
+ * into CommonJS, its imports into require() (import() into a promise of one). dist/package.json says
+ * the files are CommonJS, and the bundled libraries' require() is the module's own.
+ */
+function commonJS(outputFiles) {
+  for (const { path, text } of outputFiles) {
+    const usesImportMeta = text.includes('import.meta');
+    const { code } = transform(text, {
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      supported: { 'dynamic-import': false },
+      define: { 'import.meta.url': '__importMetaUrl' },
+      minify: common.minify,
+      legalComments: 'none',
+      logLevel: 'warning',
+    });
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, usesImportMeta ? `var __importMetaUrl=require("node:url").pathToFileURL(__filename).href;${code}` : code);
+  }
+}
+
+/** The build's id: a hash of the JavaScript files in dist/ so far (test/e2e/code-cache.test.ts computes it so too). */
+function buildId() {
+  const files = readdirSync(DIST, { recursive: true }).filter((file) => file.endsWith('.js')).sort();
+  const hash = createHash('sha256');
+  for (const file of files) hash.update(`${file}\0${readFileSync(join(DIST, file), 'utf8')}\0`);
+  return hash.digest('hex').slice(0, 16);
+}
+
 // The completions' fast path without splitting: one file. The entry and the app with splitting: the
 // definitions, which both hold, are one chunk of theirs.
-await build({ ...common, plugins: [...common.plugins, appIsSeparate], entryPoints: { complete: 'src/complete.ts' }, outdir: 'dist', splitting: false });
-await build({ ...common, plugins: [...common.plugins, handlersShareTheCore, lazyModulesShareTheCore], entryPoints: { crm: 'src/main.ts', app: 'src/app.ts' }, outdir: 'dist', splitting: true, chunkNames: 'chunks/[name]-[hash]' });
+const complete = await build({ ...common, plugins: [...common.plugins, appIsSeparate], entryPoints: { complete: 'src/complete.ts' }, outdir: 'dist', splitting: false });
+const app = await build({ ...common, plugins: [...common.plugins, handlersShareTheCore, lazyModulesShareTheCore], entryPoints: { crm: 'src/main.ts', app: 'src/app.ts' }, outdir: 'dist', splitting: true, chunkNames: 'chunks/[name]-[hash]' });
+commonJS([...complete.outputFiles, ...app.outputFiles]);
+writeFileSync(new URL('../dist/package.json', import.meta.url), '{\n  "type": "commonjs"\n}\n');
+
+// The code cache of Node 20 (loaded by bin/crm.js before the app), named by a hash of everything
+// above: a cache is never read for another build's file of the same length.
+const codeCache = await build({ ...common, entryPoints: { 'code-cache': 'src/code-cache.ts' }, outdir: 'dist', splitting: false, define: { ...common.define, __CRM_BUILD_ID__: JSON.stringify(buildId()) } });
+commonJS(codeCache.outputFiles);
 
 copyFileSync(createRequire(import.meta.url).resolve('jq-wasm/jq.wasm'), new URL('../dist/jq.wasm', import.meta.url));
 for (const name of LLHTTP) writeFileSync(new URL(`../dist/${name}.wasm`, import.meta.url), createRequire(import.meta.url)(`undici/lib/llhttp/${name}-wasm.js`));

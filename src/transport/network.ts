@@ -10,6 +10,7 @@
 // sent, safe to send again, even a POST" from "may have been delivered".
 
 import type { Dispatcher } from 'undici';
+import { compileParserCheaply } from './parser-tier.js';
 import { requestTarget } from './target.js';
 import { CANCELLED, TransportError, originOf, type Transport, type TransportRequest, type TransportResponse } from './types.js';
 
@@ -86,17 +87,6 @@ export async function createNetworkTransport(options: NetworkOptions): Promise<N
       void dispatcher.destroy().catch(() => {});
     },
   });
-}
-
-/**
- * undici parses answers with llhttp compiled to WebAssembly. On Node 20 V8 goes on optimising that
- * module in the background, and the process waits for it at exit: about 100 ms on every network
- * command. Its baseline code (Liftoff) parses a page of JSON in microseconds.
- */
-function compileParserCheaply(): void {
-  if (Number(process.versions.node.split('.')[0]) >= 22) return;
-  // Not import(): on Node 20 that builds a module facade of node:v8's exports too.
-  process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
 }
 
 /**

@@ -21,7 +21,9 @@ export function loadedUpFront(entries: readonly string[]): Set<string> {
   const visit = (file: string) => {
     if (loaded.has(file)) return;
     loaded.add(file);
-    for (const match of readFileSync(file, 'utf8').matchAll(/(?:^|[;\s}])(?:import|export)\s*(?:[\w{}*$,\s]+from\s*)?["'](\.[^"']+)["']/g)) visit(resolve(dirname(file), match[1]!));
+    // The bundle is CommonJS: a static import is `var x=require("./…")` or `require("./…");`, a
+    // dynamic one `Promise.resolve().then(()=>toESM(require("./…")))`, its require inside a call.
+    for (const match of readFileSync(file, 'utf8').matchAll(/(?<![(\w.$])require\("(\.[^"]+)"\)/g)) visit(resolve(dirname(file), match[1]!));
   };
   for (const entry of entries) visit(join(DIST, entry));
   return loaded;

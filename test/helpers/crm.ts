@@ -36,6 +36,10 @@ export function freshHome(): NodeJS.ProcessEnv {
     XDG_CACHE_HOME: join(home, '.cache'),
     PATH: process.env.PATH,
     LANG: 'C.UTF-8',
+    // V8's compiled code, kept between runs (bin/crm.js): one folder for every crm the tests start,
+    // rather than a fresh one written by each test's first command (test/e2e/code-cache.test.ts
+    // tries the default folder).
+    NODE_COMPILE_CACHE: join(tmpdir(), 'crm-test-compile-cache'),
     // The SQLite binding CI chose for the whole run (.ci/run), for every crm the tests start too.
     ...(process.env.CRM_SQLITE ? { CRM_SQLITE: process.env.CRM_SQLITE } : {}),
   };

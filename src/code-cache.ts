@@ -1,0 +1,72 @@
+// Node 20 has no compile cache (Node 22 has module.enableCompileCache, which bin/crm.js turns on):
+// V8 would parse and compile crm's JavaScript afresh at every start, about 20 ms of a `contacts list`.
+// This keeps V8's code cache of each file of dist/ in crm's cache folder, as Node 22 does for itself:
+// a file's first run compiles it and, when the process exits, writes its cache with every function
+// the run compiled; later runs start from it.
+// V8 refuses a cache made by another V8, under other flags or for a source of another length; a
+// source of the same length is told apart by the folder's name, which holds the build's id (a hash
+// of dist/, computed by scripts/build.mjs). A cache is only ever a saving: any failure to read or
+// write one is ignored. As with Node's own: NODE_DISABLE_COMPILE_CACHE turns it off, and
+// NODE_COMPILE_CACHE names the folder (its crm folder; by default crm's cache folder's v8 folder).
+// bin/crm.js loads this (dist/code-cache.js) on Node 20 before the app; loading it turns it on.
+
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import Module, { createRequire } from 'node:module';
+import { basename, dirname, join, sep } from 'node:path';
+import { Script } from 'node:vm';
+import { cacheDir } from './config/paths.js';
+import { restoreDefaultParserFlags } from './transport/parser-tier.js';
+
+declare const __CRM_BUILD_ID__: string;
+
+type Compile = (this: Module, content: string, filename: string) => unknown;
+
+/** Compiles the files under `dist` (a folder path ending in a separator) through V8's code cache. */
+function useCodeCache(dist: string, env: NodeJS.ProcessEnv): void {
+  if (env.NODE_DISABLE_COMPILE_CACHE) return;
+  const root = env.NODE_COMPILE_CACHE ? join(env.NODE_COMPILE_CACHE, 'crm') : join(cacheDir(env), 'v8');
+  const build = `${__CRM_BUILD_ID__}-node${process.version}-${process.arch}`;
+  const folder = join(root, build);
+  const uncached: Array<{ script: Script; file: string }> = [];
+
+  const prototype = Module.prototype as unknown as { _compile: Compile };
+  const compile = prototype._compile;
+  prototype._compile = function compileWithCache(content, filename) {
+    if (!filename.startsWith(dist)) return compile.call(this, content, filename);
+    const file = join(folder, `${basename(filename)}.v8`);
+    const cachedData = readOrNothing(file);
+    const script = new Script(Module.wrap(content), { filename, cachedData });
+    if (cachedData === undefined || script.cachedDataRejected) uncached.push({ script, file });
+    const run = script.runInThisContext() as (...args: unknown[]) => unknown;
+    return run.call(this.exports, this.exports, createRequire(filename), this, filename, dirname(filename));
+  };
+
+  process.once('exit', () => {
+    if (uncached.length === 0) return;
+    try {
+      restoreDefaultParserFlags();
+      mkdirSync(folder, { recursive: true, mode: 0o700 });
+      for (const { script, file } of uncached) {
+        // Written whole, then renamed: another crm never reads half a cache.
+        const partial = `${file}.${process.pid}`;
+        writeFileSync(partial, script.createCachedData());
+        renameSync(partial, file);
+      }
+      // Caches of other builds (crm upgraded or rebuilt) are never read again.
+      for (const other of readdirSync(root)) if (!other.startsWith(`${__CRM_BUILD_ID__}-`)) rmSync(join(root, other), { recursive: true, force: true });
+    } catch {
+      // A cache is only ever a saving.
+    }
+  });
+}
+
+// The files beside this one: dist/.
+useCodeCache(`${__dirname}${sep}`, process.env);
+
+function readOrNothing(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}

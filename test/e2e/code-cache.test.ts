@@ -1,0 +1,100 @@
+// Node 20's code cache (src/code-cache.ts): the first run of a command writes V8's compiled code of
+// each file of dist/ it loaded, and later runs start from it. V8 refuses a cache silently (made
+// under other flags, by another V8, for a source of another length) and crm then writes it again,
+// so "read, not written again" is what proves a cache was taken. Node 22 and newer keep their own
+// cache (module.enableCompileCache, bin/crm.js), which this does not try.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DIST } from '../helpers/bundle.js';
+import { crm, freshHome } from '../helpers/crm.js';
+import { useTestServer } from '../helpers/server.js';
+
+const NODE_20 = Number(process.versions.node.split('.')[0]) < 22;
+
+/** A home whose code cache is in its default place, crm's cache folder ($XDG_CACHE_HOME/crm/v8). */
+function homeWithDefaultCache(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const { NODE_COMPILE_CACHE: _shared, ...home } = freshHome();
+  return { ...home, ...extra };
+}
+
+/** The build's id as scripts/build.mjs computes it: a hash of every JavaScript file of dist/ but the code cache's. */
+function buildId(): string {
+  const files = readdirSync(DIST, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.js') && file !== 'code-cache.js')
+    .sort();
+  const hash = createHash('sha256');
+  for (const file of files) hash.update(`${file}\0${readFileSync(join(DIST, file), 'utf8')}\0`);
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** Each cache file of a folder, with what tells a file written again from the same file (its inode: crm writes a new file and renames it). */
+function caches(folder: string): Map<string, number> {
+  return new Map(readdirSync(folder).map((name) => [name, statSync(join(folder, name)).ino]));
+}
+
+const folderOf = (env: NodeJS.ProcessEnv, root = join(env.XDG_CACHE_HOME!, 'crm', 'v8')) => join(root, `${buildId()}-node${process.version}-${process.arch}`);
+
+describe.skipIf(!NODE_20)('the code cache on Node 20', () => {
+  const live = useTestServer();
+
+  it('a list over HTTP writes the cache of each file it loaded (undici included), and the next list reads them all: none is written again', async () => {
+    const env = homeWithDefaultCache({ CRM_BASE_URL: live.server.url, CRM_API_KEY: live.server.apiKey });
+    const first = await crm(['contacts', 'list', '--json'], { env });
+    expect(first.code, first.stderr).toBe(0);
+    const written = caches(folderOf(env));
+    expect([...written.keys()]).toEqual(expect.arrayContaining(['crm.js.v8', 'app.js.v8', expect.stringMatching(/^agent-.*\.js\.v8$/)]));
+    // The network command set V8's --liftoff-only (src/transport/parser-tier.ts): a cache written
+    // under it would be refused by every fresh start, and written again each time.
+    const second = await crm(['contacts', 'list', '--json'], { env });
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toBe(first.stdout);
+    expect(caches(folderOf(env))).toEqual(written);
+  });
+
+  it('so does a list of the embedded sandbox', async () => {
+    const env = homeWithDefaultCache();
+    expect((await crm(['sandbox', 'init'], { env })).code).toBe(0);
+    const first = await crm(['contacts', 'list', '--limit', '3', '--json'], { env });
+    expect(first.code, first.stderr).toBe(0);
+    const written = caches(folderOf(env));
+    expect(written.size).toBeGreaterThanOrEqual(4);
+    const second = await crm(['contacts', 'list', '--limit', '3', '--json'], { env });
+    expect(second.stdout).toBe(first.stdout);
+    expect(caches(folderOf(env))).toEqual(written);
+  });
+
+  it('a cache V8 refuses (not one of its own) costs nothing but its compile: the command works, and the cache is written again', async () => {
+    const env = homeWithDefaultCache();
+    const folder = folderOf(env);
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'crm.js.v8'), 'not a cache');
+    const result = await crm(['contacts', 'list', '--limit', '1', '--json'], { env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toHaveLength(1);
+    expect(readFileSync(join(folder, 'crm.js.v8')).length).toBeGreaterThan(1000);
+  });
+
+  it("another build's caches are removed when this build writes its own", async () => {
+    const env = homeWithDefaultCache();
+    const stale = join(env.XDG_CACHE_HOME!, 'crm', 'v8', `0000000000000000-node${process.version}-${process.arch}`);
+    mkdirSync(stale, { recursive: true });
+    writeFileSync(join(stale, 'crm.js.v8'), 'old');
+    expect((await crm(['--help'], { env })).code).toBe(0);
+    expect(readdirSync(join(env.XDG_CACHE_HOME!, 'crm', 'v8'))).toEqual([`${buildId()}-node${process.version}-${process.arch}`]);
+  });
+
+  it("NODE_COMPILE_CACHE names the folder and NODE_DISABLE_COMPILE_CACHE turns it off, as they do Node's own", async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'crm-compile-cache-'));
+    const named = homeWithDefaultCache({ NODE_COMPILE_CACHE: elsewhere });
+    expect((await crm(['--help'], { env: named })).code).toBe(0);
+    expect(caches(folderOf(named, join(elsewhere, 'crm'))).has('crm.js.v8')).toBe(true);
+    expect(existsSync(named.XDG_CACHE_HOME!)).toBe(false);
+
+    const off = homeWithDefaultCache({ NODE_DISABLE_COMPILE_CACHE: '1' });
+    expect((await crm(['--help'], { env: off })).code).toBe(0);
+    expect(existsSync(off.XDG_CACHE_HOME!)).toBe(false);
+  });
+});
