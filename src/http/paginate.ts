@@ -20,6 +20,9 @@
 //   page that failed after the core's retries halves the pages in flight and is asked again; a page
 //   that does not follow on halves them too (fewer keep up with more change), grown back one a page.
 // - `total` is a hint: no page is planned past it while another is in flight.
+// - A page that repeats a record (its id twice) is read with each record once, at its first place:
+//   a list holds a record once, so the rule above applies to the page without the repeats. Across
+//   pages the rule already gives nothing twice: only what follows the last record given out is new.
 //
 // test/unit/walk.property.test.ts checks all of this against a model of such a list.
 
@@ -321,15 +324,18 @@ export class Walk implements AsyncIterable<unknown> {
 
   /** Takes what follows on in this page, or searches back when it holds none of the walk's records. */
   private take(page: Page, answer: ListPage): void {
-    const items = answer.items;
     if (answer.total !== undefined) this.totalHint = answer.total;
-    const short = items.length < page.size;
+    // Short by what the service sent: a page that repeated a record is still a full page.
+    const short = answer.items.length < page.size;
+    const { items, places } = firstOfEach(answer.items, this.keyOf);
+    // Where the record at INDEX of the page (without repeats) was in the list; past its end, after the page.
+    const place = (index: number) => page.offset + (places[index] ?? answer.items.length);
     const from = this.started ? this.continuation(items) : 0;
     if (from === undefined) return this.searchBack(page, items, short);
     const first = !this.started;
     if (this.started) {
       // How far the list moved back since the record held back was read: the margin of the next pages.
-      const shift = this.next - (page.offset + from);
+      const shift = this.next - place(from);
       this.margin = Math.min(MAX_MARGIN, Math.max(2 * shift, this.margin - 1, 0));
     }
     this.started = true;
@@ -337,13 +343,13 @@ export class Walk implements AsyncIterable<unknown> {
     const fresh = items.slice(from);
     if (fresh.length > 0) {
       this.held = fresh;
-      this.next = page.offset + items.length - 1;
+      this.next = place(items.length - 1);
     } else if (short) {
       // The list ends on the last record given out: the one held back has been deleted.
       this.held = [];
     } else {
       // The page ends on the last record given out: the one held back is further on.
-      this.next = page.offset + items.length;
+      this.next = place(items.length);
     }
     this.ended = short;
     if (short || fresh.length > 1) {
@@ -405,6 +411,26 @@ export class Walk implements AsyncIterable<unknown> {
     this.searches++;
     this.inFlight.unshift(this.ask(Math.max(0, page.offset - SEARCH_STEP), PAGE_MAX, 0), { ...page, missed: true });
   }
+}
+
+/**
+ * A page with each record once: the first of those the service repeated in it (the same id, or for a
+ * record without one the same key), and where each record kept was in the page. A list holds a
+ * record once; a page that repeats one (a join on the service's side) would otherwise give it twice.
+ */
+function firstOfEach(page: readonly unknown[], keyOf: (record: unknown) => string): { items: unknown[]; places: number[] } {
+  const seen = new Set<string>();
+  const items: unknown[] = [];
+  const places: number[] = [];
+  page.forEach((record, index) => {
+    const id = recordId(record);
+    const key = id === undefined ? keyOf(record) : `id:${id}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    items.push(record);
+    places.push(index);
+  });
+  return { items, places };
 }
 
 /** Failures that asking again later may cure: the network, the service's own errors, its rate limit. */

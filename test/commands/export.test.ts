@@ -120,3 +120,47 @@ describe('contacts export', () => {
     expect(churn.pages()).toBeGreaterThanOrEqual(9);
   });
 });
+
+/**
+ * A service whose contacts list repeats records (a join on its side): the list as it sends it is the
+ * real one with the contacts at REPEATED each sent twice in a row, paged by `offset` over what it sends.
+ */
+function repeatingWorkspace(repeated: readonly number[]) {
+  const records = (): Array<{ id: string }> => {
+    const all: Array<{ id: string }> = [];
+    for (let offset = 0; ; offset += 50) {
+      const page = ws.api('GET', `/contacts?limit=50&offset=${offset}`).data.contacts;
+      all.push(...page);
+      if (page.length < 50) return all;
+    }
+  };
+  let repeats = 0;
+  const transport: Transport = async (request) => {
+    const url = new URL(request.url);
+    if (request.method !== 'GET' || !url.pathname.endsWith('/contacts')) return ws.transport(request);
+    await ws.transport(request); // logged
+    const sent = records().flatMap((record, index) => (repeated.includes(index) ? [record, record] : [record]));
+    const offset = Number(url.searchParams.get('offset') ?? 0);
+    const page = sent.slice(offset, offset + Number(url.searchParams.get('limit') ?? 20));
+    repeats += page.filter((record, index) => page.findIndex((other) => other.id === record.id) !== index).length;
+    return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ data: { contacts: page, total: sent.length }, error: null }) };
+  };
+  return { workspace: { ...ws, transport } as Workspace, expected: () => records().map((record) => record.id), repeats: () => repeats };
+}
+
+describe('a service that repeats a record within a page', () => {
+  // 2: within the first page; 49: the last of the first page, which the second page starts on (it
+  // is held back), repeated at the head of the second; 120: within a later page.
+  it.each([
+    ['contacts list --all --json', ['contacts', 'list', '--all', '--json'], (stdout: string) => JSON.parse(stdout) as Array<{ id: string }>],
+    ['contacts export --format ndjson', ['contacts', 'export', '--format', 'ndjson'], (stdout: string) => stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: string })],
+  ])('%s prints each record once, every one, in list order', async (_, argv, parse) => {
+    for (let index = 0; index < 150; index++) ws.api('POST', '/contacts', { name: `Repeated ${index}`, email: `repeated-${index}-${argv.length}@example.com` });
+    const service = repeatingWorkspace([2, 49, 120]);
+    const result = await run(argv, { ws: service.workspace });
+    expect(result.code, result.stderr).toBe(0);
+    expect(service.repeats()).toBeGreaterThanOrEqual(3);
+    expect(parse(result.stdout).map((record) => record.id)).toEqual(service.expected());
+  });
+});
+
