@@ -119,7 +119,7 @@ __crm_flags() {
         'status') echo "$globals "'-L --limit -h --help' ;;
         'contacts') echo "$globals "'-h --help' ;;
         'contacts list') echo "$globals "'-L --limit --offset --all --search --status --list-id -h --help' ;;
-        'contacts get') echo "$globals "'-h --help' ;;
+        'contacts get') echo "$globals "'--concurrency -h --help' ;;
         'contacts view') echo "$globals "'-L --limit -h --help' ;;
         'contacts create') echo "$globals "'--name --email --company --phone --title --status --account-id --list-ids --set --data --score -h --help' ;;
         'contacts update') echo "$globals "'--name --email --company --phone --title --status --account-id --list-ids --set --data --concurrency -h --help' ;;
@@ -134,14 +134,14 @@ __crm_flags() {
         'contacts export') echo "$globals "'--format --search --status --list-id -h --help' ;;
         'accounts') echo "$globals "'-h --help' ;;
         'accounts list') echo "$globals "'-L --limit --offset --all --search --industry -h --help' ;;
-        'accounts get') echo "$globals "'-h --help' ;;
+        'accounts get') echo "$globals "'--concurrency -h --help' ;;
         'accounts view') echo "$globals "'-L --limit -h --help' ;;
         'accounts create') echo "$globals "'--name --domain --industry --employees --set --data -h --help' ;;
         'accounts update') echo "$globals "'--name --domain --industry --employees --set --data --concurrency -h --help' ;;
         'accounts delete') echo "$globals "'-y --yes --concurrency -h --help' ;;
         'deals') echo "$globals "'-h --help' ;;
         'deals list') echo "$globals "'-L --limit --offset --all --search --stage --status --account-id --contact-id -h --help' ;;
-        'deals get') echo "$globals "'-h --help' ;;
+        'deals get') echo "$globals "'--concurrency -h --help' ;;
         'deals view') echo "$globals "'-L --limit -h --help' ;;
         'deals create') echo "$globals "'--name --amount --currency --stage --account-id --contact-id --close-date --set --data -h --help' ;;
         'deals update') echo "$globals "'--name --amount --currency --stage --account-id --contact-id --close-date --set --data --concurrency -h --help' ;;
@@ -149,7 +149,7 @@ __crm_flags() {
         'deals stage') echo "$globals "'--set --data --stage --concurrency -h --help' ;;
         'sequences') echo "$globals "'-h --help' ;;
         'sequences list') echo "$globals "'-L --limit --offset --all --search --status -h --help' ;;
-        'sequences get') echo "$globals "'-h --help' ;;
+        'sequences get') echo "$globals "'--concurrency -h --help' ;;
         'sequences create') echo "$globals "'--name --description --status --steps --description-file --set --data -h --help' ;;
         'sequences update') echo "$globals "'--name --description --status --steps --description-file --set --data --concurrency -h --help' ;;
         'sequences delete') echo "$globals "'-y --yes --concurrency -h --help' ;;
@@ -157,7 +157,7 @@ __crm_flags() {
         'sequences contacts') echo "$globals "'-L --limit --offset --all -h --help' ;;
         'tasks') echo "$globals "'-h --help' ;;
         'tasks list') echo "$globals "'-L --limit --offset --all --search --status --priority --contact-id --deal-id --overdue --due --sort -h --help' ;;
-        'tasks get') echo "$globals "'-h --help' ;;
+        'tasks get') echo "$globals "'--concurrency -h --help' ;;
         'tasks create') echo "$globals "'--title --description --status --priority --due --contact-id --deal-id --description-file --set --data -h --help' ;;
         'tasks update') echo "$globals "'--title --description --status --priority --due --contact-id --deal-id --description-file --set --data --concurrency -h --help' ;;
         'tasks delete') echo "$globals "'-y --yes --concurrency -h --help' ;;
@@ -214,6 +214,7 @@ __crm_flag_values() {
         'status -L' | 'status --limit') ;;
         'contacts list -L' | 'contacts list --limit' | 'contacts list --offset' | 'contacts list --search' | 'contacts list --list-id') ;;
         'contacts list --status') echo 'lead prospect customer churned' ;;
+        'contacts get --concurrency') ;;
         'contacts view -L' | 'contacts view --limit') ;;
         'contacts create --name' | 'contacts create --email' | 'contacts create --company' | 'contacts create --phone' | 'contacts create --title' | 'contacts create --account-id' | 'contacts create --list-ids' | 'contacts create --set' | 'contacts create --data') ;;
         'contacts create --status') echo 'lead prospect customer churned' ;;
@@ -237,6 +238,7 @@ __crm_flag_values() {
         'contacts export --search' | 'contacts export --list-id') ;;
         'contacts export --status') echo 'lead prospect customer churned' ;;
         'accounts list -L' | 'accounts list --limit' | 'accounts list --offset' | 'accounts list --search' | 'accounts list --industry') ;;
+        'accounts get --concurrency') ;;
         'accounts view -L' | 'accounts view --limit') ;;
         'accounts create --name' | 'accounts create --domain' | 'accounts create --industry' | 'accounts create --employees' | 'accounts create --set' | 'accounts create --data') ;;
         'accounts update --name' | 'accounts update --domain' | 'accounts update --industry' | 'accounts update --employees' | 'accounts update --set' | 'accounts update --data' | 'accounts update --concurrency') ;;
@@ -244,6 +246,7 @@ __crm_flag_values() {
         'deals list -L' | 'deals list --limit' | 'deals list --offset' | 'deals list --search' | 'deals list --account-id' | 'deals list --contact-id') ;;
         'deals list --stage') echo '@dynamic stages' ;;
         'deals list --status') echo 'open won lost' ;;
+        'deals get --concurrency') ;;
         'deals view -L' | 'deals view --limit') ;;
         'deals create --name' | 'deals create --amount' | 'deals create --currency' | 'deals create --account-id' | 'deals create --contact-id' | 'deals create --close-date' | 'deals create --set' | 'deals create --data') ;;
         'deals create --stage') echo '@dynamic stages' ;;
@@ -254,6 +257,7 @@ __crm_flag_values() {
         'deals stage --stage') echo '@dynamic stages' ;;
         'sequences list -L' | 'sequences list --limit' | 'sequences list --offset' | 'sequences list --search') ;;
         'sequences list --status') echo 'active paused archived' ;;
+        'sequences get --concurrency') ;;
         'sequences create --name' | 'sequences create --description' | 'sequences create --steps' | 'sequences create --set' | 'sequences create --data') ;;
         'sequences create --status') echo 'active paused archived' ;;
         'sequences create --description-file') echo '@file' ;;
@@ -268,6 +272,7 @@ __crm_flag_values() {
         'tasks list --status') echo 'open completed' ;;
         'tasks list --priority') echo 'low normal high' ;;
         'tasks list --sort') echo 'due' ;;
+        'tasks get --concurrency') ;;
         'tasks create --title' | 'tasks create --description' | 'tasks create --due' | 'tasks create --contact-id' | 'tasks create --deal-id' | 'tasks create --set' | 'tasks create --data') ;;
         'tasks create --status') echo 'open completed' ;;
         'tasks create --priority') echo 'low normal high' ;;

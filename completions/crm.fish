@@ -181,7 +181,7 @@ function __crm_value_flags
         case 'contacts list'
             echo --output -o --fields --jq --profile --base-url --timeout --limit -L --offset --search --status --list-id
         case 'contacts get'
-            echo --output -o --fields --jq --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout --concurrency
         case 'contacts view'
             echo --output -o --fields --jq --profile --base-url --timeout --limit -L
         case 'contacts create'
@@ -211,7 +211,7 @@ function __crm_value_flags
         case 'accounts list'
             echo --output -o --fields --jq --profile --base-url --timeout --limit -L --offset --search --industry
         case 'accounts get'
-            echo --output -o --fields --jq --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout --concurrency
         case 'accounts view'
             echo --output -o --fields --jq --profile --base-url --timeout --limit -L
         case 'accounts create'
@@ -225,7 +225,7 @@ function __crm_value_flags
         case 'deals list'
             echo --output -o --fields --jq --profile --base-url --timeout --limit -L --offset --search --stage --status --account-id --contact-id
         case 'deals get'
-            echo --output -o --fields --jq --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout --concurrency
         case 'deals view'
             echo --output -o --fields --jq --profile --base-url --timeout --limit -L
         case 'deals create'
@@ -241,7 +241,7 @@ function __crm_value_flags
         case 'sequences list'
             echo --output -o --fields --jq --profile --base-url --timeout --limit -L --offset --search --status
         case 'sequences get'
-            echo --output -o --fields --jq --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout --concurrency
         case 'sequences create'
             echo --output -o --fields --jq --profile --base-url --timeout --name --description --status --steps --description-file --set --data
         case 'sequences update'
@@ -257,7 +257,7 @@ function __crm_value_flags
         case 'tasks list'
             echo --output -o --fields --jq --profile --base-url --timeout --limit -L --offset --search --status --priority --contact-id --deal-id --due --sort
         case 'tasks get'
-            echo --output -o --fields --jq --profile --base-url --timeout
+            echo --output -o --fields --jq --profile --base-url --timeout --concurrency
         case 'tasks create'
             echo --output -o --fields --jq --profile --base-url --timeout --title --description --status --priority --due --contact-id --deal-id --description-file --set --data
         case 'tasks update'
@@ -445,7 +445,7 @@ complete -c crm -n '__crm_at \'status\'' -s h -l help -d 'show help'
 # crm contacts
 complete -c crm -n '__crm_at \'contacts\'' -a list -d 'List contacts, newest first'
 complete -c crm -n '__crm_at \'contacts\'' -a ls -d 'List contacts, newest first'
-complete -c crm -n '__crm_at \'contacts\'' -a get -d 'Show one contact'
+complete -c crm -n '__crm_at \'contacts\'' -a get -d 'Show one contact (or several)'
 complete -c crm -n '__crm_at \'contacts\'' -a view -d 'Show a contact whole: notes, open tasks, sequences, account and its open deals, latest suggestion'
 complete -c crm -n '__crm_at \'contacts\'' -a create -d 'Create a contact'
 complete -c crm -n '__crm_at \'contacts\'' -a new -d 'Create a contact'
@@ -470,6 +470,7 @@ complete -c crm -n '__crm_at \'contacts list\'' -l list-id -x -d 'only contacts 
 complete -c crm -n '__crm_at \'contacts list\'' -s h -l help -d 'show help'
 
 # crm contacts get
+complete -c crm -n '__crm_at \'contacts get\'' -l concurrency -x -d 'requests at a time (default 4)'
 complete -c crm -n '__crm_at \'contacts get\'' -s h -l help -d 'show help'
 
 # crm contacts view
@@ -574,7 +575,7 @@ complete -c crm -n '__crm_at \'contacts export\'' -s h -l help -d 'show help'
 # crm accounts
 complete -c crm -n '__crm_at \'accounts\'' -a list -d 'List accounts, newest first'
 complete -c crm -n '__crm_at \'accounts\'' -a ls -d 'List accounts, newest first'
-complete -c crm -n '__crm_at \'accounts\'' -a get -d 'Show one account'
+complete -c crm -n '__crm_at \'accounts\'' -a get -d 'Show one account (or several)'
 complete -c crm -n '__crm_at \'accounts\'' -a view -d 'Show an account whole: its contacts and its deals'
 complete -c crm -n '__crm_at \'accounts\'' -a create -d 'Create an account'
 complete -c crm -n '__crm_at \'accounts\'' -a new -d 'Create an account'
@@ -593,6 +594,7 @@ complete -c crm -n '__crm_at \'accounts list\'' -l industry -x -d 'only accounts
 complete -c crm -n '__crm_at \'accounts list\'' -s h -l help -d 'show help'
 
 # crm accounts get
+complete -c crm -n '__crm_at \'accounts get\'' -l concurrency -x -d 'requests at a time (default 4)'
 complete -c crm -n '__crm_at \'accounts get\'' -s h -l help -d 'show help'
 
 # crm accounts view
@@ -626,7 +628,7 @@ complete -c crm -n '__crm_at \'accounts delete\'' -s h -l help -d 'show help'
 # crm deals
 complete -c crm -n '__crm_at \'deals\'' -a list -d 'List deals, newest first'
 complete -c crm -n '__crm_at \'deals\'' -a ls -d 'List deals, newest first'
-complete -c crm -n '__crm_at \'deals\'' -a get -d 'Show one deal'
+complete -c crm -n '__crm_at \'deals\'' -a get -d 'Show one deal (or several)'
 complete -c crm -n '__crm_at \'deals\'' -a view -d 'Show a deal whole: its stage history, account, contact and open tasks'
 complete -c crm -n '__crm_at \'deals\'' -a create -d 'Create a deal'
 complete -c crm -n '__crm_at \'deals\'' -a new -d 'Create a deal'
@@ -649,6 +651,7 @@ complete -c crm -n '__crm_at \'deals list\'' -l contact-id -x -d 'only deals of 
 complete -c crm -n '__crm_at \'deals list\'' -s h -l help -d 'show help'
 
 # crm deals get
+complete -c crm -n '__crm_at \'deals get\'' -l concurrency -x -d 'requests at a time (default 4)'
 complete -c crm -n '__crm_at \'deals get\'' -s h -l help -d 'show help'
 
 # crm deals view
@@ -696,8 +699,8 @@ complete -c crm -n '__crm_argument \'deals stage\' 0 +' -a '(__crm_dynamic stage
 # crm sequences
 complete -c crm -n '__crm_at \'sequences\'' -a list -d 'List sequences, newest first'
 complete -c crm -n '__crm_at \'sequences\'' -a ls -d 'List sequences, newest first'
-complete -c crm -n '__crm_at \'sequences\'' -a get -d 'Show one sequence'
-complete -c crm -n '__crm_at \'sequences\'' -a view -d 'Show one sequence'
+complete -c crm -n '__crm_at \'sequences\'' -a get -d 'Show one sequence (or several)'
+complete -c crm -n '__crm_at \'sequences\'' -a view -d 'Show one sequence (or several)'
 complete -c crm -n '__crm_at \'sequences\'' -a create -d 'Create a sequence'
 complete -c crm -n '__crm_at \'sequences\'' -a new -d 'Create a sequence'
 complete -c crm -n '__crm_at \'sequences\'' -a update -d 'Change fields of a sequence (or several)'
@@ -717,6 +720,7 @@ complete -c crm -n '__crm_at \'sequences list\'' -l status -x -a 'active paused 
 complete -c crm -n '__crm_at \'sequences list\'' -s h -l help -d 'show help'
 
 # crm sequences get
+complete -c crm -n '__crm_at \'sequences get\'' -l concurrency -x -d 'requests at a time (default 4)'
 complete -c crm -n '__crm_at \'sequences get\'' -s h -l help -d 'show help'
 
 # crm sequences create
@@ -760,8 +764,8 @@ complete -c crm -n '__crm_at \'sequences contacts\'' -s h -l help -d 'show help'
 # crm tasks
 complete -c crm -n '__crm_at \'tasks\'' -a list -d 'List tasks, newest first (or by due date)'
 complete -c crm -n '__crm_at \'tasks\'' -a ls -d 'List tasks, newest first (or by due date)'
-complete -c crm -n '__crm_at \'tasks\'' -a get -d 'Show one task'
-complete -c crm -n '__crm_at \'tasks\'' -a view -d 'Show one task'
+complete -c crm -n '__crm_at \'tasks\'' -a get -d 'Show one task (or several)'
+complete -c crm -n '__crm_at \'tasks\'' -a view -d 'Show one task (or several)'
 complete -c crm -n '__crm_at \'tasks\'' -a create -d 'Create a task'
 complete -c crm -n '__crm_at \'tasks\'' -a new -d 'Create a task'
 complete -c crm -n '__crm_at \'tasks\'' -a update -d 'Change fields of a task (or several)'
@@ -787,6 +791,7 @@ complete -c crm -n '__crm_at \'tasks list\'' -l sort -x -a 'due' -d 'due: soones
 complete -c crm -n '__crm_at \'tasks list\'' -s h -l help -d 'show help'
 
 # crm tasks get
+complete -c crm -n '__crm_at \'tasks get\'' -l concurrency -x -d 'requests at a time (default 4)'
 complete -c crm -n '__crm_at \'tasks get\'' -s h -l help -d 'show help'
 
 # crm tasks create

@@ -195,10 +195,10 @@ export function report(rows: readonly Row[], view: View, hint?: string): Result 
 
 /** What a command does to each record, for its report. */
 interface EachAction {
-  /** The result word of a record it succeeded for: updated, deleted, moved... */
+  /** The result word of a record it succeeded for: updated, deleted, moved, found... */
   success: string;
-  /** The question at a terminal: "Update" (12 contacts), "Move" (12 deals) "to Won". */
-  verb: string;
+  /** The question at a terminal: "Update" (12 contacts), "Move" (12 deals) "to Won". None: a read, which changes nothing and is not asked about. */
+  verb?: string;
   to?: string;
   act: (id: string) => Promise<unknown>;
   view: View;
@@ -211,7 +211,25 @@ interface EachAction {
 
 /** TARGETS confirmed, resolved and acted on, one row each: the many-record half of a command. */
 export async function actOnEach(ctx: Context, field: FieldSpec, targets: Targets, action: EachAction): Promise<Result> {
-  await confirmMany(ctx, targets.values.length, { verb: action.verb, to: action.to, noun: action.view.noun ?? 'records', deletes: action.deletes, yes: action.yes });
+  return report(await rowsOfEach(ctx, field, targets, action), action.view, action.hint);
+}
+
+/**
+ * TARGETS read, one record each (get of several): the records found, in the order given, as a list
+ * prints them (--json an array of records, what a script wants); each one not read is a line on
+ * stderr naming it and why, and the run exits as a write's report does (7 when some failed).
+ */
+export async function readEach(ctx: Context, field: FieldSpec, targets: Targets, action: Omit<EachAction, 'verb' | 'to' | 'deletes' | 'yes'>): Promise<Result> {
+  const rows = await rowsOfEach(ctx, field, targets, action);
+  const found = rows.filter((row) => row.ok).map((row) => row.record);
+  const notRead = rows.filter((row) => !row.ok).map((row) => `${row.id}: ${row.error ?? row.result.replace(/_/g, ' ')}`);
+  return { ...list(found, { ...action.view, summary: countsOf(rows), notices: notRead }), failure: report(rows, action.view, action.hint).failure };
+}
+
+async function rowsOfEach(ctx: Context, field: FieldSpec, targets: Targets, action: EachAction): Promise<Row[]> {
+  if (action.verb !== undefined) {
+    await confirmMany(ctx, targets.values.length, { verb: action.verb, to: action.to, noun: action.view.noun ?? 'records', deletes: action.deletes, yes: action.yes });
+  }
   const concurrency = action.concurrency ?? CONCURRENCY;
   const resolved = await resolveTargets(ctx, field, targets.values, concurrency);
   const ids = [...new Set(resolved.filter((item) => typeof item === 'string'))];
@@ -223,5 +241,5 @@ export async function actOnEach(ctx: Context, field: FieldSpec, targets: Targets
     rows.delete(item);
     return row ? [row] : [];
   });
-  return report(ordered, action.view, action.hint);
+  return ordered;
 }

@@ -36,7 +36,8 @@ export function crud(resource: ResourceName, examples: Readonly<Record<Verb, rea
   const endpoint = (verb: Verb) => `${plural}_${verb}` as EndpointName;
   const declared: Record<Verb, () => Command> = {
     list: () => defineCommand({ command: [plural, 'list'], aliases: ['ls'], summary: `List ${plural}, newest first`, endpoint: endpoint('list'), columns, examples: examples.list }),
-    get: () => defineCommand({ command: [plural, 'get'], aliases: own.view ? [] : ['view'], summary: `Show one ${noun}`, endpoint: endpoint('get'), args: [idArg(noun)], examples: examples.get }),
+    get: () =>
+      defineCommand({ command: [plural, 'get'], aliases: own.view ? [] : ['view'], summary: `Show one ${noun} (or several)`, endpoint: endpoint('get'), args: [idsArg(noun)], options: CONCURRENCY_OPTIONS, mcp: { summary: `Show one ${noun}` }, examples: examples.get }),
     create: () => defineCommand({ command: [plural, 'create'], aliases: ['new'], summary: `Create ${article(noun)} ${noun}`, endpoint: endpoint('create'), columns, examples: examples.create }),
     update: () =>
       defineCommand({ command: [plural, 'update'], aliases: ['edit'], summary: `Change fields of ${article(noun)} ${noun} (or several)`, endpoint: endpoint('update'), args: [idsArg(noun)], options: CONCURRENCY_OPTIONS, columns, examples: examples.update }),

@@ -8,11 +8,11 @@ import { done, list, record, type Result, type View } from '../cli/result.js';
 import { isObject, type JsonObject } from '../registry/values.js';
 import { HttpError } from '../http/errors.js';
 import { fillPath, type Query } from '../http/url.js';
-import { resourceNamed } from '../registry/resources.js';
+import { RESOURCES, resourceNamed } from '../registry/resources.js';
 import { PAGE_DEFAULT, PAGE_MAX } from '../registry/service.js';
 import type { FieldSpec } from '../registry/types.js';
 import { buildBody } from './body.js';
-import { actOnEach, confirmDeletion, readTargets, type Targets } from './bulk.js';
+import { actOnEach, confirmDeletion, readEach, readTargets, type Targets } from './bulk.js';
 import { resolveCall } from './keys.js';
 import type { Call, EndpointCommand, Values } from './command.js';
 import { text } from './invocation.js';
@@ -50,10 +50,26 @@ export function idsField(command: { args: readonly FieldSpec[] }): FieldSpec | u
   return command.args.find((field) => field.name === 'ids' && field.variadic);
 }
 
-/** Several records (or `-`): the same request for each, in a report (./bulk.ts). */
+/** Several records (or `-`): the same request for each, in a report (./bulk.ts); a get, the records. */
 async function runOnEach(ctx: Context, invocation: Call, field: FieldSpec, targets: Targets): Promise<Result> {
   const op = invocation.command;
   const noun = op.plural ?? op.noun;
+  const concurrency = invocation.options.concurrency as number | undefined;
+  if (op.kind === 'get') {
+    // The records themselves, as a list of them prints (those not read named on stderr).
+    return readEach(ctx, field, targets, {
+      success: 'found',
+      view: { columns: op.resource ? RESOURCES[op.resource].columns : undefined, noun },
+      // At the bulk pace, as the writes' requests: a 429 is waited out (src/http/pace.ts).
+      act: async (id) => {
+        const data = await request(ctx, withId(invocation, id), 'GET');
+        if (!isObject(data)) throw noRecordError(op.noun);
+        return data;
+      },
+      concurrency,
+      hint: 'each id not read is named above; the records printed are the others',
+    });
+  }
   const view: View = { columns: ['id', 'result', ...reportedColumns(op), 'error'], noun };
   if (op.kind === 'delete') {
     return actOnEach(ctx, field, targets, {
@@ -61,7 +77,7 @@ async function runOnEach(ctx: Context, invocation: Call, field: FieldSpec, targe
       success: 'deleted',
       deletes: true,
       yes: invocation.options.yes === true,
-      concurrency: invocation.options.concurrency as number | undefined,
+      concurrency,
       view,
       act: async (id) => deletedRecord(id, await request(ctx, withId(invocation, id), 'DELETE')),
       hint: 'the report lists each record; those deleted are gone, run it again for the others',
@@ -74,7 +90,7 @@ async function runOnEach(ctx: Context, invocation: Call, field: FieldSpec, targe
     success: update ? 'updated' : 'done',
     view,
     act: async (id) => request(ctx, withId(invocation, id), op.method, body),
-    concurrency: invocation.options.concurrency as number | undefined,
+    concurrency,
     hint: 'the report lists each record; running the same command again is safe',
   });
 }

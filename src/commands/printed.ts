@@ -16,8 +16,9 @@ const REPORT_FIELDS = ['id', 'ok', 'result', 'error', 'record'] as const;
  */
 export function printedFields(command: Command, argument?: string): readonly string[] | undefined {
   if (command.printsReport) return REPORT_FIELDS;
-  // A command given several records (or `-`) prints a report; one record, what it always printed.
-  const report = command.args.some((field) => field.name === 'ids' && field.variadic) ? REPORT_FIELDS : [];
+  // A command given several records (or `-`) prints a report; one record, what it always printed. A
+  // get prints the records either way.
+  const report = command.kind !== 'get' && command.args.some((field) => field.name === 'ids' && field.variadic) ? REPORT_FIELDS : [];
   if (command.kind === 'delete') return union(['id', 'deleted'], report);
   const resource = command.printsResource === 'argument' ? argument && resourceNamed(argument) : (command.printsResource ?? command.resource);
   if (!resource) return command.printed && union(command.printed, report);

@@ -303,6 +303,105 @@ describe('confirmation', () => {
   });
 });
 
+describe('get of several: the records themselves, in the order given', () => {
+  const ids = (records: Array<{ id: string }>) => records.map((record) => record.id);
+
+  it('contacts get A MISSING B EMAIL: the records found in order (--json an array of them), the missing one on stderr, exit 7', async () => {
+    const [a, b, c] = newContacts(3, 'Read');
+    const result = await run(['contacts', 'get', b!.id, 'con_missing', a!.id, c!.email.toUpperCase(), '--json'], { ws });
+    expect(result.code).toBe(7);
+    expect(ids(json(result))).toEqual([b!.id, a!.id, c!.id]);
+    expect(json(result)[0]).toEqual(ws.api('GET', `/contacts/${b!.id}`).data);
+    expect(result.stderr.split('\n')).toEqual(expect.arrayContaining(['con_missing: contact con_missing not found']));
+    expect(result.stderr).toContain('"message":"1 of 4 failed: con_missing"');
+    expect(sent().sort()).toEqual(
+      [...[b!.id, 'con_missing', a!.id, c!.id].map((id) => `GET /api/v1/contacts/${id}`), `GET /api/v1/contacts?search=${encodeURIComponent(c!.email.toUpperCase())}&limit=50&offset=0`].sort(),
+    );
+  });
+
+  it('an email that names no contact is a line on stderr; -q prints the ids found, in order; a terminal is told the counts', async () => {
+    const [a, b] = newContacts(2, 'Quiet');
+    const quiet = await run(['contacts', 'get', a!.id, 'nobody.at.all@example.com', b!.email, '-q'], { ws, tty: { stderr: true } });
+    expect(quiet.code).toBe(7);
+    expect(quiet.stdout).toBe(`${a!.id}\n${b!.id}\n`);
+    expect(quiet.stderr).toContain('nobody.at.all@example.com: no contact with email nobody.at.all@example.com\n');
+    const counted = await run(['contacts', 'get', a!.id, 'nobody.at.all@example.com', b!.email], { ws, tty: { stderr: true } });
+    expect(counted.stderr).toContain('2 found, 1 not found\n');
+    expect(counted.stdout.trim().split('\n').map((line) => line.split('\t')[0])).toEqual([a!.id, b!.id]);
+  });
+
+  it.each([
+    ['accounts', () => [DEMO.accountName, DEMO.account], () => [ws.api('GET', `/accounts?search=${encodeURIComponent(DEMO.accountName)}`).data.accounts.find((account: { name: string }) => account.name === DEMO.accountName).id, DEMO.account]],
+    ['deals', () => ws.api('GET', '/deals?limit=2').data.deals.map((deal: { id: string }) => deal.id).reverse(), undefined],
+    ['sequences', () => ws.api('GET', '/sequences?limit=2').data.sequences.map((sequence: { id: string }) => sequence.id).reverse(), undefined],
+    ['tasks', () => newTasks(2).reverse(), undefined],
+  ] as Array<[string, () => string[], (() => string[]) | undefined]>)('%s get A B: both records, in the order given, one GET each', async (resource, given, expected) => {
+    const values = given();
+    const wanted = expected?.() ?? values;
+    ws.log.length = 0;
+    const result = await run([resource, 'get', ...values, '--json'], { ws });
+    expect(result.code, result.stderr).toBe(0);
+    expect(ids(json(result))).toEqual(wanted);
+    expect(sent().filter((request) => !request.includes('?search='))).toEqual(expect.arrayContaining(wanted.map((id) => `GET /api/v1/${resource}/${id}`)));
+  });
+
+  it('one id prints one record as it always did; `-` holding one id prints an array of one', async () => {
+    const one = await run(['tasks', 'get', DEMO.task, '--json'], { ws });
+    expect(one.code, one.stderr).toBe(0);
+    expect(json(one)).toMatchObject({ id: DEMO.task });
+    const piped = await run(['tasks', 'get', '-', '--json'], { ws, stdin: `${DEMO.task}\n` });
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(ids(json(piped))).toEqual([DEMO.task]);
+  });
+
+  it.each([
+    ['--json', ['--json']],
+    ['-o ndjson', ['-o', 'ndjson']],
+    ['tsv (a pipe\'s default)', []],
+  ])('tasks get - reads what `crm tasks list %s` printed: the same records, in the same order', async (_name, format) => {
+    newTasks(3);
+    const listed = await run(['tasks', 'list', '--search', 'Bulk task', '--limit', '3', ...format], { ws });
+    const expected = json(await run(['tasks', 'list', '--search', 'Bulk task', '--limit', '3', '--json'], { ws }));
+    ws.log.length = 0;
+    const result = await run(['tasks', 'get', '-', '-o', 'ndjson'], { ws, stdin: listed.stdout });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual(expected);
+    expect(sent()).toEqual(expect.arrayContaining(ids(expected).map((id: string) => `GET /api/v1/tasks/${id}`)));
+    expect(sent()).toHaveLength(3);
+  });
+
+  it('at the pace of bulk work: one record answered 429 more often than a single command retries is waited out, every record printed', async () => {
+    const [a, b] = newTasks(2);
+    ws.fault({ match: new RegExp(`^GET /api/v1/tasks/${a}$`), status: 429, headers: { 'retry-after': '0' }, times: 5 });
+    const result = await run(['tasks', 'get', a!, b!, '--json', '--concurrency', '1'], { ws });
+    expect(result.code, result.stderr).toBe(0);
+    expect(ids(json(result))).toEqual([a, b]);
+    expect(ws.requests(new RegExp(`^GET /api/v1/tasks/${a}$`))).toHaveLength(6);
+  });
+
+  it('more than 10 at a terminal are read without a question', async () => {
+    const many = newTasks(12);
+    const prompter = scriptedPrompter([]);
+    const result = await run(['tasks', 'get', ...many], { ws, tty: terminal, prompter });
+    expect(result.code, result.stderr).toBe(0);
+    expect(prompter.asked).toEqual([]);
+    expect(sent()).toHaveLength(12);
+  });
+
+  it.each([
+    ['an id with a space among good ones', ['contacts', 'get', DEMO.contact, 'con x', DEMO.email], undefined, 'crm: invalid ID "con x"'],
+    ['a bad email on stdin', ['contacts', 'get', '-'], `${DEMO.contact}\nada@\n`, 'crm: id on stdin line 2: invalid email "ada@"'],
+    ['a line of stdin that is not JSON', ['deals', 'get', '-'], `${DEMO.deal}\n{"id": }\n`, 'crm: stdin line 2: invalid JSON'],
+    ['--concurrency 0', ['tasks', 'get', DEMO.task, 'task_b', '--concurrency', '0'], undefined, 'crm: invalid --concurrency "0"'],
+    ['a misspelt --fields', ['tasks', 'get', DEMO.task, 'task_b', '--fields', 'titel'], undefined, 'crm: unknown field "titel" for tasks'],
+  ])('%s: exit 2 naming it, nothing sent (not even the look-ups)', async (_name, argv, stdin, message) => {
+    const result = await run(argv, { ws, stdin });
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr.startsWith(message), result.stderr).toBe(true);
+    expect(ws.requests()).toEqual([]);
+  });
+});
+
 describe('many ids', () => {
   it('300,000 ids on stdin are read and checked whole: a script deleting them without --yes is refused by their count, nothing sent', async () => {
     const ids = Array.from({ length: 300_000 }, (_, n) => `task_${n}`);

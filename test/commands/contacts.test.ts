@@ -162,7 +162,7 @@ describe('contacts get, create, update, delete', () => {
   });
 
   it.each([
-    [['contacts', 'get', '-'], 'ID'],
+    [['contacts', 'notes', 'add', '-', '--body', 'B'], 'ID'],
     [['contacts', 'view', '-'], 'ID'],
     [['contacts', 'notes', 'list', '-'], 'ID'],
     [['ai', 'trigger', '-'], 'CONTACT_ID'],

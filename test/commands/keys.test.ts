@@ -24,7 +24,7 @@ const sent = () => ws.requests().map((request) => `${request.method} ${request.u
 describe('every field that takes a contact or account id takes its email or name (from the registry)', () => {
   /** A call of each command with the natural key in that field (command name . field name). */
   const CALLS: Record<string, string[]> = {
-    'contacts_get.id': ['contacts', 'get', EMAIL],
+    'contacts_get.ids': ['contacts', 'get', EMAIL],
     'contacts_view.id': ['contacts', 'view', EMAIL],
     'contacts_create.account_id': ['contacts', 'create', '--name', 'Keyed', '--email', 'keyed@example.com', '--account-id', NAME],
     'contacts_update.ids': ['contacts', 'update', EMAIL, '--status', 'customer'],
@@ -34,7 +34,7 @@ describe('every field that takes a contact or account id takes its email or name
     'contacts_notes_add.id': ['contacts', 'notes', 'add', EMAIL, '--body', 'B'],
     'contacts_tasks_add.id': ['contacts', 'tasks', 'add', EMAIL, '--title', 'T'],
     'contacts_enroll.ids': ['contacts', 'enroll', EMAIL, '--sequence', DEMO.sequence],
-    'accounts_get.id': ['accounts', 'get', NAME],
+    'accounts_get.ids': ['accounts', 'get', NAME],
     'accounts_view.id': ['accounts', 'view', NAME],
     'accounts_update.ids': ['accounts', 'update', NAME, '--industry', 'I'],
     'accounts_delete.ids': ['accounts', 'delete', NAME],

@@ -133,8 +133,8 @@ const CASES: BadInput[] = [
   bad('holds no "/"', 'sequences', 'enroll', sequence, contact, 'con/2'),
 
   // Required values and commander's own checks.
-  bad("missing required argument 'id'", 'contacts', 'get'),
-  bad("too many arguments for 'get'", 'contacts', 'get', contact, 'extra'),
+  bad("missing required argument 'ids'", 'contacts', 'get'),
+  bad("too many arguments for 'view'", 'contacts', 'view', contact, 'extra'),
   bad("missing required argument 'query'", 'search'),
   bad("missing required argument 'contact_id'", 'ai', 'trigger'),
   bad("missing required argument 'ids'", 'tasks', 'complete'),

@@ -13,7 +13,10 @@ export const DEALS: readonly Command[] = [
     'deal',
     {
       list: [ex('crm deals list --stage proposal', 'deals in one stage', { tool: { stage: 'proposal' } }), ex('crm deals list --status won --fields name,amount', 'won deals, two fields')],
-      get: [ex(`crm deals get ${DEMO.deal}`, 'one deal with its stage history', { tool: { id: DEMO.deal } })],
+      get: [
+        ex(`crm deals get ${DEMO.deal}`, 'one deal with its stage history', { tool: { id: DEMO.deal } }),
+        ex("crm deals list --stage proposal -q | crm deals get - --jq '.[] | {name, moves: (.activities | length)}'", 'several deals, each with its stage history (a list leaves it out): a JSON array of the records'),
+      ],
       create: [
         ex('crm deals create --name "Annual licence" --amount 12000 --stage qualification', 'create a deal', { tool: { name: 'Annual licence', amount: 12000, stage: 'qualification' } }),
         ex(`crm deals create --name Renewal --account-id "${DEMO.accountName}" --contact-id ${DEMO.email}`, 'for an account and a contact, named by name and email'),

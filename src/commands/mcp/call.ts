@@ -22,7 +22,7 @@ import { flagName } from '../../registry/types.js';
 import type { KeyOf } from '../invocation.js';
 import type { WalkPosition } from '../../http/paginate.js';
 import { cursorScope, decodeCursor, encodeCursor } from './cursor.js';
-import { CURSOR, DATA, FULL, SHAPING, type Tool } from './tools.js';
+import { CURSOR, DATA, FULL, SHAPING, toolArgsOf, type Tool } from './tools.js';
 import { refusedKeyAdvice, type Workspace } from './workspace.js';
 
 export interface ToolResult {
@@ -134,11 +134,16 @@ const OWN_ARGUMENTS = new Set<string>([CURSOR.name, ...SHAPING]);
 function inputOf({ op, inputSchema }: Tool, args: Record<string, unknown>, paging: Paging | undefined): Parameters<typeof runCommand>[3] {
   const positional: Record<string, unknown> = {};
   const options: Record<string, unknown> = {};
+  // A tool's argument as its command takes it: a get's one `id` is its command's list of ids.
+  const toolArgs = toolArgsOf(op);
+  op.args.forEach((field, index) => {
+    const given = toolArgs[index]!;
+    if (Object.hasOwn(args, given.name)) positional[field.name] = field.variadic && !given.variadic ? [args[given.name]] : args[given.name];
+  });
   for (const name of Object.keys(inputSchema.properties)) {
-    if (!Object.hasOwn(args, name) || OWN_ARGUMENTS.has(name)) continue;
-    if (op.args.some((field) => field.name === name)) positional[name] = args[name];
+    if (!Object.hasOwn(args, name) || OWN_ARGUMENTS.has(name) || toolArgs.some((field) => field.name === name)) continue;
     // --data takes JSON text.
-    else options[name] = name === DATA.name ? JSON.stringify(args[name]) : args[name];
+    options[name] = name === DATA.name ? JSON.stringify(args[name]) : args[name];
   }
   // The call is the confirmation: the tool says it deletes (destructiveHint), the client asks.
   if (op.kind === 'delete') options.yes = true;
@@ -265,6 +270,6 @@ function messageOf(error: unknown, tool: Tool, workspace: Workspace): string {
 function inToolTerms(message: string, op: EndpointCommand): string {
   const names = new Map<string, string>();
   for (const field of commandOptions(op)) names.set(`--${flagName(field)}`, field.name);
-  for (const field of op.args) names.set(field.name.toUpperCase(), field.name);
+  for (const field of [...op.args, ...toolArgsOf(op)]) names.set(field.name.toUpperCase(), field.name);
   return message.replace(/--[a-z][a-z-]*|\b[A-Z][A-Z_]*\b/g, (word) => names.get(word) ?? word);
 }

@@ -10,6 +10,7 @@ import { RESOURCES } from '../../registry/resources.js';
 import { PAGE_DEFAULT } from '../../registry/service.js';
 import { staticValues, type FieldSpec, type Group } from '../../registry/types.js';
 import { callsEndpoint, type Command, type EndpointCommand } from '../command.js';
+import { idArg } from '../crud.js';
 import { printedFields } from '../printed.js';
 
 /** Records one call of a list tool returns at most, whatever the service allows: responses stay small. */
@@ -120,11 +121,20 @@ function shapingFields(op: EndpointCommand, brief: readonly string[] | undefined
   return [...(fields ? [fields] : []), ...(brief ? [FULL] : [])];
 }
 
+/**
+ * The tool's positional arguments, in the command's order: the command's own, except a get's, which
+ * takes one `id` as it always did (several ids on the command line print a list; an agent reads a
+ * record a call).
+ */
+export function toolArgsOf(op: EndpointCommand): FieldSpec[] {
+  return op.args.map((field) => (op.kind === 'get' && field.variadic && field.references ? idArg(field.references) : field));
+}
+
 function inputSchemaOf(op: EndpointCommand, brief: readonly string[] | undefined): ToolDefinition['inputSchema'] {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   // Every positional argument is required: what a terminal would ask for, or read from stdin, a call gives.
-  for (const field of op.args) {
+  for (const field of toolArgsOf(op)) {
     // A variadic argument is a list of ids, whatever a terminal also takes there (deals stage: the stage last).
     properties[field.name] = field.variadic ? { ...schemaOf({ ...field, type: 'ids', known: undefined }), minItems: 1, maxItems: IDS_MAX } : schemaOf(field);
     required.push(field.name);
@@ -235,9 +245,9 @@ function exampleOf(op: EndpointCommand, destructive: boolean): { arguments: Read
   const named = (field: FieldSpec) => `<${field.references ? `${field.references} id` : field.name}>`;
   const placeholder = (field: FieldSpec) => (field.variadic || field.type === 'ids' ? [named(field)] : named(field));
   const written = op.examples.find((example) => example.tool !== undefined);
-  const required = [...op.args, ...optionFieldsOf(op).filter((field) => field.required)];
+  const required = [...toolArgsOf(op), ...optionFieldsOf(op).filter((field) => field.required)];
   const args: Record<string, unknown> = written ? { ...written.tool } : Object.fromEntries(required.map((field) => [field.name, placeholder(field)]));
-  if (destructive) for (const field of [...op.args, ...optionFieldsOf(op)]) if (Object.hasOwn(args, field.name) && isId(field)) args[field.name] = placeholder(field);
+  if (destructive) for (const field of [...toolArgsOf(op), ...optionFieldsOf(op)]) if (Object.hasOwn(args, field.name) && isId(field)) args[field.name] = placeholder(field);
   return { arguments: args, description: written?.description };
 }
 
