@@ -83,6 +83,26 @@ const noFormData = {
 };
 
 /**
+ * undici's core takes two things from node:http, which costs about 3 ms of every network command to
+ * load: IncomingMessage, to detach the socket of a request body that is one (crm's bodies are
+ * strings), and http.maxHeaderSize, its default limit of an answer's headers: Node's default, 16 KiB,
+ * is given here (Node's --max-http-header-size no longer changes it). For those two modules node:http
+ * is replaced by that; the rest of undici (its fetch, loaded only with a proxy agent) keeps node:http.
+ */
+const noNodeHttp = {
+  name: 'no-node-http',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?http$/ }, (args) =>
+      /node_modules\/undici\/lib\/(core\/util|dispatcher\/client)\.js$/.test(args.importer) ? { path: 'undici-node-http', namespace: 'crm-shim' } : undefined,
+    );
+    build.onLoad({ filter: /^undici-node-http$/, namespace: 'crm-shim' }, () => ({
+      contents: 'module.exports = { IncomingMessage: class NeverABodyOfCrm {}, maxHeaderSize: 16 * 1024 };',
+      loader: 'js',
+    }));
+  },
+};
+
+/**
  * undici's HTTP parser (llhttp, WebAssembly) comes as base64 in JavaScript: parsing those strings
  * and decoding them costs about 2 ms of every network command. The build writes the binaries beside
  * the entries (dist/llhttp_simd.wasm, dist/llhttp.wasm), and the bundle reads the one undici asks for.
@@ -113,7 +133,7 @@ function betterSqliteInstalled() {
 }
 
 const common = {
-  plugins: [lazyChildProcess, noHttp2, lazyAssert, noFormData, llhttpFromFiles],
+  plugins: [lazyChildProcess, noHttp2, lazyAssert, noFormData, noNodeHttp, llhttpFromFiles],
   bundle: true,
   format: 'esm',
   platform: 'node',

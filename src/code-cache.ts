@@ -10,7 +10,7 @@
 // NODE_COMPILE_CACHE names the folder (its crm folder; by default crm's cache folder's v8 folder).
 // bin/crm.js loads this (dist/code-cache.js) on Node 20 before the app; loading it turns it on.
 
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { basename, dirname, join, sep } from 'node:path';
 import { Script } from 'node:vm';
@@ -18,6 +18,9 @@ import { cacheDir } from './config/paths.js';
 import { restoreDefaultParserFlags } from './transport/parser-tier.js';
 
 declare const __CRM_BUILD_ID__: string;
+
+/** How many builds' caches are kept (those written last). */
+const KEPT_BUILDS = 3;
 
 type Compile = (this: Module, content: string, filename: string) => unknown;
 
@@ -52,8 +55,10 @@ function useCodeCache(dist: string, env: NodeJS.ProcessEnv): void {
         writeFileSync(partial, script.createCachedData());
         renameSync(partial, file);
       }
-      // Caches of other builds (crm upgraded or rebuilt) are never read again.
-      for (const other of readdirSync(root)) if (!other.startsWith(`${__CRM_BUILD_ID__}-`)) rmSync(join(root, other), { recursive: true, force: true });
+      // Caches of builds not run lately (crm upgraded or rebuilt) are removed; a few are kept, for
+      // two crms used in turn (a global one and a project's) or two Node versions.
+      const folders = readdirSync(root).map((name) => ({ name, at: statSync(join(root, name)).mtimeMs }));
+      for (const { name } of folders.sort((a, b) => b.at - a.at).slice(KEPT_BUILDS)) rmSync(join(root, name), { recursive: true, force: true });
     } catch {
       // A cache is only ever a saving.
     }

@@ -19,6 +19,8 @@ const IDLE_MS = 4_000;
 const CONNECT_TIMEOUT_MS = 10_000;
 /** Answers larger than this (as sent or decoded) are refused: a list page is a few KiB. */
 export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+/** An answer whose headers are larger than this is refused (Node's own limit). */
+const MAX_HEADER_BYTES = 16 * 1024;
 const ACCEPT_ENCODING = 'gzip, br';
 
 /** Failures of the connection itself: nothing was sent on it. */
@@ -67,6 +69,7 @@ export async function createNetworkTransport(options: NetworkOptions): Promise<N
     keepAliveMaxTimeout: idleMs,
     // A server's `Keep-Alive: timeout=N`: stop using the connection a second before it does.
     keepAliveTimeoutThreshold: 1_000,
+    maxHeaderSize: MAX_HEADER_BYTES,
     connect: { timeout: CONNECT_TIMEOUT_MS, keepAlive: true, keepAliveInitialDelay: 30_000 },
   };
   let dispatcher: Dispatcher;
@@ -251,6 +254,7 @@ class Exchange implements Dispatcher.DispatchHandler {
     }
     if (this.answered) return new TransportError(`the response from ${host} was cut short`, 'ETRUNCATED', true);
     if (error.name === 'HTTPParserError' || code.startsWith('HPE_') || error.message === 'bad response' || error.message === 'bad upgrade') return this.malformed(parserProblem(error));
+    if (code === 'UND_ERR_HEADERS_OVERFLOW') return this.malformed(`its headers are larger than crm's limit of ${MAX_HEADER_BYTES / 1024} KiB`);
     if (!this.sent) return this.unsent(error, code);
     if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE') {
       const reset = code !== 'UND_ERR_SOCKET' || /reset/i.test(error.message);

@@ -4,7 +4,7 @@
 // so "read, not written again" is what proves a cache was taken. Node 22 and newer keep their own
 // cache (module.enableCompileCache, bin/crm.js), which this does not try.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -77,13 +77,19 @@ describe.skipIf(!NODE_20)('the code cache on Node 20', () => {
     expect(readFileSync(join(folder, 'crm.js.v8')).length).toBeGreaterThan(1000);
   });
 
-  it("another build's caches are removed when this build writes its own", async () => {
+  it("the caches of the 3 builds that wrote last are kept (two crms used in turn both keep theirs); older ones are removed", async () => {
     const env = homeWithDefaultCache();
-    const stale = join(env.XDG_CACHE_HOME!, 'crm', 'v8', `0000000000000000-node${process.version}-${process.arch}`);
-    mkdirSync(stale, { recursive: true });
-    writeFileSync(join(stale, 'crm.js.v8'), 'old');
+    const root = join(env.XDG_CACHE_HOME!, 'crm', 'v8');
+    const others = ['0000000000000000', '1111111111111111', '2222222222222222', '3333333333333333'].map((id) => `${id}-node${process.version}-${process.arch}`);
+    others.forEach((name, age) => {
+      mkdirSync(join(root, name), { recursive: true });
+      writeFileSync(join(root, name, 'crm.js.v8'), 'old');
+      // The first is the oldest.
+      const at = new Date(Date.now() - (others.length - age) * 60_000);
+      utimesSync(join(root, name), at, at);
+    });
     expect((await crm(['--help'], { env })).code).toBe(0);
-    expect(readdirSync(join(env.XDG_CACHE_HOME!, 'crm', 'v8'))).toEqual([`${buildId()}-node${process.version}-${process.arch}`]);
+    expect(readdirSync(root).sort()).toEqual([others[2], others[3], `${buildId()}-node${process.version}-${process.arch}`].sort());
   });
 
   it("NODE_COMPILE_CACHE names the folder and NODE_DISABLE_COMPILE_CACHE turns it off, as they do Node's own", async () => {

@@ -176,7 +176,7 @@ describe('URLs that cannot be sent', () => {
 });
 
 describe('what a list over plain HTTP loads', () => {
-  it("none of the built-ins it has no use for: node:assert (undici's checks call it only when one fails), node:crypto, node:fs's streams (an import of node:fs would load them)", async () => {
+  it("none of the built-ins it has no use for: node:assert (undici's checks call it only when one fails), node:http (undici's core takes two constants from it), node:tty (its output and errors go to pipes), node:crypto, node:fs's streams (an import of node:fs would load them)", async () => {
     const server = createPlainServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -198,7 +198,25 @@ describe('what a list over plain HTTP loads', () => {
       const modules = readFileSync(list, 'utf8').split('\n');
       // The list is complete: the HTTP client's own modules are in it.
       expect(modules).toContain('NativeModule net');
-      for (const name of ['assert', 'crypto', 'internal/fs/streams']) expect(modules).not.toContain(`NativeModule ${name}`);
+      for (const name of ['assert', 'http', 'tty', 'crypto', 'internal/fs/streams']) expect(modules).not.toContain(`NativeModule ${name}`);
+    } finally {
+      await new Promise((done) => server.close(done));
+    }
+  });
+
+  it("an answer whose headers are larger than 16 KiB (Node's limit, which crm keeps without node:http) is malformed: exit 6, and not asked again", async () => {
+    let requests = 0;
+    const server = createPlainServer((_req, res) => {
+      requests++;
+      res.writeHead(200, { 'content-type': 'application/json', 'x-padding': 'a'.repeat(17 * 1024) }).end(JSON.stringify({ data: { contacts: [], total: 0 }, error: null }));
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    try {
+      const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+      const result = await crm(['contacts', 'list'], { env: { ...freshHome(), CRM_BASE_URL: baseUrl, CRM_API_KEY: sandbox.apiKey } });
+      expect(result.code).toBe(6);
+      expect(result.stderr).toMatch(/^crm: malformed response from 127\.0\.0\.1:\d+: its headers are larger than crm's limit of 16 KiB$/m);
+      expect(requests).toBe(1);
     } finally {
       await new Promise((done) => server.close(done));
     }
