@@ -52,8 +52,13 @@ function useCodeCache(dist: string, env: NodeJS.ProcessEnv): void {
       for (const { script, file } of uncached) {
         // Written whole, then renamed: another crm never reads half a cache.
         const partial = `${file}.${process.pid}`;
-        writeFileSync(partial, script.createCachedData());
-        renameSync(partial, file);
+        try {
+          writeFileSync(partial, script.createCachedData());
+          renameSync(partial, file);
+        } finally {
+          // Left only when writing failed (a full disk).
+          rmSync(partial, { force: true });
+        }
       }
       // Caches of builds not run lately (crm upgraded or rebuilt) are removed; a few are kept, for
       // two crms used in turn (a global one and a project's) or two Node versions.
