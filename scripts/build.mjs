@@ -4,7 +4,7 @@
 // both), and the core, which app.js loads; a chunk for each command's handler and for the libraries a
 // command loads only when it uses them. dist/complete.js is the shell completions' fast path
 // (src/complete.ts), a file of its own so a TAB loads neither; dist/code-cache.js keeps V8's
-// compiled code between runs on Node 20 (src/code-cache.ts). All are CommonJS. dist/jq.wasm is --jq's engine
+// compiled code between runs (src/code-cache.ts). All are CommonJS. dist/jq.wasm is --jq's engine
 // (src/cli/jq.ts reads it from beside app.js; the package's "files" carry dist/ whole).
 import { build, transformSync as transform } from 'esbuild';
 import { createHash } from 'node:crypto';
@@ -201,8 +201,8 @@ const appIsSeparate = {
 };
 
 /**
- * esbuild splits only ES modules, but Node 20 keeps V8's compiled code between runs only for
- * CommonJS (src/code-cache.ts; Node 22's own cache takes both): each file the builds made is turned
+ * esbuild splits only ES modules, but V8's compiled code is kept between runs (src/code-cache.ts)
+ * only for CommonJS, which vm.Script compiles: each file the builds made is turned
  * into CommonJS, its imports into require() (import() into a promise of one). dist/package.json says
  * the files are CommonJS, and the bundled libraries' require() is the module's own.
  */
@@ -239,7 +239,7 @@ const app = await build({ ...common, plugins: [...common.plugins, handlersShareT
 commonJS([...complete.outputFiles, ...app.outputFiles]);
 writeFileSync(new URL('../dist/package.json', import.meta.url), '{\n  "type": "commonjs"\n}\n');
 
-// The code cache of Node 20 (loaded by bin/crm.js before the app), named by a hash of everything
+// The code cache (loaded by bin/crm.js before the app), named by a hash of everything
 // above: a cache is never read for another build's file of the same length.
 const codeCache = await build({ ...common, entryPoints: { 'code-cache': 'src/code-cache.ts' }, outdir: 'dist', splitting: false, define: { ...common.define, __CRM_BUILD_ID__: JSON.stringify(buildId()) } });
 commonJS(codeCache.outputFiles);

@@ -1,7 +1,7 @@
 // How the bundle is cut, for start-up (bench/run.mjs measures it): each module a command loads is a
 // file for Node to resolve, read and compile, so the entry and the app share the definitions and the
 // app is one more chunk. The bundle is CommonJS: a command never starts Node's ES module loader, and
-// on Node 20 its compiled code can be kept between runs (src/code-cache.ts; test/e2e/code-cache.test.ts).
+// its compiled code can be kept between runs (src/code-cache.ts; test/e2e/code-cache.test.ts).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -57,7 +57,7 @@ describe('the bundle', () => {
       const bare = loaded(['-e', '0']);
       expect(bare.length).toBeGreaterThan(0);
       expect(loaded([CRM_BIN, '--version']).filter((name) => !bare.includes(name))).toEqual([]);
-      // The first list creates the sandbox (and on Node 20 writes the code cache); the second reads both.
+      // The first list creates the sandbox (and writes the code cache); the second reads both.
       for (let run = 0; run < 2; run++) expect(loaded([CRM_BIN, 'contacts', 'list', '--limit', '1', '--json']).filter((name) => !bare.includes(name)), `run ${run}`).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -1,8 +1,7 @@
-// Node 20's code cache (src/code-cache.ts): the first run of a command writes V8's compiled code of
-// each file of dist/ it loaded, and later runs start from it. V8 refuses a cache silently (made
-// under other flags, by another V8, for a source of another length) and crm then writes it again,
-// so "read, not written again" is what proves a cache was taken. Node 22 and newer keep their own
-// cache (module.enableCompileCache, bin/crm.js), which this does not try.
+// The code cache (src/code-cache.ts): the first run of a command writes V8's compiled code of each
+// file of dist/ it loaded, and later runs start from it. V8 refuses a cache silently (made under
+// other flags, by another V8, for a source of another length) and crm then writes it again, so
+// "read, not written again" is what proves a cache was taken.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,8 +10,6 @@ import { describe, expect, it } from 'vitest';
 import { DIST } from '../helpers/bundle.js';
 import { crm, freshHome } from '../helpers/crm.js';
 import { useTestServer } from '../helpers/server.js';
-
-const NODE_20 = Number(process.versions.node.split('.')[0]) < 22;
 
 /** A home whose code cache is in its default place, crm's cache folder ($XDG_CACHE_HOME/crm/v8). */
 function homeWithDefaultCache(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
@@ -37,7 +34,7 @@ function caches(folder: string): Map<string, number> {
 
 const folderOf = (env: NodeJS.ProcessEnv, root = join(env.XDG_CACHE_HOME!, 'crm', 'v8')) => join(root, `${buildId()}-node${process.version}-${process.arch}`);
 
-describe.skipIf(!NODE_20)('the code cache on Node 20', () => {
+describe('the code cache', () => {
   const live = useTestServer();
 
   it('a list over HTTP writes the cache of each file it loaded (undici included), and the next list reads them all: none is written again', async () => {
@@ -46,8 +43,8 @@ describe.skipIf(!NODE_20)('the code cache on Node 20', () => {
     expect(first.code, first.stderr).toBe(0);
     const written = caches(folderOf(env));
     expect([...written.keys()]).toEqual(expect.arrayContaining(['crm.js.v8', 'app.js.v8', expect.stringMatching(/^agent-.*\.js\.v8$/)]));
-    // The network command set V8's --liftoff-only (src/transport/parser-tier.ts): a cache written
-    // under it would be refused by every fresh start, and written again each time.
+    // On Node 20 the network command set V8's --liftoff-only (src/transport/parser-tier.ts): a cache
+    // written under it would be refused by every fresh start, and written again each time.
     const second = await crm(['contacts', 'list', '--json'], { env });
     expect(second.code, second.stderr).toBe(0);
     expect(second.stdout).toBe(first.stdout);
