@@ -203,8 +203,9 @@ const appIsSeparate = {
 /**
  * esbuild splits only ES modules, but V8's compiled code is kept between runs (src/code-cache.ts)
  * only for CommonJS, which vm.Script compiles: each file the builds made is turned
- * into CommonJS, its imports into require() (import() into a promise of one). dist/package.json says
- * the files are CommonJS, and the bundled libraries' require() is the module's own.
+ * into CommonJS, its imports into require() (import() into a promise of one), in strict mode as an
+ * ES module is. dist/package.json says the files are CommonJS, and the bundled libraries' require()
+ * is the module's own.
  */
 function commonJS(outputFiles) {
   for (const { path, text } of outputFiles) {
@@ -220,7 +221,7 @@ function commonJS(outputFiles) {
       logLevel: 'warning',
     });
     mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, usesImportMeta ? `var __importMetaUrl=require("node:url").pathToFileURL(__filename).href;${code}` : code);
+    writeFileSync(path, `"use strict";${usesImportMeta ? 'var __importMetaUrl=require("node:url").pathToFileURL(__filename).href;' : ''}${code}`);
   }
 }
 

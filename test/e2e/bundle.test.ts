@@ -29,6 +29,12 @@ describe('the bundle', () => {
     expect([join(DIST, 'crm.js'), ...chunksWith('')].filter((file) => readFileSync(file, 'utf8').includes('Move a deal to another pipeline stage'))).toEqual([definitions]);
   });
 
+  it('runs every file in strict mode, as the ES modules it is built from', () => {
+    const files = [join(DIST, 'crm.js'), join(DIST, 'app.js'), join(DIST, 'complete.js'), join(DIST, 'code-cache.js'), ...chunksWith('')];
+    expect(files.length).toBeGreaterThan(20);
+    for (const file of files) expect(readFileSync(file, 'utf8').startsWith('"use strict";'), file).toBe(true);
+  });
+
   it("loads the sandbox's schema (its creation, migrations) and demo data only when a database needs them, not with the sandbox", () => {
     const sandbox = chunksWith('openSandbox:()=>');
     expect(sandbox).toHaveLength(1);
