@@ -43,17 +43,21 @@ export async function readTargets(ctx: Context, field: FieldSpec, args: Values, 
   const given = (args[field.name] as string[] | undefined) ?? [];
   const resource = keyedResource(field);
   const check = (value: string, label: string) => (resource ? parseKey(resource, value, label) : parseId(value, label));
-  const named = given.filter((value) => value !== '-').map((value) => check(value, 'ID'));
+  // Each argument checked before stdin is read; `-` stands where its ids go.
+  const named = given.map((value) => (value === '-' ? value : check(value, 'ID')));
   const listed = async (text: string, source: string) => (await parseListedValues(text, source)).map(({ value, where }) => check(value, `id on ${where}`));
   const fromFile = file === undefined ? [] : await listed(await readSource(file, ctx.io.stdin, '--file'), file);
   const fromStdin = given.includes('-');
   const piped = fromStdin ? await listed(await readSource('-', ctx.io.stdin, 'the ids (-)'), 'stdin') : [];
-  // Not push(...list): a call's arguments are bounded (about 120,000), a file of ids is not.
-  const unique = [...new Set([...named, ...fromFile, ...piped])];
+  // In the order given, stdin's ids at the place of `-`. Not push(...list): a call's arguments are
+  // bounded (about 120,000), a file of ids is not.
+  const unique = new Set<string>();
+  for (const value of named) for (const one of value === '-' ? piped : [value]) unique.add(one);
+  for (const value of fromFile) unique.add(value);
   // What the argument is, without how it is given: "contact id or email", "deal ids".
   const what = field.description.replace(/\s*[;(].*$/, '');
-  if (unique.length === 0) throw usageError(`no ${what} given`, fromStdin ? 'stdin was empty' : undefined);
-  return { values: unique, many: unique.length > 1 || fromStdin || file !== undefined };
+  if (unique.size === 0) throw usageError(`no ${what} given`, fromStdin ? 'stdin was empty' : undefined);
+  return { values: [...unique], many: unique.size > 1 || fromStdin || file !== undefined };
 }
 
 /**

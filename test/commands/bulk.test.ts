@@ -370,6 +370,16 @@ describe('get of several: the records themselves, in the order given', () => {
     expect(sent()).toHaveLength(3);
   });
 
+  it('`-` among ids: the ids stdin lists come at its place, in the order given', async () => {
+    const [a, b, c, d] = newTasks(4);
+    const result = await run(['tasks', 'get', b!, '-', a!, '--json'], { ws, stdin: `${d}\n${c}\n` });
+    expect(result.code, result.stderr).toBe(0);
+    expect(ids(json(result))).toEqual([b, d, c, a]);
+    const updated = await run(['tasks', 'update', '-', a!, '--priority', 'low', '--json'], { ws, stdin: `${c}\n` });
+    expect(updated.code, updated.stderr).toBe(0);
+    expect(ids(json(updated))).toEqual([c, a]);
+  });
+
   it('at the pace of bulk work: one record answered 429 more often than a single command retries is waited out, every record printed', async () => {
     const [a, b] = newTasks(2);
     ws.fault({ match: new RegExp(`^GET /api/v1/tasks/${a}$`), status: 429, headers: { 'retry-after': '0' }, times: 5 });
