@@ -28,7 +28,8 @@ type Compile = (this: Module, content: string, filename: string) => unknown;
 /** Compiles the files under `dist` (a folder path ending in a separator) through V8's code cache. */
 function useCodeCache(dist: string, env: NodeJS.ProcessEnv): void {
   if (env.NODE_DISABLE_COMPILE_CACHE) return;
-  const root = env.NODE_COMPILE_CACHE ? join(env.NODE_COMPILE_CACHE, 'crm') : join(cacheDir(env), 'v8');
+  const root = cacheRoot(env);
+  if (root === undefined) return;
   const build = `${__CRM_BUILD_ID__}-node${process.version}-${process.arch}`;
   const folder = join(root, build);
   const uncached: Array<{ script: Script; file: string }> = [];
@@ -69,6 +70,16 @@ function useCodeCache(dist: string, env: NodeJS.ProcessEnv): void {
       // A cache is only ever a saving.
     }
   });
+}
+
+/** The folder of the builds' caches; nothing when crm has no cache folder (a user without HOME nor an entry in the password database, as a container's --user may be: no command that needs no folder fails for the cache). */
+function cacheRoot(env: NodeJS.ProcessEnv): string | undefined {
+  if (env.NODE_COMPILE_CACHE) return join(env.NODE_COMPILE_CACHE, 'crm');
+  try {
+    return join(cacheDir(env), 'v8');
+  } catch {
+    return undefined;
+  }
 }
 
 // The files beside this one: dist/.

@@ -2,13 +2,14 @@
 // file of dist/ it loaded, and later runs start from it. V8 refuses a cache silently (made under
 // other flags, by another V8, for a source of another length) and crm then writes it again, so
 // "read, not written again" is what proves a cache was taken.
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DIST } from '../helpers/bundle.js';
-import { crm, freshHome } from '../helpers/crm.js';
+import { CRM_BIN, crm, freshHome } from '../helpers/crm.js';
 import { useTestServer } from '../helpers/server.js';
 
 /** A home whose code cache is in its default place, crm's cache folder ($XDG_CACHE_HOME/crm/v8). */
@@ -100,4 +101,20 @@ describe('the code cache', () => {
     expect((await crm(['--help'], { env: off })).code).toBe(0);
     expect(existsSync(off.XDG_CACHE_HOME!)).toBe(false);
   });
+
+  // A user with neither HOME nor an entry in the password database (a container run with --user
+  // 12345) has no cache folder: Node's homedir() throws. Only root can start a process as such a user.
+  it.skipIf(process.platform !== 'linux' || process.getuid?.() !== 0 || spawnSync('setpriv', ['--version']).status !== 0)(
+    'a user without HOME nor an entry in the password database: --help and completions run, without a cache (no stack trace)',
+    () => {
+      const asNobody = (args: string[]) =>
+        spawnSync('setpriv', ['--reuid', '54321', '--regid', '54321', '--clear-groups', process.execPath, CRM_BIN, ...args], { env: { PATH: process.env.PATH, LANG: 'C.UTF-8' }, encoding: 'utf8' });
+      const help = asNobody(['--help']);
+      expect(help.stderr).toBe('');
+      expect(help.status).toBe(0);
+      expect(help.stdout).toContain('Usage: crm');
+      // A completion prints nothing when it fails (here: no configuration folder), never a stack trace.
+      expect(asNobody(['__complete', 'profiles']).stderr).toBe('');
+    },
+  );
 });
