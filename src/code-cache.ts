@@ -6,8 +6,9 @@
 // before it runs: a list over HTTP started 9 ms later with it on Node 24 than with this.
 // V8 refuses a cache made by another V8, under other flags or for a source of another length; a
 // source of the same length is told apart by the folder's name, which holds the build's id (a hash
-// of dist/, computed by scripts/build.mjs). A cache is only ever a saving: any failure to read or
-// write one is ignored. As with Node's own: NODE_DISABLE_COMPILE_CACHE turns it off, and
+// of dist/, computed by scripts/build.mjs). V8 does not check a cache's bytes: one damaged on disk
+// made it abort the process, at every run; each file holds the CRC-32 of its cache, as Node's own
+// compile cache does. A cache is only ever a saving: any failure to read or write one is ignored. As with Node's own: NODE_DISABLE_COMPILE_CACHE turns it off, and
 // NODE_COMPILE_CACHE names the folder (its crm folder; by default crm's cache folder's v8 folder).
 // bin/crm.js loads this (dist/code-cache.js) before the app; loading it turns it on.
 
@@ -39,7 +40,7 @@ function useCodeCache(dist: string, env: NodeJS.ProcessEnv): void {
   prototype._compile = function compileWithCache(content, filename) {
     if (!filename.startsWith(dist)) return compile.call(this, content, filename);
     const file = join(folder, `${basename(filename)}.v8`);
-    const cachedData = readOrNothing(file);
+    const cachedData = intact(readOrNothing(file));
     const script = new Script(Module.wrap(content), { filename, cachedData });
     if (cachedData === undefined || script.cachedDataRejected) uncached.push({ script, file });
     const run = script.runInThisContext() as (...args: unknown[]) => unknown;
@@ -55,7 +56,7 @@ function useCodeCache(dist: string, env: NodeJS.ProcessEnv): void {
         // Written whole, then renamed: another crm never reads half a cache.
         const partial = `${file}.${process.pid}`;
         try {
-          writeFileSync(partial, script.createCachedData());
+          writeFileSync(partial, sealed(script.createCachedData()));
           renameSync(partial, file);
         } finally {
           // Left only when writing failed (a full disk).
@@ -92,3 +93,21 @@ function readOrNothing(file: string): Buffer | undefined {
     return undefined;
   }
 }
+
+/** A cache file: the CRC-32 of V8's cache (4 bytes, little-endian), then the cache. */
+function sealed(cache: Buffer): Buffer {
+  const file = Buffer.allocUnsafe(4 + cache.length);
+  file.writeUInt32LE(crc32(cache), 0);
+  cache.copy(file, 4);
+  return file;
+}
+
+/** V8's cache in a cache file, when its bytes are those written. */
+function intact(file: Buffer | undefined): Buffer | undefined {
+  if (file === undefined || file.length < 4) return undefined;
+  const cache = file.subarray(4);
+  return file.readUInt32LE(0) === crc32(cache) ? cache : undefined;
+}
+
+// node:zlib is loaded only where a cache is read or written.
+const crc32 = (data: Buffer): number => process.getBuiltinModule('node:zlib').crc32(data);

@@ -75,6 +75,26 @@ describe('the code cache', () => {
     expect(readFileSync(join(folder, 'crm.js.v8')).length).toBeGreaterThan(1000);
   });
 
+  it('a cache damaged on disk (its length kept) is not given to V8, which would abort: the command works, and the cache is written again', async () => {
+    const env = homeWithDefaultCache();
+    const first = await crm(['contacts', 'list', '--limit', '1', '--json'], { env });
+    expect(first.code, first.stderr).toBe(0);
+    const file = join(folderOf(env), 'crm.js.v8');
+    const written = readFileSync(file);
+    // A quarter of the bytecode overwritten, as a bad sector or a torn write would.
+    writeFileSync(file, Buffer.concat([written.subarray(0, written.length >> 2), Buffer.alloc(written.length >> 2, 0xff), written.subarray(written.length >> 1)]));
+    const before = statSync(file).ino;
+    const second = await crm(['contacts', 'list', '--limit', '1', '--json'], { env });
+    expect(second.stderr).toBe('');
+    expect(second.code).toBe(0);
+    expect(second.stdout).toBe(first.stdout);
+    const rewritten = statSync(file).ino;
+    expect(rewritten).not.toBe(before);
+    // The cache written again is taken: the next run does not write it.
+    expect((await crm(['contacts', 'list', '--limit', '1', '--json'], { env })).code).toBe(0);
+    expect(statSync(file).ino).toBe(rewritten);
+  });
+
   it("the caches of the 3 builds that wrote last are kept (two crms used in turn both keep theirs); older ones are removed", async () => {
     const env = homeWithDefaultCache();
     const root = join(env.XDG_CACHE_HOME!, 'crm', 'v8');
