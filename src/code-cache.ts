@@ -12,7 +12,7 @@
 // NODE_COMPILE_CACHE names the folder (its crm folder; by default crm's cache folder's v8 folder).
 // bin/crm.js loads this (dist/code-cache.js) before the app; loading it turns it on.
 
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { basename, dirname, join, sep } from 'node:path';
 import { Script } from 'node:vm';
@@ -24,6 +24,9 @@ declare const __CRM_BUILD_ID__: string;
 /** How many builds' caches are kept (those written last). */
 const KEPT_BUILDS = 3;
 
+/** This user, who alone may write the caches crm reads (none on Windows). */
+const me = process.getuid?.();
+
 type Compile = (this: Module, content: string, filename: string) => unknown;
 
 /** Compiles the files under `dist` (a folder path ending in a separator) through V8's code cache. */
@@ -34,13 +37,17 @@ function useCodeCache(dist: string, env: NodeJS.ProcessEnv): void {
   const build = `${__CRM_BUILD_ID__}-node${process.version}-${process.arch}`;
   const folder = join(root, build);
   const uncached: Array<{ script: Script; file: string }> = [];
+  // A cache is code crm runs: one another user could write (NODE_COMPILE_CACHE=/tmp/cache, a
+  // folder another user made) is neither read nor written.
+  const guarded = () => ownedAlone(folder) && ownedAlone(root) && keepsItsEntries(dirname(root));
+  const readable = guarded();
 
   const prototype = Module.prototype as unknown as { _compile: Compile };
   const compile = prototype._compile;
   prototype._compile = function compileWithCache(content, filename) {
     if (!filename.startsWith(dist)) return compile.call(this, content, filename);
     const file = join(folder, `${basename(filename)}.v8`);
-    const cachedData = intact(readOrNothing(file));
+    const cachedData = readable ? intact(readOrNothing(file)) : undefined;
     const script = new Script(Module.wrap(content), { filename, cachedData });
     if (cachedData === undefined || script.cachedDataRejected) uncached.push({ script, file });
     const run = script.runInThisContext() as (...args: unknown[]) => unknown;
@@ -52,6 +59,7 @@ function useCodeCache(dist: string, env: NodeJS.ProcessEnv): void {
     try {
       restoreDefaultParserFlags();
       mkdirSync(folder, { recursive: true, mode: 0o700 });
+      if (!guarded()) return;
       for (const { script, file } of uncached) {
         // Written whole, then renamed: another crm never reads half a cache.
         const partial = `${file}.${process.pid}`;
@@ -85,6 +93,28 @@ function cacheRoot(env: NodeJS.ProcessEnv): string | undefined {
 
 // The files beside this one: dist/.
 useCodeCache(`${__dirname}${sep}`, process.env);
+
+/** A folder (not a link to one) of this user's that no one else can write, as ssh asks of ~/.ssh; any folder where there are no users (Windows). */
+function ownedAlone(path: string): boolean {
+  if (me === undefined) return true;
+  try {
+    const stat = lstatSync(path);
+    return stat.isDirectory() && stat.uid === me && (stat.mode & 0o022) === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** A folder where no one else can replace crm's folder: this user's or root's, writable by others only if sticky (/tmp). */
+function keepsItsEntries(path: string): boolean {
+  if (me === undefined) return true;
+  try {
+    const stat = statSync(path);
+    return (stat.uid === me || stat.uid === 0) && ((stat.mode & 0o002) === 0 || (stat.mode & 0o1000) !== 0);
+  } catch {
+    return false;
+  }
+}
 
 function readOrNothing(file: string): Buffer | undefined {
   try {

@@ -4,9 +4,10 @@
 // "read, not written again" is what proves a cache was taken.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { DIST } from '../helpers/bundle.js';
 import { CRM_BIN, crm, freshHome } from '../helpers/crm.js';
@@ -93,6 +94,45 @@ describe('the code cache', () => {
     // The cache written again is taken: the next run does not write it.
     expect((await crm(['contacts', 'list', '--limit', '1', '--json'], { env })).code).toBe(0);
     expect(statSync(file).ino).toBe(rewritten);
+  });
+
+  it('a cache folder another user could write (or owns) is neither read nor written: a cache is code crm runs', async () => {
+    // A cache as crm writes it (its CRC-32 right), whose bytecode would make V8 abort if it were read.
+    const good = mkdtempSync(join(tmpdir(), 'crm-compile-cache-'));
+    expect((await crm(['--help'], { env: homeWithDefaultCache({ NODE_COMPILE_CACHE: good }) })).code).toBe(0);
+    const cache = readFileSync(join(folderOf({}, join(good, 'crm')), 'crm.js.v8')).subarray(4);
+    const bytecode = Buffer.concat([cache.subarray(0, cache.length >> 2), Buffer.alloc(cache.length >> 2, 0xff), cache.subarray(cache.length >> 1)]);
+    const planted = Buffer.concat([Buffer.alloc(4), bytecode]);
+    planted.writeUInt32LE(crc32(bytecode), 0);
+
+    const unsafe: Array<[string, (base: string) => void]> = [
+      ['its crm folder writable by others', (base) => chmodSync(join(base, 'crm'), 0o777)],
+      ['NODE_COMPILE_CACHE writable by others, not sticky', (base) => chmodSync(base, 0o777)],
+    ];
+    // Only root can give a folder to another user.
+    if (process.getuid?.() === 0) unsafe.push(['the build folder owned by another user', (base) => chownSync(folderOf({}, join(base, 'crm')), 54321, 54321)]);
+    for (const [what, spoil] of unsafe) {
+      const base = mkdtempSync(join(tmpdir(), 'crm-compile-cache-'));
+      const folder = folderOf({}, join(base, 'crm'));
+      mkdirSync(folder, { recursive: true, mode: 0o700 });
+      writeFileSync(join(folder, 'crm.js.v8'), planted);
+      spoil(base);
+      const result = await crm(['--help'], { env: homeWithDefaultCache({ NODE_COMPILE_CACHE: base }) });
+      expect(result.stderr, what).toBe('');
+      expect(result.code, what).toBe(0);
+      expect(readdirSync(folder), what).toEqual(['crm.js.v8']);
+      expect(readFileSync(join(folder, 'crm.js.v8')), what).toEqual(planted);
+    }
+
+    // A folder all can write but none can replace another's entries in (/tmp: sticky) holds crm's folder.
+    const sticky = mkdtempSync(join(tmpdir(), 'crm-compile-cache-'));
+    chmodSync(sticky, 0o1777);
+    const env = homeWithDefaultCache({ NODE_COMPILE_CACHE: sticky });
+    expect((await crm(['--help'], { env })).code).toBe(0);
+    const written = caches(folderOf(env, join(sticky, 'crm')));
+    expect(written.has('crm.js.v8')).toBe(true);
+    expect((await crm(['--help'], { env })).code).toBe(0);
+    expect(caches(folderOf(env, join(sticky, 'crm')))).toEqual(written);
   });
 
   it("the caches of the 3 builds that wrote last are kept (two crms used in turn both keep theirs); older ones are removed", async () => {
