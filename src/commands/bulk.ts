@@ -30,7 +30,11 @@ export type Row = ReportRow & { failure?: CliError };
 export interface Targets {
   /** As given (ids, emails, names), each once, in order. */
   values: string[];
-  /** A report rather than the one record's output: several were given, or `-` (however many stdin held). */
+  /**
+   * A report rather than the one record's output: several were given (the same one twice too: the
+   * output's shape follows what a script passed, not what its values turned out to be), or `-`
+   * (however many stdin held).
+   */
   many: boolean;
 }
 
@@ -57,7 +61,7 @@ export async function readTargets(ctx: Context, field: FieldSpec, args: Values, 
   // What the argument is, without how it is given: "contact id or email", "deal ids".
   const what = field.description.replace(/\s*[;(].*$/, '');
   if (unique.size === 0) throw usageError(`no ${what} given`, fromStdin ? 'stdin was empty' : undefined);
-  return { values: [...unique], many: unique.size > 1 || fromStdin || file !== undefined };
+  return { values: [...unique], many: given.length > 1 || fromStdin || file !== undefined };
 }
 
 /**

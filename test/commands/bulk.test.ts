@@ -37,11 +37,15 @@ describe('several ids as arguments', () => {
     expect(ws.api('GET', `/tasks/${a}`).data.priority).toBe('high');
   });
 
-  it('one id keeps the output of one record; the same id twice is one record', async () => {
+  it('one id keeps the output of one record; the same id twice is one request, and a report of one row (two were given)', async () => {
     const [a] = newTasks(1);
+    const one = await run(['tasks', 'update', a!, '--priority', 'high', '--json'], { ws });
+    expect(one.code, one.stderr).toBe(0);
+    expect(json(one)).toMatchObject({ id: a, priority: 'high' });
+    ws.log.length = 0;
     const result = await run(['tasks', 'update', a!, a!, '--priority', 'low', '--json'], { ws });
     expect(result.code, result.stderr).toBe(0);
-    expect(json(result)).toMatchObject({ id: a, priority: 'low' });
+    expect(json(result)).toMatchObject([{ id: a, ok: true, result: 'updated', record: { id: a, priority: 'low' } }]);
     expect(sent()).toEqual([`PATCH /api/v1/tasks/${a}`]);
   });
 
@@ -368,6 +372,17 @@ describe('get of several: the records themselves, in the order given', () => {
     expect(result.stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual(expected);
     expect(sent()).toEqual(expect.arrayContaining(ids(expected).map((id: string) => `GET /api/v1/tasks/${id}`)));
     expect(sent()).toHaveLength(3);
+  });
+
+  it('the same id twice (or an id and its email): one GET, an array of one record, as for two different ids (`--jq .[]` works whatever the values)', async () => {
+    const [a] = newContacts(1, 'Twice');
+    for (const given of [[a!.id, a!.id], [a!.id, a!.email]]) {
+      ws.log.length = 0;
+      const result = await run(['contacts', 'get', ...given, '--jq', '.[].email'], { ws });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toBe(`${a!.email}\n`);
+      expect(sent().filter((request) => !request.includes('?search='))).toEqual([`GET /api/v1/contacts/${a!.id}`]);
+    }
   });
 
   it('`-` among ids: the ids stdin lists come at its place, in the order given', async () => {
