@@ -24,6 +24,9 @@ declare const __CRM_BUILD_ID__: string;
 /** How many builds' caches are kept (those written last). */
 const KEPT_BUILDS = 3;
 
+/** What Module.wrap puts before a file's text, on its first line. */
+const WRAPPER_LENGTH = Module.wrap('').indexOf('\n');
+
 /** This user, who alone may write the caches crm reads (none on Windows). */
 const me = process.getuid?.();
 
@@ -48,7 +51,8 @@ function useCodeCache(dist: string, env: NodeJS.ProcessEnv): void {
     if (!filename.startsWith(dist)) return compile.call(this, content, filename);
     const file = join(folder, `${basename(filename)}.v8`);
     const cachedData = readable ? intact(readOrNothing(file)) : undefined;
-    const script = new Script(Module.wrap(content), { filename, cachedData });
+    // The wrapper's text comes before the file's first line: positions in it (a stack trace's) are the file's.
+    const script = new Script(Module.wrap(content), { filename, cachedData, columnOffset: -WRAPPER_LENGTH });
     if (cachedData === undefined || script.cachedDataRejected) uncached.push({ script, file });
     const run = script.runInThisContext() as (...args: unknown[]) => unknown;
     return run.call(this.exports, this.exports, createRequire(filename), this, filename, dirname(filename));

@@ -4,7 +4,7 @@
 // "read, not written again" is what proves a cache was taken.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -133,6 +133,24 @@ describe('the code cache', () => {
     expect(written.has('crm.js.v8')).toBe(true);
     expect((await crm(['--help'], { env })).code).toBe(0);
     expect(caches(folderOf(env, join(sticky, 'crm')))).toEqual(written);
+  });
+
+  it("a stack trace gives a file's positions, its first line's too (a minified file is a line or a few), as Node's own loader does", () => {
+    // The code cache compiles the files beside it: a copy of it beside a file that throws on its first line.
+    const dir = mkdtempSync(join(tmpdir(), 'crm-stack-'));
+    copyFileSync(join(DIST, 'code-cache.js'), join(dir, 'code-cache.js'));
+    const thrower = join(dir, 'thrower.js');
+    writeFileSync(thrower, '"use strict";var unused=1;module.exports=function thrower(){throw new Error("here")};\n');
+    const where = (cache: boolean) => {
+      const script = `${cache ? `require(${JSON.stringify(join(dir, 'code-cache.js'))});` : ''}try{require(${JSON.stringify(thrower)})()}catch(e){console.log(e.stack.split('\\n')[1])}`;
+      const result = spawnSync(process.execPath, ['-e', script], { env: homeWithDefaultCache(), encoding: 'utf8' });
+      expect(result.stderr).toBe('');
+      return result.stdout.trim();
+    };
+    const position = (frame: string) => frame.slice(frame.lastIndexOf('('));
+    const native = where(false);
+    expect(native).toMatch(/thrower\.js:1:\d+\)$/);
+    expect(position(where(true))).toBe(position(native));
   });
 
   it("the caches of the 3 builds that wrote last are kept (two crms used in turn both keep theirs); older ones are removed", async () => {
