@@ -54,6 +54,8 @@ export interface PageInfo {
   total?: number;
   /** The page ended because of the page size, not the end of the list. */
   full: boolean;
+  /** Rows the service sent (a record it repeated counts each time; printed once): where the next page starts. */
+  rows?: number;
 }
 
 /** One item of a bulk command: what happened to it. */

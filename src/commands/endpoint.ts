@@ -7,6 +7,7 @@ import { cellText, safeLine } from '../cli/format.js';
 import { done, list, record, type Result, type View } from '../cli/result.js';
 import { isObject, type JsonObject } from '../registry/values.js';
 import { HttpError } from '../http/errors.js';
+import { distinctRecords } from '../http/paginate.js';
 import { fillPath, type Query } from '../http/url.js';
 import { RESOURCES, resourceNamed } from '../registry/resources.js';
 import { PAGE_DEFAULT, PAGE_MAX } from '../registry/service.js';
@@ -169,7 +170,8 @@ async function listResult(ctx: Context, invocation: Call, query: Query, view: Vi
   }
   const page = await client.list(path, { ...query, limit, offset }, op.listKey);
   const size = limit ?? PAGE_DEFAULT;
-  return list(page.items, view, { offset: offset ?? 0, total: page.total, full: page.items.length >= size });
+  // Each record once, as --all prints it; where the page ends (full, the next offset) is by the rows sent.
+  return list(distinctRecords(page.items), view, { offset: offset ?? 0, total: page.total, full: page.items.length >= size, rows: page.items.length });
 }
 
 /** Whether a list is read as a walk: --all, --limit above a page, or a walk asked for (MCP). */

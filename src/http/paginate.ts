@@ -433,6 +433,11 @@ function firstOfEach(page: readonly unknown[], keyOf: (record: unknown) => strin
   return { items, places };
 }
 
+/** One page as a list prints it (one page of `list`): each record once, as a walk gives it (see firstOfEach). */
+export function distinctRecords(page: readonly unknown[]): unknown[] {
+  return firstOfEach(page, recordKey).items;
+}
+
 /** Failures that asking again later may cure: the network, the service's own errors, its rate limit. */
 function transient(error: unknown): boolean {
   if (!(error instanceof HttpError)) return false;

@@ -162,5 +162,19 @@ describe('a service that repeats a record within a page', () => {
     expect(service.repeats()).toBeGreaterThanOrEqual(3);
     expect(parse(result.stdout).map((record) => record.id)).toEqual(service.expected());
   });
+
+  it('one page (contacts list, --limit up to 50) prints each record once too, and the next --offset the table gives is by the rows sent: the next page follows on', async () => {
+    for (let index = 0; index < 150; index++) ws.api('POST', '/contacts', { name: `Paged ${index}`, email: `paged-${index}@example.com` });
+    const service = repeatingWorkspace([2, 49, 120]);
+    const ids = (stdout: string) => (JSON.parse(stdout) as Array<{ id: string }>).map((record) => record.id);
+    const first = await run(['contacts', 'list', '--limit', '20', '--json'], { ws: service.workspace });
+    expect(first.code, first.stderr).toBe(0);
+    expect(service.repeats()).toBe(1);
+    expect(ids(first.stdout)).toEqual(service.expected().slice(0, 19));
+    const table = await run(['contacts', 'list', '--limit', '20'], { ws: service.workspace, tty: { stdout: true, stderr: true, columns: 200 } });
+    expect(table.stderr).toMatch(/^Showing 1-20 of \d+ contacts; more with --offset 20, or --all\.$/m);
+    const next = await run(['contacts', 'list', '--limit', '20', '--offset', '20', '--json'], { ws: service.workspace });
+    expect([...ids(first.stdout), ...ids(next.stdout)]).toEqual(service.expected().slice(0, 39));
+  });
 });
 

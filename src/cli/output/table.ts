@@ -67,7 +67,7 @@ function footer(out: Output, count: number, view: View, page?: PageInfo): void {
     stderr.write(offset > 0 ? `No ${noun} at offset ${offset}${total !== undefined ? ` (${total} in all)` : ''}.\n` : `No ${noun}.\n`);
     return;
   }
-  const last = offset + count;
+  const last = offset + (page.rows ?? count);
   const more = total !== undefined ? last < total : page.full;
   const range = `Showing ${offset + 1}-${last}${total !== undefined ? ` of ${total}` : ''} ${noun}`;
   stderr.write(more ? `${range}; more with --offset ${last}, or --all.\n` : `${range}.\n`);
