@@ -153,6 +153,17 @@ describe('the code cache', () => {
     expect(position(where(true))).toBe(position(native));
   });
 
+  it('a TAB (crm __complete) keeps no compiled code: its module is small, and reading its cache cost a TAB more than compiling it', async () => {
+    const env = homeWithDefaultCache();
+    expect((await crm(['sandbox', 'init'], { env: { ...env, NODE_DISABLE_COMPILE_CACHE: '1' } })).code).toBe(0);
+    for (let run = 0; run < 2; run++) {
+      const result = await crm(['__complete', 'profiles'], { env });
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+    }
+    expect(existsSync(join(env.XDG_CACHE_HOME!, 'crm', 'v8'))).toBe(false);
+  });
+
   it("the caches of the 3 builds that wrote last are kept (two crms used in turn both keep theirs); older ones are removed", async () => {
     const env = homeWithDefaultCache();
     const root = join(env.XDG_CACHE_HOME!, 'crm', 'v8');
