@@ -2,6 +2,7 @@
 // several, or `-` for what stdin lists (one id or email a line, or what another crm command printed).
 // The request log shows what was sent; bad input, a refused confirmation and a script deleting
 // several without --yes send nothing.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/registry/demo.js';
 import { BASE_URL, json, run, scriptedPrompter, useWorkspace, type Workspace } from '../helpers/inprocess.js';
@@ -383,6 +384,20 @@ describe('get of several: the records themselves, in the order given', () => {
       expect(result.stdout).toBe(`${a!.email}\n`);
       expect(sent().filter((request) => !request.includes('?search='))).toEqual([`GET /api/v1/contacts/${a!.id}`]);
     }
+  });
+
+  it('exit 7 with --json: the records on stdout, and stderr ends with the error object, every member of it as README names them', async () => {
+    const [a] = newTasks(1);
+    const result = await run(['tasks', 'get', a!, 'task_gone', '--json'], { ws });
+    expect(result.code).toBe(7);
+    expect(ids(json(result))).toEqual([a]);
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines[0]).toBe('task_gone: task task_gone not found');
+    const { error } = JSON.parse(lines.at(-1)!);
+    expect(error).toMatchObject({ code: 'partial_failure', exit_code: 7, message: '1 of 2 failed: task_gone' });
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const documented = /`\{"error":\s*\{([^}]*)\}\}`/.exec(readme)![1]!.match(/"[a-z_]+"/g)!.map((name) => JSON.parse(name));
+    expect(documented).toEqual(expect.arrayContaining(Object.keys(error)));
   });
 
   it('`-` among ids: the ids stdin lists come at its place, in the order given', async () => {
