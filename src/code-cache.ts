@@ -17,7 +17,7 @@ import Module, { createRequire } from 'node:module';
 import { basename, dirname, join, sep } from 'node:path';
 import { Script } from 'node:vm';
 import { cacheDir } from './config/paths.js';
-import { restoreDefaultParserFlags } from './transport/parser-tier.js';
+import { restoreStartupFlags, underStartupFlags } from './transport/v8-flags.js';
 
 declare const __CRM_BUILD_ID__: string;
 
@@ -52,7 +52,7 @@ function useCodeCache(dist: string, env: NodeJS.ProcessEnv): void {
     const file = join(folder, `${basename(filename)}.v8`);
     const cachedData = readable ? intact(readOrNothing(file)) : undefined;
     // The wrapper's text comes before the file's first line: positions in it (a stack trace's) are the file's.
-    const script = new Script(Module.wrap(content), { filename, cachedData, columnOffset: -WRAPPER_LENGTH });
+    const script = underStartupFlags(() => new Script(Module.wrap(content), { filename, cachedData, columnOffset: -WRAPPER_LENGTH }));
     if (cachedData === undefined || script.cachedDataRejected) uncached.push({ script, file });
     const run = script.runInThisContext() as (...args: unknown[]) => unknown;
     return run.call(this.exports, this.exports, createRequire(filename), this, filename, dirname(filename));
@@ -61,7 +61,7 @@ function useCodeCache(dist: string, env: NodeJS.ProcessEnv): void {
   process.once('exit', () => {
     if (uncached.length === 0) return;
     try {
-      restoreDefaultParserFlags();
+      restoreStartupFlags();
       mkdirSync(folder, { recursive: true, mode: 0o700 });
       if (!guarded()) return;
       for (const { script, file } of uncached) {

@@ -10,11 +10,13 @@
 //   the list (bench/mirror.mjs: peak RSS for 100,000 contacts against 1,000, a sync 1.35x and an
 //   export 1.27x before).
 // Setting them from inside the process is Node's documented way to change a V8 setting; V8 reads
-// these each time it would grow a space.
+// these each time it would grow a space. The code cache puts them back while it compiles and writes
+// (src/transport/v8-flags.ts).
 
 import type { ApiClient } from '../http/core.js';
 import { PAGES_IN_FLIGHT, Walk, type WalkOptions } from '../http/paginate.js';
 import type { Query } from '../http/url.js';
+import { changeV8Flags } from '../transport/v8-flags.js';
 
 export async function streamedWalk(client: ApiClient, path: string, query: Query, options: Omit<WalkOptions, 'concurrency'> = {}): Promise<Walk> {
   await keepHeapSmall();
@@ -23,7 +25,6 @@ export async function streamedWalk(client: ApiClient, path: string, query: Query
 
 /** For the rest of the process (a long walk: this one, a sync), V8's heap grows by as little as it can. */
 export async function keepHeapSmall(): Promise<void> {
-  const { setFlagsFromString } = await import('node:v8');
-  setFlagsFromString('--semi-space-growth-factor=1');
-  setFlagsFromString('--optimize-for-size');
+  // --optimize-for-size sets --max-semi-space-size=1 with it (V8 11 to 13).
+  changeV8Flags('--semi-space-growth-factor=1 --optimize-for-size', '--semi-space-growth-factor=2 --no-optimize-for-size --max-semi-space-size=0');
 }

@@ -53,6 +53,32 @@ describe('the code cache', () => {
     expect(caches(folderOf(env))).toEqual(written);
   });
 
+  it('a network command that loads a module after the transport set V8\'s flags (-o csv: its library) reads its cache too: none is written again', async () => {
+    const env = homeWithDefaultCache({ CRM_BASE_URL: live.server.url, CRM_API_KEY: live.server.apiKey });
+    const first = await crm(['contacts', 'list', '--limit', '2', '-o', 'csv'], { env });
+    expect(first.code, first.stderr).toBe(0);
+    const written = caches(folderOf(env));
+    for (let run = 0; run < 2; run++) {
+      const again = await crm(['contacts', 'list', '--limit', '2', '-o', 'csv'], { env });
+      expect(again.stdout).toBe(first.stdout);
+      expect(caches(folderOf(env))).toEqual(written);
+    }
+  });
+
+  it('so does crm query --fresh, whose sync set V8\'s heap flags (src/commands/stream.ts) before it loaded the query\'s modules', async () => {
+    const env = homeWithDefaultCache();
+    expect((await crm(['sandbox', 'init'], { env })).code).toBe(0);
+    const query = ['query', '--fresh', 'select count(*) as n from contacts', '--json'];
+    const first = await crm(query, { env });
+    expect(first.code, first.stderr).toBe(0);
+    const written = caches(folderOf(env));
+    for (let run = 0; run < 2; run++) {
+      const again = await crm(query, { env });
+      expect(again.stdout).toBe(first.stdout);
+      expect(caches(folderOf(env))).toEqual(written);
+    }
+  });
+
   it('so does a list of the embedded sandbox', async () => {
     const env = homeWithDefaultCache();
     expect((await crm(['sandbox', 'init'], { env })).code).toBe(0);
