@@ -52,7 +52,8 @@ export async function readTargets(ctx: Context, field: FieldSpec, args: Values, 
   const listed = async (text: string, source: string) => (await parseListedValues(text, source)).map(({ value, where }) => check(value, `id on ${where}`));
   const fromFile = file === undefined ? [] : await listed(await readSource(file, ctx.io.stdin, '--file'), file);
   const fromStdin = given.includes('-');
-  const piped = fromStdin ? await listed(await readSource('-', ctx.io.stdin, 'the ids (-)'), 'stdin') : [];
+  const stdin = fromStdin ? await readSource('-', ctx.io.stdin, 'the ids (-)') : '';
+  const piped = fromStdin ? await listed(stdin, 'stdin') : [];
   // In the order given, stdin's ids at the place of `-`. Not push(...list): a call's arguments are
   // bounded (about 120,000), a file of ids is not.
   const unique = new Set<string>();
@@ -60,7 +61,8 @@ export async function readTargets(ctx: Context, field: FieldSpec, args: Values, 
   for (const value of fromFile) unique.add(value);
   // What the argument is, without how it is given: "contact id or email", "deal ids".
   const what = field.description.replace(/\s*[;(].*$/, '');
-  if (unique.size === 0) throw usageError(`no ${what} given`, fromStdin ? 'stdin was empty' : undefined);
+  // Stdin that held an empty list (`crm tasks list --json` that found nothing) was not empty.
+  if (unique.size === 0) throw usageError(`no ${what} given`, fromStdin ? (stdin.trim() === '' ? 'stdin was empty' : 'stdin held an empty list') : undefined);
   return { values: [...unique], many: given.length > 1 || fromStdin || file !== undefined };
 }
 

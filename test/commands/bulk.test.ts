@@ -463,6 +463,7 @@ describe('bad input: exit 2 naming it, nothing sent', () => {
     ['an unknown stage', ['deals', 'stage', DEMO.deal, 'deal_x', 'nowhere'], undefined, 'crm: unknown stage "nowhere"'],
     ['deals from stdin without a stage', ['deals', 'stage', '-'], 'deal_x\ndeal_y\n', 'crm: missing STAGE'],
     ['an empty stdin for deals stage', ['deals', 'stage', '-'], '', 'crm: no deal ids given\nhint: stdin was empty\n'],
+    ['the JSON of a list that found nothing, for a get', ['tasks', 'get', '-'], '[]\n', 'crm: no task id given\nhint: stdin held an empty list\n'],
     ['ids and --data both from stdin', ['contacts', 'update', '-', '--data', '-'], `${DEMO.contact}\n`, 'crm: the ids (-) and --data - both read stdin\nhint: give one of them a file\n'],
     ['ids and --file both from stdin', ['sequences', 'enroll', DEMO.sequence, '-', '--file', '-'], `${DEMO.contact}\n`, 'crm: --file and the ids (-) both read stdin\n'],
     ['--concurrency 0', ['tasks', 'complete', '-', '--concurrency', '0'], 'task_a\ntask_b\n', 'crm: invalid --concurrency "0" (expected an integer between 1 and 32)\n'],
