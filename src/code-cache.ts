@@ -8,8 +8,9 @@
 // source of the same length is told apart by the folder's name, which holds the build's id (a hash
 // of dist/, computed by scripts/build.mjs). V8 does not check a cache's bytes: one damaged on disk
 // made it abort the process, at every run; each file holds the CRC-32 of its cache, as Node's own
-// compile cache does. A cache is only ever a saving: any failure to read or write one is ignored. As with Node's own: NODE_DISABLE_COMPILE_CACHE turns it off, and
-// NODE_COMPILE_CACHE names the folder (its crm folder; by default crm's cache folder's v8 folder).
+// compile cache does. A cache is only ever a saving: any failure to read or write one is ignored.
+// As with Node's own: NODE_DISABLE_COMPILE_CACHE turns it off, and NODE_COMPILE_CACHE names the
+// folder (its crm folder; by default crm's cache folder's v8 folder).
 // bin/crm.js loads this (dist/code-cache.js) before the app; loading it turns it on.
 
 import { lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -95,9 +96,6 @@ function cacheRoot(env: NodeJS.ProcessEnv): string | undefined {
   }
 }
 
-// The files beside this one: dist/.
-useCodeCache(`${__dirname}${sep}`, process.env);
-
 /** A folder (not a link to one) of this user's that no one else can write, as ssh asks of ~/.ssh; any folder where there are no users (Windows). */
 function ownedAlone(path: string): boolean {
   if (me === undefined) return true;
@@ -145,3 +143,6 @@ function intact(file: Buffer | undefined): Buffer | undefined {
 
 // node:zlib is loaded only where a cache is read or written.
 const crc32 = (data: Buffer): number => process.getBuiltinModule('node:zlib').crc32(data);
+
+// The files beside this one: dist/. Last, once every constant of this module is set.
+useCodeCache(`${__dirname}${sep}`, process.env);
