@@ -17,70 +17,59 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 const DIST = fileURLToPath(new URL('../dist', import.meta.url));
 rmSync(DIST, { recursive: true, force: true });
 
+/** A plugin that gives the modules `importer` names the imports `module` matches a stand-in: `contents`. */
+function standIn(name, { module, importer, contents }) {
+  return {
+    name,
+    setup(build) {
+      build.onResolve({ filter: module }, (args) => (importer.test(args.importer) ? { path: name, namespace: 'crm-shim' } : undefined));
+      build.onLoad({ filter: new RegExp(`^${name}$`), namespace: 'crm-shim' }, () => ({ contents, loader: 'js' }));
+    },
+  };
+}
+
 /**
  * commander requires node:child_process at load time only for executable subcommands, which crm
  * does not use; loading it (with net and dgram) costs several ms on every start. It is resolved to
  * a shim that loads the real module on first use.
  */
-const lazyChildProcess = {
-  name: 'lazy-child-process',
-  setup(build) {
-    build.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-      args.importer.includes('node_modules/commander/') ? { path: 'lazy-child-process', namespace: 'crm-shim' } : undefined,
-    );
-    build.onLoad({ filter: /^lazy-child-process$/, namespace: 'crm-shim' }, () => ({
-      contents: "module.exports = { spawn: (...args) => require('node:child_process').spawn(...args) };",
-      loader: 'js',
-    }));
-  },
-};
+const lazyChildProcess = standIn('lazy-child-process', {
+  module: /^(node:)?child_process$/,
+  importer: /node_modules\/commander\//,
+  contents: "module.exports = { spawn: (...args) => require('node:child_process').spawn(...args) };",
+});
 
 /**
  * undici's HTTP/2 client loads node:http2 (and with it tls and crypto) when undici loads, on every
  * network command. crm speaks HTTP/1.1 only (undici negotiates HTTP/2 only when asked to, and
  * nothing asks), so the module is replaced by one that says so if it is ever reached.
  */
-const noHttp2 = {
-  name: 'no-http2',
-  setup(build) {
-    build.onResolve({ filter: /\/client-h2\.js$/ }, (args) => (args.importer.includes('node_modules/undici/') ? { path: 'undici-client-h2', namespace: 'crm-shim' } : undefined));
-    build.onLoad({ filter: /^undici-client-h2$/, namespace: 'crm-shim' }, () => ({
-      contents: "module.exports = () => { throw new Error('crm speaks HTTP/1.1 only'); };",
-      loader: 'js',
-    }));
-  },
-};
+const noHttp2 = standIn('undici-client-h2', {
+  module: /\/client-h2\.js$/,
+  importer: /node_modules\/undici\//,
+  contents: "module.exports = () => { throw new Error('crm speaks HTTP/1.1 only'); };",
+});
 
 /**
  * undici checks its own invariants with node:assert, called as assert(value, message) and in no
  * other way; loading node:assert costs about 1 ms of every network command. The stand-in calls the
  * real assert (which throws as it would have) only when a check fails.
  */
-const lazyAssert = {
-  name: 'lazy-assert',
-  setup(build) {
-    build.onResolve({ filter: /^(node:)?assert$/ }, (args) => (args.importer.includes('node_modules/undici/') ? { path: 'lazy-assert', namespace: 'crm-shim' } : undefined));
-    build.onLoad({ filter: /^lazy-assert$/, namespace: 'crm-shim' }, () => ({
-      contents: "module.exports = (value, message) => { if (!value) require('node:assert')(value, message); };",
-      loader: 'js',
-    }));
-  },
-};
+const lazyAssert = standIn('lazy-assert', {
+  module: /^(node:)?assert$/,
+  importer: /node_modules\/undici\//,
+  contents: "module.exports = (value, message) => { if (!value) require('node:assert')(value, message); };",
+});
 
 /**
  * undici's HTTP/1.1 client reaches its fetch implementation (a tenth of undici) only to send a
  * FormData body, which crm never sends; it is replaced, as the HTTP/2 client is, by one that says so.
  */
-const noFormData = {
-  name: 'no-form-data',
-  setup(build) {
-    build.onResolve({ filter: /\/web\/fetch\/body\.js$/ }, (args) => (/node_modules\/undici\/lib\/dispatcher\/client-h1\.js$/.test(args.importer) ? { path: 'undici-fetch-body', namespace: 'crm-shim' } : undefined));
-    build.onLoad({ filter: /^undici-fetch-body$/, namespace: 'crm-shim' }, () => ({
-      contents: "module.exports = { extractBody() { throw new Error('crm sends no FormData bodies'); } };",
-      loader: 'js',
-    }));
-  },
-};
+const noFormData = standIn('undici-fetch-body', {
+  module: /\/web\/fetch\/body\.js$/,
+  importer: /node_modules\/undici\/lib\/dispatcher\/client-h1\.js$/,
+  contents: "module.exports = { extractBody() { throw new Error('crm sends no FormData bodies'); } };",
+});
 
 /**
  * undici's core takes two things from node:http, which costs about 3 ms of every network command to
@@ -89,18 +78,11 @@ const noFormData = {
  * is given here (Node's --max-http-header-size no longer changes it). For those two modules node:http
  * is replaced by that; the rest of undici (its fetch, loaded only with a proxy agent) keeps node:http.
  */
-const noNodeHttp = {
-  name: 'no-node-http',
-  setup(build) {
-    build.onResolve({ filter: /^(node:)?http$/ }, (args) =>
-      /node_modules\/undici\/lib\/(core\/util|dispatcher\/client)\.js$/.test(args.importer) ? { path: 'undici-node-http', namespace: 'crm-shim' } : undefined,
-    );
-    build.onLoad({ filter: /^undici-node-http$/, namespace: 'crm-shim' }, () => ({
-      contents: 'module.exports = { IncomingMessage: class NeverABodyOfCrm {}, maxHeaderSize: 16 * 1024 };',
-      loader: 'js',
-    }));
-  },
-};
+const noNodeHttp = standIn('undici-node-http', {
+  module: /^(node:)?http$/,
+  importer: /node_modules\/undici\/lib\/(core\/util|dispatcher\/client)\.js$/,
+  contents: 'module.exports = { IncomingMessage: class NeverABodyOfCrm {}, maxHeaderSize: 16 * 1024 };',
+});
 
 /**
  * undici's HTTP parser (llhttp, WebAssembly) comes as base64 in JavaScript: parsing those strings
