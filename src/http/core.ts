@@ -10,7 +10,7 @@ import { API_KEY_HEADER, API_PREFIX } from '../registry/service.js';
 import { formatDuration, isObject } from '../registry/values.js';
 import { DEFAULT_MAX_RETRIES, MAX_WAIT_MS, RATE_LIMIT_BUDGET_MS, RETRY_AFTER_CAP_MS, backoffDelay, isIdempotent, parseRetryAfter, shouldRetry, type Outcome } from './retry.js';
 import { CANCELLED, TransportError, type Transport, type TransportRequest, type TransportResponse } from '../transport/types.js';
-import { maskKey, redact } from './redact.js';
+import { maskKey, redact, redactBody } from './redact.js';
 import { buildUrl, type Query } from './url.js';
 
 export { API_KEY_HEADER };
@@ -321,9 +321,9 @@ export class ApiClient {
     try {
       const answer = await this.options.transport(request).finally(() => this.unanswered.delete(request));
       // The service is untrusted: a key it echoes back (in an error, a record, a header such as
-      // Location) is masked here, before anything reads the answer, so it reaches no output,
-      // message or trace.
-      const response: TransportResponse = { status: answer.status, headers: this.redactHeaders(answer.headers), body: this.redact(answer.body) };
+      // Location; in a body, JSON-escaped too) is masked here, before anything reads the answer, so
+      // it reaches no output, message or trace.
+      const response: TransportResponse = { status: answer.status, headers: this.redactHeaders(answer.headers), body: redactBody(answer.body, this.options.apiKey) };
       this.traceResponse(response, this.now() - started);
       return response;
     } catch (error) {

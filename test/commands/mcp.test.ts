@@ -453,6 +453,20 @@ describe('crm mcp: honest context and auth', () => {
     expect(session.stderr()).toContain('broken behind http://agent:****@');
     expect(`${refused.stderr}${session.stderr()}${JSON.stringify(session.written)}`).not.toContain('hunter2');
   });
+
+  it('the key the service echoes JSON-escaped (\\u escapes, \\/) is masked too, in a record and in an error', async () => {
+    const session = await open();
+    // JSON may spell any character as \uXXXX (and / as \/): the body's text does not hold the key, its values do.
+    const spelt = [...ws.apiKey].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    ws.fault({ match: /^GET \/api\/v1\/contacts\/con_echo$/, status: 200, body: `{"data":{"id":"con_echo","name":"key ${spelt}","note":"path \\/ kept"},"error":null}` });
+    ws.fault({ match: /^GET \/api\/v1\/accounts\/acc_echo$/, status: 400, body: `{"data":null,"error":"bad key ${spelt}"}` });
+    const masked = `****${ws.apiKey.slice(-4)}`;
+    const record = await call(session, 'contacts_get', { id: 'con_echo' });
+    expect(record.structuredContent).toEqual({ id: 'con_echo', name: `key ${masked}`, note: 'path / kept' });
+    const error = await call(session, 'accounts_get', { id: 'acc_echo' });
+    expect(error).toMatchObject({ isError: true, content: [{ text: `bad key ${masked}` }] });
+    expect(JSON.stringify(session.written)).not.toContain(ws.apiKey);
+  });
 });
 
 describe('crm mcp: text from the service is escaped for the model', () => {
