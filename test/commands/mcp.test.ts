@@ -505,6 +505,27 @@ describe('crm mcp: a record too large for a response', () => {
     expect(page.structuredContent.items).toEqual([{ id: 'con_huge', name: cut }, { id: 'con_small', name: 'Small' }]);
     expect(JSON.stringify(session.written).length).toBeLessThan(100_000);
   });
+
+  it('an array of many thousand items, members by the thousand, a key of megabytes: what fits is kept in order, the rest said by a marker', async () => {
+    const session = await open();
+    const items = Array.from({ length: 200_000 }, (_, index) => `list_${index}`);
+    const members = Object.fromEntries(Array.from({ length: 50_000 }, (_, index) => [`field_${index}`, index]));
+    ws.fault({ match: /^GET \/api\/v1\/deals\/deal_huge$/, status: 200, body: JSON.stringify({ data: { id: 'deal_huge', name: 'Huge', activities: items, custom: members, ['k'.repeat(1_000_000)]: 1 }, error: null }) });
+    const get = await call(session, 'deals_get', { id: 'deal_huge' });
+    expect(get.isError).toBeUndefined();
+    expect(textOf(get).length).toBeLessThan(100_000);
+    const { id, name, activities, custom } = get.structuredContent;
+    expect({ id, name }).toEqual({ id: 'deal_huge', name: 'Huge' });
+    expect(activities.slice(0, 3)).toEqual(['list_0', 'list_1', 'list_2']);
+    expect(activities.at(-1)).toMatch(/^… \[[\d,]+ more items cut: a tool result holds at most 80,000 characters\]$/);
+    expect(Object.keys(custom).slice(0, 2)).toEqual(['field_0', 'field_1']);
+    expect(Object.values(custom).at(-1)).toMatch(/^\[[\d,]+ more members cut: a tool result holds at most 80,000 characters\]$/);
+    // Kept and cut add up to what the record held.
+    const cutCount = (marker: string) => Number(/([\d,]+) more/.exec(marker)![1]!.replace(/,/g, ''));
+    expect(activities.length - 1 + cutCount(activities.at(-1))).toBe(items.length);
+    expect(Object.keys(custom).length - 1 + cutCount(Object.values(custom).at(-1) as string)).toBe(50_000);
+    expect(JSON.stringify(session.written).length).toBeLessThan(200_000);
+  });
 });
 
 describe('crm mcp: the rest', () => {

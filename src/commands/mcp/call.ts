@@ -57,6 +57,8 @@ const BY_FIELD_NAME: KeyOf = (field) => field.name;
 const RESPONSE_MAX_CHARS = 80_000;
 /** What is kept of each long string of an item too large for a response on its own. */
 const STRING_KEPT_CHARS = 2_000;
+/** Items of each array, members of each object, kept at most of an item still too large once its strings are cut (then fewer). */
+const MEMBERS_KEPT_MAX = 1_000;
 
 export async function callTool(ctx: Context, tree: Tree, tool: Tool, given: Record<string, unknown> | undefined, workspace: Workspace): Promise<ToolResult> {
   const args = given ?? {};
@@ -194,18 +196,40 @@ function singleData(tool: Tool, result: Exclude<Result, { kind: 'list' }>, args:
 
 /**
  * An item (a record, a row) as a response can hold it: one that alone is over the response's limit
- * (a note of megabytes) has each long string cut, saying how much was cut; the rest stays whole.
+ * (a note of megabytes) has each long string cut, keys too, saying how much was cut; one still over
+ * it (an array of thousands, members by the thousand) keeps the first items and members of each
+ * array and object, fewer until it fits, each saying how many were cut.
  */
 function fitted(item: unknown): unknown {
-  return (JSON.stringify(item)?.length ?? 0) <= RESPONSE_MAX_CHARS ? item : cutStrings(item);
+  const size = (value: unknown) => JSON.stringify(value)?.length ?? 0;
+  if (size(item) <= RESPONSE_MAX_CHARS) return item;
+  const strings = cutStrings(item);
+  let cut = strings;
+  for (let most = MEMBERS_KEPT_MAX; size(cut) > RESPONSE_MAX_CHARS && most >= 1; most = Math.floor(most / 2)) cut = cutMembers(strings, most);
+  return cut;
 }
 
 function cutStrings(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(cutStrings);
-  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([key, member]) => [key, cutStrings(member)]));
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([key, member]) => [cutStrings(key), cutStrings(member)]));
   if (typeof value !== 'string' || value.length <= STRING_KEPT_CHARS) return value;
   const { kept, cut } = cutText(value, STRING_KEPT_CHARS);
-  return `${kept}… [${formatNumber(cut)} more characters cut: a tool result holds at most ${formatNumber(RESPONSE_MAX_CHARS)}]`;
+  return `${kept}… [${formatNumber(cut)} more characters cut: ${HOLDS_AT_MOST}]`;
+}
+
+const HOLDS_AT_MOST = `a tool result holds at most ${formatNumber(RESPONSE_MAX_CHARS)}`;
+
+/** Each array's first `most` items and each object's first `most` members, and a last one saying how many more were cut. */
+function cutMembers(value: unknown, most: number): unknown {
+  const said = (count: number, what: string) => `${formatNumber(count)} more ${what} cut: ${HOLDS_AT_MOST} characters`;
+  if (Array.isArray(value)) {
+    const kept = value.slice(0, most).map((member) => cutMembers(member, most));
+    return value.length > most ? [...kept, `… [${said(value.length - most, 'items')}]`] : kept;
+  }
+  if (!isObject(value)) return value;
+  const entries = Object.entries(value);
+  const kept = entries.slice(0, most).map(([key, member]) => [key, cutMembers(member, most)]);
+  return Object.fromEntries(entries.length > most ? [...kept, ['…', `[${said(entries.length - most, 'members')}]`]] : kept);
 }
 
 async function listData(tool: Tool, result: Extract<Result, { kind: 'list' }>, paging: Paging | undefined, shape: Shape): Promise<Record<string, unknown>> {
