@@ -30,6 +30,8 @@ interface McpHints {
   brief?: readonly string[];
   /** More an agent must know before calling it (a rate limit). */
   note?: string;
+  /** Options a call must give that the command line may give otherwise (deals_stage's stage: its last argument there). */
+  required?: readonly string[];
 }
 
 export interface CommandSpec {

@@ -553,6 +553,16 @@ describe('crm mcp: the rest', () => {
     expect(tools.find((tool) => tool.name === 'ai_trigger')!.description).toContain('at most 10 a minute');
   });
 
+  it('deals_stage requires its stage (the command line may take it as its last argument): the schema says so, and a call without one is refused by name, nothing sent', async () => {
+    const session = await open();
+    const { tools } = await session.client.listTools();
+    expect(tools.find((tool) => tool.name === 'deals_stage')!.inputSchema.required).toEqual(['ids', 'stage']);
+    const before = ws.requests().length;
+    const refused = await call(session, 'deals_stage', { ids: [DEMO.deal] });
+    expect(refused).toMatchObject({ isError: true, content: [{ text: 'invalid arguments for deals_stage: missing required argument "stage"' }] });
+    expect(ws.requests().slice(before)).toEqual([]);
+  });
+
   it('"-" among ids is refused (a call has no stdin to read it from), not done without it; nothing sent', async () => {
     const session = await open();
     const [task] = openTasks(1, 'Dash');

@@ -93,7 +93,7 @@ describe('crm mcp: the tools', () => {
     expect(schema('search').properties.types).toMatchObject({ type: 'array', items: { enum: ['contacts', 'deals', 'accounts', 'tasks'] } });
     expect(schema('deals_create').properties.amount).toMatchObject({ type: 'number', minimum: 0 });
     expect(schema('tasks_complete').properties.ids).toMatchObject({ type: 'array', minItems: 1, maxItems: 100 });
-    expect(schema('deals_stage').required).toEqual(['ids']);
+    expect(schema('deals_stage').required).toEqual(['ids', 'stage']);
     // Values a workspace defines are examples, never an enum: a real workspace may have others.
     expect(schema('contacts_list').properties.status).toMatchObject({ type: 'string', examples: ['lead', 'prospect', 'customer', 'churned'] });
     expect(schema('contacts_list').properties.status.enum).toBeUndefined();

@@ -106,6 +106,11 @@ function optionFieldsOf(op: EndpointCommand): FieldSpec[] {
   });
 }
 
+/** An option a call must give: one its command requires, or one the command line may give otherwise (a last argument). */
+function requiredInCall(op: EndpointCommand, field: FieldSpec): boolean {
+  return Boolean(field.required || op.mcp.required?.includes(field.name));
+}
+
 /** `fields` of a list or get: which of the fields its records may have to return (the fields it prints). */
 function fieldsArgument(op: EndpointCommand, brief: readonly string[] | undefined): FieldSpec | undefined {
   if (op.kind !== 'list' && op.kind !== 'get') return undefined;
@@ -142,7 +147,7 @@ function inputSchemaOf(op: EndpointCommand, brief: readonly string[] | undefined
   for (const field of [...optionFieldsOf(op), ...shapingFields(op, brief)]) {
     if (Object.hasOwn(properties, field.name)) throw new Error(`${op.name}: two arguments named ${field.name}`);
     properties[field.name] = schemaOf(field);
-    if (field.required) required.push(field.name);
+    if (requiredInCall(op, field)) required.push(field.name);
   }
   return { type: 'object', properties, required, additionalProperties: false };
 }
@@ -245,7 +250,7 @@ function exampleOf(op: EndpointCommand, destructive: boolean): { arguments: Read
   const named = (field: FieldSpec) => `<${field.references ? `${field.references} id` : field.name}>`;
   const placeholder = (field: FieldSpec) => (field.variadic || field.type === 'ids' ? [named(field)] : named(field));
   const written = op.examples.find((example) => example.tool !== undefined);
-  const required = [...toolArgsOf(op), ...optionFieldsOf(op).filter((field) => field.required)];
+  const required = [...toolArgsOf(op), ...optionFieldsOf(op).filter((field) => requiredInCall(op, field))];
   const args: Record<string, unknown> = written ? { ...written.tool } : Object.fromEntries(required.map((field) => [field.name, placeholder(field)]));
   if (destructive) for (const field of [...toolArgsOf(op), ...optionFieldsOf(op)]) if (Object.hasOwn(args, field.name) && isId(field)) args[field.name] = placeholder(field);
   return { arguments: args, description: written?.description };

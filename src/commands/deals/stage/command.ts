@@ -23,7 +23,8 @@ const spec = {
     ex(`crm deals stage ${DEMO.deal}`, 'pick the stage from a list (on a terminal)', { needs: TERMINAL }),
   ],
   // A move to the stage the deal is in already is no move (already_in_stage); it is deals_update's change of stage.
-  mcp: { idempotent: true, sameChangeAs: 'deals_update' },
+  // A call has no last argument to give the stage: it gives stage.
+  mcp: { idempotent: true, sameChangeAs: 'deals_update', required: ['stage'] },
 } as const satisfies CommandSpec;
 
 export type Spec = typeof spec;
