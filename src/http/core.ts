@@ -333,7 +333,7 @@ export class ApiClient {
   }
 
   private statusError(status: number, error: ErrorMember | undefined): HttpError {
-    const message = error?.message ? error.message : `HTTP ${status}${status ? ` ${reason(status)}` : ''}`;
+    const message = error?.message ? error.message : `HTTP ${status}${reason(status) ? ` ${reason(status)}` : ''}`;
     return new HttpError('status', message, { status, code: error?.code ? error.code : `http_${status}` });
   }
 
@@ -434,7 +434,8 @@ function readUnwrappedError(data: unknown): ErrorMember | undefined {
 const REASONS: Record<number, string> = {
   200: 'OK', 201: 'Created', 204: 'No Content', 301: 'Moved Permanently', 302: 'Found', 303: 'See Other', 307: 'Temporary Redirect',
   308: 'Permanent Redirect', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
-  409: 'Conflict', 413: 'Payload Too Large', 422: 'Unprocessable Entity', 429: 'Too Many Requests', 500: 'Internal Server Error',
+  409: 'Conflict', 413: 'Payload Too Large', 414: 'URI Too Long', 422: 'Unprocessable Entity', 429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large', 500: 'Internal Server Error',
   502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
 };
 

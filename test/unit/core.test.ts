@@ -101,6 +101,13 @@ describe('requests', () => {
     expect(await failure(api.request('POST', '/x'))).toMatchObject({ exitCode: 4, message: 'HTTP 404 Not Found' });
   });
 
+  it('names a request too long by its status (a search of megabytes: 414, 431), and a status it cannot name by its number alone', async () => {
+    const { api } = client([{ status: 414, headers: {}, body: '' }, { status: 431, headers: {}, body: '' }, { status: 418, headers: {}, body: '' }]);
+    expect(await failure(api.request('POST', '/x'))).toMatchObject({ message: 'HTTP 414 URI Too Long' });
+    expect(await failure(api.request('POST', '/x'))).toMatchObject({ message: 'HTTP 431 Request Header Fields Too Large' });
+    expect(await failure(api.request('POST', '/x'))).toMatchObject({ message: 'HTTP 418' });
+  });
+
   it('reads {"message": ...} error bodies without an envelope', async () => {
     const { api } = client([{ status: 422, headers: {}, body: '{"message":"email taken","code":"conflict"}' }]);
     expect(await failure(api.request('POST', '/contacts'))).toMatchObject({ exitCode: 1, message: 'email taken', code: 'conflict' });
