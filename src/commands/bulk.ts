@@ -184,16 +184,17 @@ export function countsOf(rows: ReadonlyArray<Pick<ReportRow, 'result'>>): string
 }
 
 /**
- * The report as a result. One item that failed exits with that failure's own code (4 for a missing
- * id); a failure that concerns every record (the key refused, the rate limit), with its code and how
- * many were not sent; otherwise some of several: exit 7 naming them.
+ * The report as a result. One item given alone (SEVERAL false) that failed exits with that failure's
+ * own code (4 for a missing id); a failure that concerns every record (the key refused, the rate
+ * limit), with its code and how many were not sent; otherwise exit 7 naming them. Like the output's
+ * shape, the code follows what was given: `-` or an id given twice that held one record is exit 7.
  */
-export function report(rows: readonly Row[], view: View, hint?: string): Result {
+export function report(rows: readonly Row[], view: View, hint?: string, several = rows.length > 1): Result {
   const failed = rows.filter((row) => !row.ok);
   const shown = rows.map(({ failure: _failure, ...row }) => row);
   const result = list(shown, { ...view, summary: countsOf(rows) });
   if (failed.length === 0) return result;
-  if (rows.length === 1 && failed[0]!.failure) return { ...result, failure: failed[0]!.failure };
+  if (!several && rows.length === 1 && failed[0]!.failure) return { ...result, failure: failed[0]!.failure };
   const stopped = failed.find((row) => row.failure && STOPS_AT_ONCE.has(row.failure.exitCode))?.failure;
   if (stopped) {
     const unsent = failed.filter((row) => row.result === 'not_sent').length;
@@ -221,7 +222,7 @@ interface EachAction {
 
 /** TARGETS confirmed, resolved and acted on, one row each: the many-record half of a command. */
 export async function actOnEach(ctx: Context, field: FieldSpec, targets: Targets, action: EachAction): Promise<Result> {
-  return report(await rowsOfEach(ctx, field, targets, action), action.view, action.hint);
+  return report(await rowsOfEach(ctx, field, targets, action), action.view, action.hint, targets.many);
 }
 
 /**
@@ -233,7 +234,7 @@ export async function readEach(ctx: Context, field: FieldSpec, targets: Targets,
   const rows = await rowsOfEach(ctx, field, targets, action);
   const found = rows.filter((row) => row.ok).map((row) => row.record);
   const notRead = rows.filter((row) => !row.ok).map((row) => `${row.id}: ${row.error ?? row.result.replace(/_/g, ' ')}`);
-  return { ...list(found, { ...action.view, summary: countsOf(rows), notices: notRead }), failure: report(rows, action.view, action.hint).failure };
+  return { ...list(found, { ...action.view, summary: countsOf(rows), notices: notRead }), failure: report(rows, action.view, action.hint, targets.many).failure };
 }
 
 async function rowsOfEach(ctx: Context, field: FieldSpec, targets: Targets, action: EachAction): Promise<Row[]> {

@@ -166,6 +166,23 @@ describe('a report: every record accounted for', () => {
     expect(writes()).toHaveLength(3);
   });
 
+  it('the exit code follows what was given, as the shape does: `-` holding one id that failed, or one id twice, is exit 7 as two would be; one id alone keeps its own code', async () => {
+    const piped = await run(['tasks', 'complete', '-', '--json'], { ws, stdin: 'task_missing_1\n' });
+    expect(piped.code).toBe(7);
+    expect(json(piped)).toMatchObject([{ id: 'task_missing_1', ok: false, result: 'not_found' }]);
+    expect(piped.stderr.trimEnd().split('\n').at(-1)).toContain('"code":"partial_failure"');
+    const twice = await run(['tasks', 'update', 'task_missing_1', 'task_missing_1', '--priority', 'low'], { ws });
+    expect(twice.code).toBe(7);
+    const read = await run(['tasks', 'get', '-'], { ws, stdin: 'task_missing_1\n' });
+    expect(read.code).toBe(7);
+    expect(read.stdout).toBe('');
+    // One id, as an argument: the failure's own code (4), as `tasks get ID` exits.
+    const one = await run(['tasks', 'complete', 'task_missing_1'], { ws });
+    expect(one.code).toBe(4);
+    const alone = await run(['tasks', 'update', 'task_missing_1', '--priority', 'low'], { ws });
+    expect(alone.code).toBe(4);
+  });
+
   it('--fields and --jq pick from the report of several records', async () => {
     const [a, b] = newTasks(2);
     const fields = await run(['tasks', 'update', a!, b!, '--priority', 'low', '-o', 'tsv', '--fields', 'id,result'], { ws });
