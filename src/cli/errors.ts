@@ -5,7 +5,7 @@
 import { ConfigError } from '../config/store.js';
 import { HttpError } from '../http/errors.js';
 import { MirrorError } from '../mirror/errors.js';
-import { SqliteUnavailableError } from '../sqlite/errors.js';
+import { DatabaseFileError, SqliteUnavailableError } from '../sqlite/errors.js';
 import { describeOutputFailure, type EarlyEnd } from './io.js';
 
 export const ExitCode = {
@@ -146,6 +146,9 @@ export function toCliError(error: unknown): CliError {
   if (error instanceof MirrorError) return new CliError(error.message, error.usage ? ExitCode.usage : ExitCode.service, { code: error.code, hint: error.hint });
   if (error instanceof SqliteUnavailableError) {
     return new CliError(error.message, error.badSetting ? ExitCode.usage : ExitCode.service, { code: error.badSetting ? 'usage' : 'sqlite_unavailable' });
+  }
+  if (error instanceof DatabaseFileError) {
+    return new CliError(error.message, ExitCode.service, { code: 'data_dir', hint: 'set CRM_DATA_DIR to a directory crm can write (the sandbox and the replicas of crm sync live there)' });
   }
   const message = error instanceof Error ? error.message : String(error);
   return new CliError(message, ExitCode.service, { code: UNEXPECTED });

@@ -6,7 +6,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
 import { dirname, join } from 'node:path';
-import { SqliteUnavailableError } from './errors.js';
+import { DatabaseFileError, SqliteUnavailableError } from './errors.js';
 
 export { SqliteUnavailableError };
 
@@ -255,13 +255,31 @@ class SqliteDatabase implements Database {
 }
 
 /** Creates the file owner-only before SQLite would create it with the umask's mode. */
-function createPrivateFile(path: string): void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+function createPrivateFile(path: string, label: string): void {
+  try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw new DatabaseFileError(`cannot create ${label}'s directory ${dirname(path)}: ${whyNot(error as NodeJS.ErrnoException)}`);
+  }
   try {
     closeSync(openSync(path, 'wx', 0o600));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new DatabaseFileError(`cannot create ${label} ${path}: ${whyNot(error as NodeJS.ErrnoException)}`);
   }
+}
+
+const FILE_ERRORS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'the file system is read-only',
+  ENOTDIR: 'a part of the path is a file, not a directory',
+  ENOSPC: 'no space left on the device',
+};
+
+/** "permission denied (EACCES)": Node's words name the system call, not what to do. */
+function whyNot(error: NodeJS.ErrnoException): string {
+  const words = error.code ? FILE_ERRORS[error.code] : undefined;
+  return words ? `${words} (${error.code})` : error.message;
 }
 
 /**
@@ -269,9 +287,10 @@ function createPrivateFile(path: string): void {
  * enforced. Nothing is created when no SQLite can be loaded.
  */
 export function openDatabase(path: string, options: OpenOptions = {}): Database {
-  const { driver, open } = pick(options.driver ?? namedDriver(process.env), options.label ?? "crm's local database");
+  const label = options.label ?? "crm's local database";
+  const { driver, open } = pick(options.driver ?? namedDriver(process.env), label);
   const readOnly = options.readOnly ?? false;
-  if (options.ownerOnly && !readOnly) createPrivateFile(path);
+  if (options.ownerOnly && !readOnly) createPrivateFile(path, label);
   const native = open(path, readOnly);
   try {
     native.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);

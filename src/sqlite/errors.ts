@@ -13,3 +13,15 @@ export class SqliteUnavailableError extends Error {
     this.name = 'SqliteUnavailableError';
   }
 }
+
+/**
+ * The directory or file of a database could not be created: no permission, a read-only disk, a file
+ * where a directory should be (a container whose HOME does not exist). The message names the path and
+ * why, in one line.
+ */
+export class DatabaseFileError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DatabaseFileError';
+  }
+}

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sandboxPath as defaultSandboxPath } from '../../src/config/paths.js';
 import { openSandbox, resetSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { homeEnv, run } from '../helpers/inprocess.js';
 
 let dir: string;
 beforeEach(() => {
@@ -134,6 +135,25 @@ describe('the database file', () => {
     const fresh = await openSandbox({ dbPath });
     expect(fresh.counts().accounts).toBe(15);
     fresh.close();
+  });
+});
+
+describe('a data directory crm cannot create (a container whose HOME does not exist)', () => {
+  it('is one line naming the directory and why, with a hint to set CRM_DATA_DIR; exit 1; --json gives the error object', async () => {
+    // A file where a directory should be: refused to every user, root too (EACCES is not).
+    const blocker = join(dir, 'not-a-directory');
+    writeFileSync(blocker, '');
+    const env = { ...homeEnv(dir), XDG_DATA_HOME: join(blocker, 'share') };
+    const result = await run(['contacts', 'list'], { env });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `crm: cannot create the sandbox's directory ${join(blocker, 'share', 'crm')}: a part of the path is a file, not a directory (ENOTDIR)\n` +
+        'hint: set CRM_DATA_DIR to a directory crm can write (the sandbox and the replicas of crm sync live there)\n',
+    );
+    const asJson = await run(['sync', '--json'], { env: { ...env, CRM_DATA_DIR: join(blocker, 'data') } });
+    expect(asJson.code).toBe(1);
+    expect(JSON.parse(asJson.stderr.trimEnd().split('\n').at(-1)!).error).toMatchObject({ code: 'data_dir', exit_code: 1 });
   });
 });
 
