@@ -5,6 +5,7 @@
 
 import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { whyNot } from '../sqlite/errors.js';
 import { describeHolder, tryLock } from './lock.js';
 import { configDir } from './paths.js';
 
@@ -61,7 +62,8 @@ export function readConfig(env: NodeJS.ProcessEnv): ConfigData {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: {} };
+    // No file there (ENOTDIR: a file stands where a directory of the path should be): nothing configured.
+    if (['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '')) return { profiles: {} };
     throw new ConfigError(`cannot read ${path}: ${(error as Error).message}`);
   }
   try {
@@ -104,9 +106,13 @@ function withLock<T>(path: string, work: () => T): T {
 export async function updateConfig(env: NodeJS.ProcessEnv, change: (data: ConfigData) => void): Promise<ConfigData> {
   const { default: Conf } = await import('conf');
   const dir = configDir(env);
-  // Owner-only, also when an earlier version created it wider.
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  chmodSync(dir, 0o700);
+  try {
+    // Owner-only, also when an earlier version created it wider.
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chmodSync(dir, 0o700);
+  } catch (error) {
+    throw new ConfigError(`cannot create the configuration's directory ${dir}: ${whyNot(error as NodeJS.ErrnoException)}`, 'set CRM_CONFIG_DIR to a directory crm can write');
+  }
   return withLock(configPath(env), () => {
     const store = new Conf<ConfigData>({ projectName: 'crm', cwd: dir, configName: 'config', configFileMode: 0o600 });
     const data = readConfig(env);

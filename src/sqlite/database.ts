@@ -6,7 +6,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
 import { dirname, join } from 'node:path';
-import { DatabaseFileError, SqliteUnavailableError } from './errors.js';
+import { DatabaseFileError, SqliteUnavailableError, whyNot } from './errors.js';
 
 export { SqliteUnavailableError };
 
@@ -266,20 +266,6 @@ function createPrivateFile(path: string, label: string): void {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new DatabaseFileError(`cannot create ${label} ${path}: ${whyNot(error as NodeJS.ErrnoException)}`);
   }
-}
-
-const FILE_ERRORS: Record<string, string> = {
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  EROFS: 'the file system is read-only',
-  ENOTDIR: 'a part of the path is a file, not a directory',
-  ENOSPC: 'no space left on the device',
-};
-
-/** "permission denied (EACCES)": Node's words name the system call, not what to do. */
-function whyNot(error: NodeJS.ErrnoException): string {
-  const words = error.code ? FILE_ERRORS[error.code] : undefined;
-  return words ? `${words} (${error.code})` : error.message;
 }
 
 /**

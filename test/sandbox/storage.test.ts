@@ -138,7 +138,7 @@ describe('the database file', () => {
   });
 });
 
-describe('a data directory crm cannot create (a container whose HOME does not exist)', () => {
+describe('a directory crm cannot create (a container whose HOME does not exist)', () => {
   it('is one line naming the directory and why, with a hint to set CRM_DATA_DIR; exit 1; --json gives the error object', async () => {
     // A file where a directory should be: refused to every user, root too (EACCES is not).
     const blocker = join(dir, 'not-a-directory');
@@ -154,6 +154,17 @@ describe('a data directory crm cannot create (a container whose HOME does not ex
     const asJson = await run(['sync', '--json'], { env: { ...env, CRM_DATA_DIR: join(blocker, 'data') } });
     expect(asJson.code).toBe(1);
     expect(JSON.parse(asJson.stderr.trimEnd().split('\n').at(-1)!).error).toMatchObject({ code: 'data_dir', exit_code: 1 });
+  });
+
+  it('the configuration\'s: crm config set is one line naming it and why, with a hint to set CRM_CONFIG_DIR; exit 1', async () => {
+    const blocker = join(dir, 'not-a-directory');
+    writeFileSync(blocker, '');
+    const result = await run(['config', 'set', 'output', 'json'], { env: { ...homeEnv(dir), XDG_CONFIG_HOME: join(blocker, 'config') } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `crm: cannot create the configuration's directory ${join(blocker, 'config', 'crm')}: a part of the path is a file, not a directory (ENOTDIR)\n` +
+        'hint: set CRM_CONFIG_DIR to a directory crm can write\n',
+    );
   });
 });
 
