@@ -325,6 +325,19 @@ describe('crm mcp: narrow results', () => {
     expect(moved.structuredContent).toEqual({ id: DEMO.deal, ok: true, result: expect.stringMatching(/^(moved|already_in_stage)$/), record: expect.objectContaining({ id: DEMO.deal, stage: 'proposal' }) });
     expect(Object.keys(moved.structuredContent.record).every((key) => RESOURCES.deal.brief.includes(key))).toBe(true);
   });
+
+  it('a bulk call whose rows are too large together still reports every id: each long error is cut, no row left out', async () => {
+    const session = await open();
+    const tasks = openTasks(100, 'Refused');
+    ws.fault({ match: /^POST \/api\/v1\/tasks\/[^/]+\/complete$/, times: 100, status: 422, body: JSON.stringify({ data: null, error: `Refused: ${'r'.repeat(5_000)}` }) });
+    const done = await call(session, 'tasks_complete', { ids: tasks });
+    expect(done.isError).toBe(true);
+    const { items, count, has_more } = done.structuredContent;
+    expect({ count, has_more }).toEqual({ count: 100, has_more: false });
+    expect(items.map((row: { id: string }) => row.id)).toEqual(tasks);
+    for (const row of items) expect(row).toMatchObject({ ok: false, error: expect.stringMatching(/^Refused: r+… \[[\d,]+ more characters cut: a tool result holds at most 80,000\]$/) });
+    expect(JSON.stringify(done.structuredContent).length).toBeLessThanOrEqual(80_000);
+  });
 });
 
 describe('crm mcp: hints that hold', () => {

@@ -57,6 +57,9 @@ const BY_FIELD_NAME: KeyOf = (field) => field.name;
 const RESPONSE_MAX_CHARS = 80_000;
 /** What is kept of each long string of an item too large for a response on its own. */
 const STRING_KEPT_CHARS = 2_000;
+/** What a bulk call's row holds besides its error (id, ok, result, the cut's note), and the least of its error kept. */
+const REPORT_ROW_CHARS = 200;
+const REPORT_ERROR_MIN_CHARS = 100;
 /** Items of each array, members of each object, kept at most of an item still too large once its strings are cut (then fewer). */
 const MEMBERS_KEPT_MAX = 1_000;
 
@@ -209,11 +212,11 @@ function fitted(item: unknown): unknown {
   return cut;
 }
 
-function cutStrings(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(cutStrings);
-  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([key, member]) => [cutStrings(key), cutStrings(member)]));
-  if (typeof value !== 'string' || value.length <= STRING_KEPT_CHARS) return value;
-  const { kept, cut } = cutText(value, STRING_KEPT_CHARS);
+function cutStrings(value: unknown, keep = STRING_KEPT_CHARS): unknown {
+  if (Array.isArray(value)) return value.map((member) => cutStrings(member, keep));
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([key, member]) => [cutStrings(key, keep), cutStrings(member, keep)]));
+  if (typeof value !== 'string' || value.length <= keep) return value;
+  const { kept, cut } = cutText(value, keep);
   return `${kept}… [${formatNumber(cut)} more characters cut: ${HOLDS_AT_MOST}]`;
 }
 
@@ -233,8 +236,9 @@ function cutMembers(value: unknown, most: number): unknown {
 }
 
 async function listData(tool: Tool, result: Extract<Result, { kind: 'list' }>, paging: Paging | undefined, shape: Shape): Promise<Record<string, unknown>> {
+  if (tool.op.printsReport) return reportData(result);
   const walk = result.walk;
-  const item = (record: unknown) => fitted(tool.op.printsReport ? rowOf(record) : shaped(record, shape));
+  const item = (record: unknown) => fitted(shaped(record, shape));
   if (!paging || !walk) {
     const { items, cut } = await collectItems(result.items, { maxChars: RESPONSE_MAX_CHARS, map: item });
     const data: Record<string, unknown> = { items, count: items.length, has_more: cut };
@@ -259,6 +263,19 @@ async function listData(tool: Tool, result: Extract<Result, { kind: 'list' }>, p
   const data: Record<string, unknown> = { items, count: items.length, ...(walk.total === undefined ? {} : { total: walk.total }), has_more: position !== undefined };
   if (position) data.cursor = encodeCursor(position, paging.scope);
   return data;
+}
+
+/**
+ * A bulk call's report: a row for every id, whatever their size (the work is done: a row left out
+ * would be an outcome the agent never learns). Rows too large together have each error (the
+ * service's message) cut to a share of the response.
+ */
+async function reportData(result: Extract<Result, { kind: 'list' }>): Promise<Record<string, unknown>> {
+  const { items: rows } = await collectItems(result.items, { map: rowOf });
+  const share = Math.max(REPORT_ERROR_MIN_CHARS, Math.floor(RESPONSE_MAX_CHARS / Math.max(1, rows.length)) - REPORT_ROW_CHARS);
+  const fits = (JSON.stringify(rows)?.length ?? 0) <= RESPONSE_MAX_CHARS;
+  const items = fits ? rows : rows.map((row) => (isObject(row) && typeof row.error === 'string' ? { ...row, error: cutStrings(row.error, share) } : row));
+  return { items, count: items.length, has_more: false, ...(result.view?.summary ? { summary: result.view.summary } : {}) };
 }
 
 function failed(message: string): ToolResult {
