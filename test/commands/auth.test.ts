@@ -46,6 +46,19 @@ describe('auth login', () => {
     expect(() => readFileSync(configFile(home))).toThrow(/ENOENT/);
   });
 
+  it('a base URL where no API answers (404, or a page that is not JSON): its exit code, nothing saved, and a hint to check --base-url', async () => {
+    const home = freshHome();
+    const hint = 'hint: nothing was saved; check --base-url: the origin (https://crm.example.com), or the API base ending in /api/v1\n';
+    const wrongPath = await crm(['auth', 'login', '--base-url', 'http://127.0.0.1:9/app', '--with-key'], { env: home, input: `${server.apiKey}\n` });
+    expect(wrongPath.code).toBe(4);
+    expect(wrongPath.stderr.endsWith(hint), wrongPath.stderr).toBe(true);
+    ws.fault({ match: /contacts/, status: 200, headers: { 'content-type': 'text/html' }, body: '<!doctype html><p>Sign in</p>' });
+    const page = await crm(['auth', 'login', '--base-url', server.url, '--with-key'], { env: home, input: `${server.apiKey}\n` });
+    expect(page.code).toBe(6);
+    expect(page.stderr).toBe(`crm: malformed response from the service (HTTP 200, not JSON)\n${hint}`);
+    expect(() => readConfig(home)).toThrow(/ENOENT/);
+  });
+
   it('without a key on stdin or a terminal: exit 2, nothing sent', async () => {
     const noKey = await crm(['auth', 'login', '--base-url', server.url], { env: freshHome() });
     expect(noKey.code).toBe(2);

@@ -11,6 +11,8 @@ import type { Handler } from '../../command.js';
 import { probe } from '../probe.js';
 import type { Spec } from './command.js';
 
+const NOT_THE_API_HINT = 'nothing was saved; check --base-url: the origin (https://crm.example.com), or the API base ending in /api/v1';
+
 /** Which profile login writes to: the one named, else the active one, else "default". */
 function loginProfile(ctx: Context): string {
   const named = ctx.options.profile || ctx.env.CRM_PROFILE;
@@ -52,7 +54,11 @@ export const run: Handler<Spec> = async (ctx, { options }) => {
     if (failure.status === 401) {
       throw new CliError(`the service rejected the key: ${failure.message}`, ExitCode.auth, { status: 401, code: 'invalid_key', hint: 'nothing was saved' });
     }
-    if (failure.status !== 403) throw new CliError(failure.message, failure.exitCode, { status: failure.status, code: failure.code, hint: 'nothing was saved' });
+    if (failure.status !== 403) {
+      // A 404 or a page that is not JSON: most likely no API at that URL (a path of the web app, /api).
+      const elsewhere = failure.status === 404 || failure.code === 'malformed_response';
+      throw new CliError(failure.message, failure.exitCode, { status: failure.status, code: failure.code, hint: elsewhere ? NOT_THE_API_HINT : 'nothing was saved' });
+    }
     ctx.warn(`the key works but cannot read contacts (${failure.message})`);
   }
   if (ctx.dryRun) return done('Dry run: nothing was saved.');
