@@ -587,6 +587,19 @@ describe('crm mcp: the rest', () => {
     expect(ws.requests().slice(before)).toEqual([]);
   });
 
+  it('a required text argument is no empty string, by its schema: the call is refused naming it, in the tool\'s words, nothing sent', async () => {
+    const session = await open();
+    const { tools } = await session.client.listTools();
+    for (const tool of tools) {
+      const { properties = {}, required = [] } = tool.inputSchema as { properties?: Record<string, { type?: string; minLength?: number }>; required?: string[] };
+      for (const name of required) if (properties[name]!.type === 'string') expect(properties[name]!.minLength, `${tool.name}.${name}`).toBe(1);
+    }
+    const before = ws.requests().length;
+    const refused = await call(session, 'contacts_create', { name: '', email: 'empty@example.com' });
+    expect(refused).toMatchObject({ isError: true, content: [{ text: 'invalid arguments for contacts_create: name must NOT have fewer than 1 characters' }] });
+    expect(ws.requests().slice(before)).toEqual([]);
+  });
+
   it('"-" among ids is refused (a call has no stdin to read it from), not done without it; nothing sent', async () => {
     const session = await open();
     const [task] = openTasks(1, 'Dash');

@@ -149,6 +149,8 @@ function inputSchemaOf(op: EndpointCommand, brief: readonly string[] | undefined
     properties[field.name] = schemaOf(field);
     if (requiredInCall(op, field)) required.push(field.name);
   }
+  // A required text is no empty string: the command refuses a blank one before sending, in a command line's words.
+  for (const name of required) if (properties[name]!.type === 'string') properties[name]!.minLength ??= 1;
   return { type: 'object', properties, required, additionalProperties: false };
 }
 
