@@ -160,6 +160,25 @@ describe('display widths (item 11)', () => {
     expect(head).not.toContain('COMPANY');
   });
 
+  it.each([80, 100, 120])('at %i columns a relative time is shown whole or its column gives way, never cut ("11 minutes …")', async (columns) => {
+    const now = Date.parse('2024-02-01T12:00:00Z');
+    const suggestions = [11, 16, 45].map((minutes, n) => ({
+      id: `sug_time00000000000${n}`,
+      title: ['Enrol Zane Sato in a sequence', 'Enrol Sc Ore in a sequence', 'Deal "Massive Dynamic: Seat expansion" is at risk'][n],
+      type: 'next_best_action',
+      contact_id: `con_time00000000000${n}`,
+      deal_id: n === 2 ? 'deal_time000000000002' : null,
+      created_at: new Date(now - minutes * 60_000).toISOString(),
+    }));
+    ws.fault({ match: /^GET/, status: 200, body: answer({ suggestions, total: 3 }) });
+    const result = await run(['ai', 'suggestions'], { ws, env: { ...envFor(), ...plain() }, tty: { ...terminal, columns }, now });
+    expect(result.code, result.stderr).toBe(0);
+    const [head, ...rows] = result.stdout.trimEnd().split('\n');
+    for (const line of [head!, ...rows]) expect(stringWidth(line), line).toBeLessThanOrEqual(columns);
+    if (head!.includes('CREATED_AT')) rows.forEach((row, n) => expect(row).toMatch(new RegExp(`${[11, 16, 45][n]} minutes ago$`)));
+    expect(rows.join('\n')).not.toMatch(/ago…|minutes …|minute…/);
+  });
+
   it('one record: keys and values line up by display width, CJK and emoji cut between characters', async () => {
     ws.fault({ match: /^GET/, status: 200, body: answer({ id: 'con_1', 名前: '李小龙', name: `${FAMILY}`.repeat(50) }) });
     const result = await run(['contacts', 'get', 'con_1'], { ws, env: { ...envFor(), ...plain() }, tty: terminal });

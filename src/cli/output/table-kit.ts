@@ -77,12 +77,13 @@ const USEFUL_WIDTH = 30;
 /**
  * Columns that fit the terminal. Columns come in priority order: the last ones are dropped first
  * while even their cut-down widths do not fit; then long text is cut, the widest first. Ids,
- * numbers and short values are never cut (a truncated id cannot be pasted into the next command),
- * and an email address is cut only when every column after it is gone: lower-priority columns
- * (company, score) give way to it whole.
+ * numbers, times (`*_at`: "11 minutes …" says nothing) and short values are never cut (a truncated
+ * id cannot be pasted into the next command), and an email address is cut only when every column
+ * after it is gone: lower-priority columns (company, score) give way to it whole.
  */
 export function fitColumns(columns: readonly string[], natural: readonly number[], numeric: readonly boolean[], terminalWidth: number): { keep: number[]; widths: number[] } {
-  const cuttable = columns.map((column, index) => !numeric[index] && column !== 'id' && !column.endsWith('_id') && natural[index]! > CUTTABLE_OVER);
+  const neverCut = (column: string) => column === 'id' || column.endsWith('_id') || column.endsWith('_at');
+  const cuttable = columns.map((column, index) => !numeric[index] && !neverCut(column) && natural[index]! > CUTTABLE_OVER);
   const floor = (index: number) => (cuttable[index] ? Math.max(CUTTABLE_OVER, displayWidth(columns[index]!), Math.min(Math.ceil(natural[index]! / 2), USEFUL_WIDTH)) : natural[index]!);
   const email = columns.indexOf('email');
   const whole = (index: number) => (index === email ? natural[index]! : floor(index));
