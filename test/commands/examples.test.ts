@@ -26,6 +26,20 @@ describe('the examples of the registry', () => {
     }
   });
 
+  it('that create a contact run one after another on one sandbox: each creates its own (crm --help, then crm api --help, is no 409)', async () => {
+    const creating = examples.filter(([, example]) => !example.needs && /^crm (contacts create|api \/contacts .*-f )/.test(example.command));
+    expect(creating.length).toBeGreaterThan(1);
+    const ws = await openWorkspace();
+    try {
+      for (const [, example] of creating) {
+        const outcome = await runPipeline(parseCommandLine(example.command), ws);
+        expect(outcome.code, `${example.command}\n${outcome.stderr}`).toBe(0);
+      }
+    } finally {
+      ws.close();
+    }
+  });
+
   // Skipped with the reason the registry gives, so the list of what is not run is visible.
   it.skip.each(examples.filter(([, example]) => example.needs && example.needs !== TERMINAL).map(([command, example]) => [command, example.command, example.needs]))('%s: %s (needs %s)', () => {});
 });

@@ -28,7 +28,7 @@ const spec = {
   defaultFormat: 'json',
   examples: [
     ex('crm api /contacts -X GET -f status=customer --paginate', 'every customer, raw'),
-    ex('crm api /contacts -f name=Ada -f email=ada@example.com', 'create a contact (POST: fields are given)'),
+    ex('crm api /contacts -f name=Charles -f email=charles.babbage@example.com', 'create a contact (POST: fields are given)'),
     ex(`crm api -i /contacts/${DEMO.contact}`, 'a contact, after the status line and headers'),
     ex(`crm api PATCH /contacts/${DEMO.contact} -f status=customer`, 'the method as a first argument'),
   ],
