@@ -72,6 +72,28 @@ describe('contacts export', () => {
     expect(ws.requests().every((request) => /limit=50&offset=\d+$/.test(request.url))).toBe(true);
   });
 
+  it('a field the CSV header lacks (a later record has a field the first has not) is not dropped in silence: a warning names it and what writes it', async () => {
+    const records = [
+      { id: 'con_first', name: 'First', email: 'first@example.com', created_at: '2026-01-02T00:00:00Z' },
+      { id: 'con_later', name: 'Later', email: 'later@example.com', created_at: '2026-01-01T00:00:00Z', region: 'emea', tier: 'gold' },
+    ];
+    ws.fault({ match: /^GET/, status: 200, body: JSON.stringify({ data: { contacts: records, total: 2 }, error: null }) });
+    const result = await run(['contacts', 'export'], { ws });
+    expect(result.code, result.stderr).toBe(0);
+    expect(parse(result.stdout, { columns: true })).toEqual([
+      { id: 'con_first', name: 'First', email: 'first@example.com', created_at: '2026-01-02T00:00:00Z' },
+      { id: 'con_later', name: 'Later', email: 'later@example.com', created_at: '2026-01-01T00:00:00Z' },
+    ]);
+    expect(result.stderr).toBe("crm: warning: 1 record has fields the CSV's header (the first record's fields) lacks, not written: region, tier; -o ndjson writes every field, --fields names the columns\n");
+    // Columns named with --fields: what was asked for, no warning.
+    ws.fault({ match: /^GET/, status: 200, body: JSON.stringify({ data: { contacts: records, total: 2 }, error: null }) });
+    const named = await run(['contacts', 'export', '--fields', 'id,name'], { ws });
+    expect(named.stdout).toBe('id,name\r\ncon_first,First\r\ncon_later,Later\r\n');
+    expect(named.stderr).toBe('');
+    // The sandbox's records all have the same fields: nothing to say of the header.
+    expect((await run(['contacts', 'export'], { ws })).stderr).not.toContain('header');
+  });
+
   it('--format ndjson and json, the filters of contacts list, and -o as the same thing', async () => {
     const ndjson = await run(['contacts', 'export', '--format', 'ndjson', '--status', 'customer', '--search', 'a'], { ws });
     const records = ndjson.stdout.trim().split('\n').map((line) => JSON.parse(line));

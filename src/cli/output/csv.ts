@@ -2,7 +2,7 @@
 // as JSON text. A cell a spreadsheet would run as a formula is kept exact (exports are imported
 // again) and counted for a warning, unless --escape-formulas asks for the usual guard.
 
-import { cellText, getPath, safeLines } from '../format.js';
+import { cellText, getPath, safeLines, safeText } from '../format.js';
 import { isObject } from '../../registry/values.js';
 import type { View } from '../result.js';
 import type { FormatWriter, Items, Output } from './output.js';
@@ -16,6 +16,9 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 export function csvWriter(out: Output, { escapeFormulas }: { escapeFormulas: boolean }): FormatWriter {
   /** Cells left as they are that a spreadsheet would run (the warning counts them). */
   let formulaCells = 0;
+  /** Fields of later records that the header (the first record's fields) lacks, and how many records had some: not written, so warned. */
+  const unheaded = new Set<string>();
+  let unheadedRecords = 0;
 
   /** A cell: text, numbers stay numbers; a formula guarded with a leading ' when asked. */
   const cell = (value: unknown): string => {
@@ -37,11 +40,18 @@ export function csvWriter(out: Output, { escapeFormulas }: { escapeFormulas: boo
     const ended = new Promise((resolve, reject) => csv.on('end', resolve).on('error', reject));
     let columns: readonly string[] | undefined = out.fields;
     if (columns) csv.write(columns.map(shown));
+    // Only a header taken from the first record can lack a field; columns named with --fields are what was asked for.
+    let headed: Set<string> | undefined;
     for await (const item of items) {
       out.note(item);
       if (!columns) {
         columns = isObject(item) ? Object.keys(item) : ['value'];
+        headed = new Set(columns);
         csv.write(columns.map(shown));
+      } else if (headed && isObject(item)) {
+        const missing = Object.keys(item).filter((key) => !headed!.has(key));
+        for (const key of missing) unheaded.add(key);
+        if (missing.length > 0) unheadedRecords++;
       }
       csv.write(columns.map((column) => shown(cell(isObject(item) ? getPath(item, column) : item))));
     }
@@ -56,6 +66,12 @@ export function csvWriter(out: Output, { escapeFormulas }: { escapeFormulas: boo
     record: (value) => list([value]),
     done: (data) => list([data]),
     finish() {
+      if (unheaded.size > 0) {
+        const records = unheadedRecords === 1 ? '1 record has' : `${unheadedRecords} records have`;
+        out.io.stderr.write(`crm: warning: ${records} fields the CSV's header (the first record's fields) lacks, not written: ${safeText([...unheaded].join(', '))}; -o ndjson writes every field, --fields names the columns\n`);
+        unheaded.clear();
+        unheadedRecords = 0;
+      }
       if (formulaCells === 0) return;
       const cells = formulaCells === 1 ? '1 cell begins' : `${formulaCells} cells begin`;
       out.io.stderr.write(`crm: warning: ${cells} with = + - @ (or a tab or CR): a spreadsheet opening this CSV may run ${formulaCells === 1 ? 'it' : 'them'} as formulas; --escape-formulas prefixes such cells with '\n`);
