@@ -29,6 +29,19 @@ describe('crm api: the method', () => {
     expect(sent().every((request) => request.startsWith('GET /api/v1/contacts?status=customer'))).toBe(true);
   });
 
+  it('--paginate of an endpoint that answers one record (a get, /analytics) is exit 2, nothing sent: it printed an array of the record (a sequence\'s steps, a contact\'s list_ids: [])', async () => {
+    for (const path of [`/contacts/${DEMO.contact}`, `/api/v1/sequences/${DEMO.sequence}`, 'analytics']) {
+      const result = await run(['api', path, '--paginate'], { ws });
+      expect(result.code, `${path}: ${result.stdout}`).toBe(2);
+      expect(result.stderr).toMatch(/^crm: --paginate walks a list: GET \/(contacts\/\{id\}|sequences\/\{id\}|analytics) answers one record\nhint: leave out --paginate\n$/);
+    }
+    expect(sent()).toEqual([]);
+    // A list, and a path crm does not know (a workspace's own), are walked as before.
+    const notes = await run(['api', `/contacts/${DEMO.contact}/notes`, '--paginate'], { ws });
+    expect(notes.code, notes.stderr).toBe(0);
+    expect(Array.isArray(json(notes))).toBe(true);
+  });
+
   it('-X names it (in any case), as a first argument does; both must agree', async () => {
     const result = await run(['api', '-X', 'get', '/contacts', '-f', 'limit=1'], { ws });
     expect(result.code, result.stderr).toBe(0);

@@ -5,6 +5,7 @@ import { usageError } from '../../cli/errors.js';
 import { safeLine } from '../../cli/format.js';
 import { deepMerge, parseChoice, parseSetPairs, readSource, checkKeys } from '../../cli/input.js';
 import { list, record, type Result } from '../../cli/result.js';
+import { ENDPOINTS } from '../../registry/endpoints.js';
 import { isObject } from '../../registry/values.js';
 import type { Query } from '../../http/url.js';
 import { HEADER_VALUE, reason } from '../../http/core.js';
@@ -26,6 +27,9 @@ export const run: Handler<Spec> = async (ctx, { args, options }) => {
   const headers = parseHeaders(options.header ?? []);
   if (options.paginate && method !== 'GET') throw usageError('--paginate works with GET only');
   if (options.paginate && options.include) throw usageError('-i and --paginate cannot be used together', 'each page has headers of its own: ask for one page with -i');
+  const single = options.paginate ? oneRecordEndpoint(path) : undefined;
+  // The walk would take the record's one array (a sequence's steps) for the list.
+  if (single) throw usageError(`--paginate walks a list: GET ${single} answers one record`, 'leave out --paginate');
 
   let body: unknown;
   const input = options.input;
@@ -121,6 +125,16 @@ function splitPath(input: string): { path: string; query: Query } {
   if (segments.some((segment) => /^(\.|%2e){1,2}$/i.test(segment))) throw usageError(`invalid path "${input}" (no . or .. segments)`);
   const encoded = segments.map((segment) => segment.replace(/%(?![0-9a-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@%]/gi, (char) => encodeURIComponent(char))).join('/');
   return { path: encoded, query: Object.fromEntries(new URLSearchParams(search)) };
+}
+
+/** The path template of the registry's GET that PATH calls, when that GET answers one record (a get, /analytics). */
+function oneRecordEndpoint(path: string): string | undefined {
+  const segments = path.split('/').filter(Boolean);
+  const matches = (template: string) => {
+    const parts = template.split('/').filter(Boolean);
+    return parts.length === segments.length && parts.every((part, at) => part === '{id}' || part === segments[at]);
+  };
+  return Object.values(ENDPOINTS).find((endpoint) => endpoint.method === 'GET' && endpoint.kind === 'get' && matches(endpoint.path))?.path;
 }
 
 /** -f values are always strings: quote them so that --set's JSON reading keeps them as text. */
