@@ -176,11 +176,15 @@ describe('a report: every record accounted for', () => {
     const read = await run(['tasks', 'get', '-'], { ws, stdin: 'task_missing_1\n' });
     expect(read.code).toBe(7);
     expect(read.stdout).toBe('');
+    const enrolled = await run(['sequences', 'enroll', DEMO.sequence, '-'], { ws, stdin: 'nobody.here@example.com\n' });
+    expect(enrolled.code).toBe(7);
     // One id, as an argument: the failure's own code (4), as `tasks get ID` exits.
     const one = await run(['tasks', 'complete', 'task_missing_1'], { ws });
     expect(one.code).toBe(4);
     const alone = await run(['tasks', 'update', 'task_missing_1', '--priority', 'low'], { ws });
     expect(alone.code).toBe(4);
+    const enrolledAlone = await run(['sequences', 'enroll', DEMO.sequence, 'nobody.here@example.com'], { ws });
+    expect(enrolledAlone.code).toBe(4);
   });
 
   it('--fields and --jq pick from the report of several records', async () => {

@@ -27,7 +27,7 @@ describe(`${MANY.toLocaleString('en')} items`, () => {
   it('sequences enroll: as many emails naming no contact come first in the report, every row kept, exit 7', () => {
     const unresolved: Row[] = Array.from({ length: MANY }, (_, n) => ({ id: `nobody.${n}@example.com`, ok: false, result: 'not_found', error: 'no contact', record: null }));
     const sent: Row[] = [{ id: 'con_a', ok: true, result: 'enrolled', error: null, record: null }];
-    const result = enrolmentReport(unresolved, sent);
+    const result = enrolmentReport(unresolved, sent, true);
     if (result.kind !== 'list' || !Array.isArray(result.items)) throw new Error('expected a report');
     expect(result.items).toHaveLength(MANY + 1);
     expect((result.items[0] as Row).id).toBe('nobody.0@example.com');

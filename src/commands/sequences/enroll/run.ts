@@ -49,16 +49,16 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
     }
     ctx.progress({ done: rows.length, total: ids.length, message: `${rows.length} of ${ids.length}: ${countsOf(rows)}` });
   }
-  return enrolmentReport(unresolved, rows);
+  return enrolmentReport(unresolved, rows, targets.many);
 };
 
 /**
  * The report: the emails that name no contact first, then the batches' rows. An array literal, not
  * unshift(...unresolved): a file may hold more emails than a call takes arguments (about 120,000).
  */
-export function enrolmentReport(unresolved: readonly Row[], sent: readonly Row[]): Result {
+export function enrolmentReport(unresolved: readonly Row[], sent: readonly Row[], several: boolean): Result {
   const rows = [...unresolved, ...sent];
-  const result = report(rows, { columns: ['id', 'result', 'error'], noun: 'contacts' }, 'the report lists each contact; running the same command again is safe');
+  const result = report(rows, { columns: ['id', 'result', 'error'], noun: 'contacts' }, 'the report lists each contact; running the same command again is safe', several);
   // Every batch refused for the same reason (an unknown sequence): that reason, with its own exit code.
   const failures = rows.filter((row) => row.failure);
   if (failures.length === rows.length && rows.length > 1) return { ...result, failure: failures[0]!.failure };
