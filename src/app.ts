@@ -9,6 +9,7 @@ import { runCommand } from './commands/run.js';
 
 export { usageError } from './cli/errors.js';
 export { printFailure, runAction } from './cli/runner.js';
+export { jsonErrorsAsked } from './cli/settings.js';
 export { fetchCompletionValues } from './commands/completion/values.js';
 
 /** Runs the command of this name (the definitions are one chunk, shared with the entry). */

@@ -58,7 +58,7 @@ export function commandWords(argv: readonly string[]): string[] {
   return scanArgv(argv).words;
 }
 
-/** JSON output asked for by a flag or CRM_OUTPUT: failures print the JSON error object too. */
+/** JSON output asked for by a flag or CRM_OUTPUT (the profile's setting: jsonErrorsAsked): failures print the JSON error object too. */
 function asksForJson(argv: readonly string[], values: Map<string, string>, env: NodeJS.ProcessEnv): boolean {
   const flags = argv.slice(0, argv.includes('--') ? argv.indexOf('--') : undefined);
   return flags.includes('--json') || [values.get('output'), env.CRM_OUTPUT].some((value) => value?.trim().toLowerCase() === 'json');
@@ -221,8 +221,10 @@ export async function main(argv: string[], init: MainInit = {}): Promise<number>
   // `crm help contacts list` shows what `crm contacts list --help` shows.
   const program = buildProgram(run, words.filter((word) => word !== 'help'), { stdout, stderr });
   const usageFailure = async (message: string, hint?: string): Promise<number> => {
-    const { printFailure, usageError } = await import('./app.js');
-    printFailure(stderr, usageError(message, hint), asksForJson(argv, values, init.env ?? process.env));
+    const { jsonErrorsAsked, printFailure, usageError } = await import('./app.js');
+    const env = init.env ?? process.env;
+    const json = asksForJson(argv, values, env) || jsonErrorsAsked({ profile: values.get('profile'), output: values.get('output'), jq: values.get('jq') }, env);
+    printFailure(stderr, usageError(message, hint), json);
     return 2;
   };
 

@@ -47,6 +47,20 @@ export interface OutputDefaults {
   pipeFormat?: Format;
 }
 
+/**
+ * Whether a failure of the command line itself (an unknown option, a misspelt command, found before a
+ * command's options are read) prints the JSON error object because JSON was asked for: by a flag,
+ * CRM_OUTPUT or the profile's output setting, as for every other failure. A configuration that
+ * cannot be read asks for nothing.
+ */
+export function jsonErrorsAsked(options: GlobalOptions, env: NodeJS.ProcessEnv): boolean {
+  try {
+    return new Settings(options, env, false).output().jsonErrors;
+  } catch {
+    return false;
+  }
+}
+
 export class Settings {
   private cachedConfig?: ConfigData;
   private cachedTarget?: Target;

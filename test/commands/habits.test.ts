@@ -2,6 +2,9 @@
 // command word, JSON errors however JSON was asked for, a dry run of a stage move that refuses and
 // plans what the run does, a move to the stage a deal is in, fields the spec does not show, the
 // service's own words on a 404, and a password in a base URL that is never shown.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scanArgv } from '../../src/main.js';
 import { DEMO } from '../../src/registry/demo.js';
@@ -36,6 +39,18 @@ describe('errors as --json prints them, whichever way JSON was asked for (item 1
       expect(other.code).toBe(asJson.code);
       expect(other.stderr).toBe(asJson.stderr);
     }
+  });
+
+  it('the profile\'s output setting (crm config set output json) too: a usage error of the command line prints the error object, as a bad value does', async () => {
+    const home = homeEnv(mkdtempSync(join(tmpdir(), 'crm-home-')));
+    expect((await run(['config', 'set', 'output', 'json'], { env: home })).code).toBe(0);
+    for (const argv of [['contacts', 'list', '--bogus'], ['contacts', 'lst'], ['contacts', 'list', '--limit', '0']]) {
+      const result = await run(argv, { env: home });
+      expect(result.code).toBe(2);
+      expect(result.stderr, argv.join(' ')).toMatch(/\n\{"error":\{"message":.*"exit_code":2\}\}\n$/);
+    }
+    // A flag that asks for another format wins over the profile's, for these errors as for the others.
+    expect((await run(['contacts', 'list', '--bogus', '-o', 'tsv'], { env: home })).stderr).toBe("crm: unknown option '--bogus'\n");
   });
 
   it('a format that is not JSON prints no JSON error object', async () => {
