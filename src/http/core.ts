@@ -196,12 +196,15 @@ export class ApiClient {
     let previousUnanswered = false;
     /** How long 429s were waited out without counting as retries (bulk work). */
     let rateLimitWaited = 0;
+    /** How many times the request was sent: a failure after several says so. */
+    let tries = 0;
     for (let attempt = 0; ; ) {
       const startedAt = await this.cancellable(request, () => this.pace.turn(request.signal));
       let outcome: Outcome;
       let response: TransportResponse | undefined;
       let failure: TransportError | undefined;
       try {
+        tries++;
         response = await this.sendOnce(request);
         outcome = { kind: 'status', status: response.status };
       } catch (error) {
@@ -223,7 +226,7 @@ export class ApiClient {
       if (response && (response.status < 400 || !shouldRetry(request.method, outcome))) {
         return this.forgiveRepeatedDelete(request, response, previousUnanswered);
       }
-      if (failure && (failure.final || !shouldRetry(request.method, outcome))) throw this.networkError(failure, request);
+      if (failure && (failure.final || !shouldRetry(request.method, outcome))) throw this.networkError(failure, request, tries);
       previousUnanswered = failure !== undefined && failure.delivered;
 
       const retryAfter = response ? parseRetryAfter(response.headers['retry-after'], this.now()) : undefined;
@@ -251,7 +254,7 @@ export class ApiClient {
         rateLimitWaited += delay;
       } else {
         if (attempt >= maxRetries) {
-          if (failure) throw this.networkError(failure, request);
+          if (failure) throw this.networkError(failure, request, tries);
           return response!;
         }
         attempt++;
@@ -278,11 +281,16 @@ export class ApiClient {
     return cancelledError(sent && !isIdempotent(request.method) ? `${request.method} ${this.pathOf(request)} was sent: it may have taken effect on the service` : undefined);
   }
 
-  /** A failure of the transport as the core reports it; a write that may have arrived says so, and how to check. */
-  private networkError(failure: TransportError, request: TransportRequest): HttpError {
+  /**
+   * A failure of the transport as the core reports it, with how many times the request was sent when
+   * it was retried (`request timed out after 30s` may come after 4 tries and 2 minutes); a write that may
+   * have arrived says so, and how to check.
+   */
+  private networkError(failure: TransportError, request: TransportRequest, tries: number): HttpError {
     if (failure.invalid) return invalidRequest(failure.message, failure.hint);
+    const message = tries > 1 ? `${failure.message}; tried ${tries} times` : failure.message;
     const code = failure.code.toLowerCase();
-    if (failure.malformed) return new HttpError('malformed', failure.message, { code: code === 'eproto' ? 'malformed_response' : code, hint: failure.hint });
+    if (failure.malformed) return new HttpError('malformed', message, { code: code === 'eproto' ? 'malformed_response' : code, hint: failure.hint });
     let hint = failure.hint;
     if (failure.code === 'ETIMEDOUT' && failure.delivered && !isIdempotent(request.method)) {
       const path = this.pathOf(request);
@@ -292,7 +300,7 @@ export class ApiClient {
         ? `the service may have created it all the same: look (for example \`crm api GET ${path}\`) before sending it again`
         : `the service may have acted on the ${request.method} all the same: check before sending it again`;
     }
-    return new HttpError('network', failure.message, { code, hint });
+    return new HttpError('network', message, { code, hint });
   }
 
   /** The path of a request, relative to the base URL and without its query. */

@@ -172,7 +172,7 @@ describe('crm watch: failures', () => {
     ws.fault({ match: /^GET \/api\/v1\/contacts/, network: { code: 'ECONNREFUSED', delivered: false }, times: 4 });
     const network = await watch(['contacts', '--max-failures', '1', '--state', state]);
     expect(network.code).toBe(6);
-    expect(network.stderr).toBe('crm: giving up after a failure: injected ECONNREFUSED\n');
+    expect(network.stderr).toBe('crm: giving up after a failure: injected ECONNREFUSED; tried 4 times\n');
   });
 
   it('stops on SIGTERM with exit 0, the state saved', async () => {

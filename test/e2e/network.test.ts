@@ -113,7 +113,7 @@ describe('a workspace behind a private CA, through a CONNECT proxy', () => {
       // Around the proxy, workspace.test does not resolve: proof that it was not asked.
       const around = await crm(['contacts', 'list', '--limit', '1', '-q'], { env: env({ https_proxy: proxy.url, NO_PROXY: '.test', NODE_EXTRA_CA_CERTS: CA }) });
       expect(around.code).toBe(6);
-      expect(around.stderr).toMatch(/^crm: could not resolve host workspace\.test\n/);
+      expect(around.stderr).toMatch(/^crm: could not resolve host workspace\.test; tried 4 times\n/);
       expect(proxy.connects).toHaveLength(1);
     } finally {
       await proxy.close();
@@ -152,7 +152,7 @@ describe('a workspace behind a private CA, through a CONNECT proxy', () => {
   it('a proxy that is not there is named, without its credentials', async () => {
     const result = await crm(['contacts', 'list', '--limit', '1'], { env: env({ HTTPS_PROXY: 'http://user:s3cret@127.0.0.1:9', NODE_EXTRA_CA_CERTS: CA }) });
     expect(result.code).toBe(6);
-    expect(result.stderr).toBe('crm: could not connect to the proxy http://127.0.0.1:9 (connection refused)\nhint: check HTTPS_PROXY, HTTP_PROXY and NO_PROXY\n');
+    expect(result.stderr).toBe('crm: could not connect to the proxy http://127.0.0.1:9 (connection refused); tried 4 times\nhint: check HTTPS_PROXY, HTTP_PROXY and NO_PROXY\n');
   }, 30_000);
 });
 

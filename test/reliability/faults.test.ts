@@ -140,8 +140,8 @@ const CASES: FaultCase[] = [
     name: 'nothing listening (connection refused)',
     fault: () => ({}),
     closedPort: true,
-    // Certainly not delivered: even a POST is tried again, then it is a network failure.
-    expect: () => fails(6, /^could not connect to 127\.0\.0\.1:\d+ \(connection refused\)$/),
+    // Certainly not delivered: even a POST is tried again, then it is a network failure that says so.
+    expect: () => fails(6, /^could not connect to 127\.0\.0\.1:\d+ \(connection refused\); tried 4 times$/),
   },
 ];
 

@@ -146,7 +146,7 @@ describe('retries', () => {
   it('reports network failures as exit 6 after the retries', async () => {
     const refused = () => new TransportError('could not connect', 'ECONNREFUSED', false);
     const { api, requests } = client([refused(), refused(), refused(), refused()]);
-    expect(await failure(api.request('GET', '/contacts'))).toMatchObject({ exitCode: 6, message: 'could not connect' });
+    expect(await failure(api.request('GET', '/contacts'))).toMatchObject({ exitCode: 6, message: 'could not connect; tried 4 times' });
     expect(requests).toHaveLength(4);
   });
 
@@ -318,7 +318,8 @@ describe('failures of the transport', () => {
     const timedOut = () => new TransportError('request timed out after 2s', 'ETIMEDOUT', true);
     const { api, requests } = client([timedOut(), timedOut(), timedOut(), timedOut()]);
     const error = await failure(api.request('GET', '/contacts'));
-    expect(error).toMatchObject({ exitCode: 6, message: 'request timed out after 2s' });
+    // 4 tries of 2 s each and the waits between: the message says it was not one.
+    expect(error).toMatchObject({ exitCode: 6, message: 'request timed out after 2s; tried 4 times' });
     expect(error.hint).toBeUndefined();
     expect(requests).toHaveLength(4);
   });
