@@ -5,7 +5,7 @@ import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { TIMEOUT_MAX_SECONDS } from '../registry/global.js';
 import { isObject, type JsonObject } from '../registry/values.js';
-import { isEmail, type FieldSpec, type ValueType } from '../registry/types.js';
+import { DATE_FORMS, isEmail, type FieldSpec, type ValueType } from '../registry/types.js';
 import { usageError } from './errors.js';
 import { decodeText } from './encoding.js';
 import { readAllBytes, type InStream } from './io.js';
@@ -40,7 +40,7 @@ export function parseInteger(raw: string, label: string, min: number, max = Numb
 
 const MAX_RELATIVE_DAYS = 36_525; // a hundred years
 
-/** YYYY-MM-DD, a full ISO timestamp, or today / tomorrow / +Nd / +Nw. */
+/** One of DATE_FORMS, or a full ISO timestamp. */
 export function parseDate(raw: string, label: string, now: Date = new Date()): string {
   const text = raw.trim().toLowerCase();
   const relative = /^\+?(\d{1,9})([dw])$/.exec(text);
@@ -55,7 +55,7 @@ export function parseDate(raw: string, label: string, now: Date = new Date()): s
   } else if (/^\d{4}-\d{2}-\d{2}T/.test(raw) && !Number.isNaN(Date.parse(raw))) {
     return raw;
   }
-  const hint = offsetDays !== undefined ? `at most +${MAX_RELATIVE_DAYS}d` : 'YYYY-MM-DD, today, tomorrow or +Nd';
+  const hint = offsetDays !== undefined ? `at most +${MAX_RELATIVE_DAYS}d` : DATE_FORMS;
   throw usageError(`invalid ${label} "${raw}" (expected ${hint})`);
 }
 

@@ -2,7 +2,7 @@
 // created_at) and, where it is silent, those of the sandbox (docs/api-assumptions.md). Commands,
 // prompts, completions, MCP schemas, docs and the sandbox's validation all read them from here.
 
-import type { FieldSpec, ResourceName, ResourceSpec } from './types.js';
+import { DATE_FORMS, type FieldSpec, type ResourceName, type ResourceSpec } from './types.js';
 
 export const CONTACT_STATUSES = ['lead', 'prospect', 'customer', 'churned'] as const;
 const DEAL_STATUSES = ['open', 'won', 'lost'] as const;
@@ -147,7 +147,7 @@ const TASK_FIELDS: readonly FieldSpec[] = [
   { name: 'description', type: 'string', description: 'longer description', maxLength: 10_000, long: true },
   { name: 'status', type: 'string', description: 'task status', known: TASK_STATUSES, default: 'open' },
   { name: 'priority', type: 'string', description: 'priority', known: TASK_PRIORITIES, default: 'normal' },
-  { name: 'due_date', flag: 'due', type: 'date', description: 'due date: YYYY-MM-DD, today, tomorrow or +Nd', prompt: true, example: '+2d' },
+  { name: 'due_date', flag: 'due', type: 'date', description: `due date: ${DATE_FORMS}`, prompt: true, example: '+2d' },
   { ...ref('contact_id', 'contact', 'contact id'), prompt: true },
   ref('deal_id', 'deal', 'deal id'),
   ro('completed_at', 'string', 'when it was completed'),

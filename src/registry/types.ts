@@ -8,7 +8,7 @@ export type ValueType =
   /** A whole number; `min`/`max` bound it (default min 0). */
   | 'integer'
   | 'number'
-  /** YYYY-MM-DD; flags also take today, tomorrow, +Nd, +Nw. */
+  /** YYYY-MM-DD; flags also take the other DATE_FORMS. */
   | 'date'
   | 'boolean'
   /** An opaque id string (never assumed numeric or UUID). */
@@ -23,6 +23,9 @@ export type ValueType =
   | 'file'
   /** A span of time: 30s, 5m, 1h (or a number of seconds). */
   | 'duration';
+
+/** What a date flag takes (src/cli/input.ts parseDate), as help, errors and MCP schemas say it. */
+export const DATE_FORMS = 'YYYY-MM-DD, today, tomorrow, +Nd or +Nw';
 
 /** Values a workspace defines that crm learns from the service, not from the registry. */
 export type DynamicValues = 'stages' | 'sequences' | 'profiles';

@@ -295,7 +295,7 @@ describe('contact notes, tasks and enrolment', () => {
     expect(json(result)).toMatchObject({ contact_id: contact.id, title: 'Send proposal', due_date: '2099-01-31', status: 'open' });
     const bad = await run(['contacts', 'tasks', 'add', contact.id, '--title', 'X', '--due', 'someday'], { ws });
     expect(bad.code).toBe(2);
-    expect(bad.stderr.split('\n')[0]).toBe('crm: invalid --due "someday" (expected YYYY-MM-DD, today, tomorrow or +Nd)');
+    expect(bad.stderr.split('\n')[0]).toBe('crm: invalid --due "someday" (expected YYYY-MM-DD, today, tomorrow, +Nd or +Nw)');
   });
 
   it('enroll --sequence', async () => {

@@ -126,7 +126,7 @@ describe('crm tasks list --due', () => {
   });
 
   it.each([
-    [['--due', 'someday'], 'invalid --due "someday" (expected overdue, today, week, a date or DATE..DATE; dates as YYYY-MM-DD, today, tomorrow or +Nd)'],
+    [['--due', 'someday'], 'invalid --due "someday" (expected overdue, today, week, a date or DATE..DATE; dates as YYYY-MM-DD, today, tomorrow, +Nd or +Nw)'],
     [['--due', '2025-05-10..2025-05-01'], 'invalid --due "2025-05-10..2025-05-01": the range ends before it starts'],
     [['--due', '..'], 'invalid --due ".."'],
     [['--due', 'today..2025-02-30'], 'invalid --due "2025-02-30"'],

@@ -8,7 +8,7 @@ import { ENDPOINTS } from '../../registry/endpoints.js';
 import { BODY_OPTIONS, CONCURRENCY_OPTIONS, DELETE_OPTIONS, PAGING_OPTIONS, commandOptions } from '../../registry/options.js';
 import { RESOURCES } from '../../registry/resources.js';
 import { PAGE_DEFAULT } from '../../registry/service.js';
-import { staticValues, type FieldSpec, type Group } from '../../registry/types.js';
+import { DATE_FORMS, staticValues, type FieldSpec, type Group } from '../../registry/types.js';
 import { callsEndpoint, type Command, type EndpointCommand } from '../command.js';
 import { idArg } from '../crud.js';
 import { printedFields } from '../printed.js';
@@ -162,8 +162,6 @@ function briefOf(op: EndpointCommand): readonly string[] | undefined {
   if (op.kind !== 'list') return undefined;
   return op.mcp.brief ?? (op.resource ? RESOURCES[op.resource].brief : op.columns);
 }
-
-const DATE_FORMS = 'YYYY-MM-DD, today, tomorrow, +Nd or +Nw';
 
 /**
  * A field's schema holds only what crm itself checks before sending (types, the spec's fixed values,

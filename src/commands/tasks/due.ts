@@ -5,6 +5,7 @@
 
 import { usageError } from '../../cli/errors.js';
 import { parseDate } from '../../cli/input.js';
+import { DATE_FORMS } from '../../registry/types.js';
 import { isObject } from '../../registry/values.js';
 
 /** The days a task's due date must fall within (inclusive; either end may be open), and whether it must be open and past. */
@@ -15,7 +16,7 @@ interface DueRange {
   overdue: boolean;
 }
 
-const FORMS = 'overdue, today, week, a date or DATE..DATE; dates as YYYY-MM-DD, today, tomorrow or +Nd';
+const FORMS = `overdue, today, week, a date or DATE..DATE; dates as ${DATE_FORMS}`;
 
 /** `--due overdue|today|week|DATE|DATE..DATE`, today being `now`'s date; a bad value or an empty range is a usage error. */
 export function parseDue(raw: string, now: Date, label = '--due'): DueRange {

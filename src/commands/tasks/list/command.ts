@@ -3,7 +3,7 @@
 // `overdue` filter is an assumption), so crm reads the list and filters and sorts it itself.
 
 import { RESOURCES } from '../../../registry/resources.js';
-import { example as ex } from '../../../registry/types.js';
+import { DATE_FORMS, example as ex } from '../../../registry/types.js';
 import { defineCommand, type CommandSpec } from '../../command.js';
 
 const spec = {
@@ -17,9 +17,9 @@ const spec = {
       name: 'due',
       type: 'string',
       description:
-        'only tasks due: overdue, today, week (today and the 6 days after), a date or DATE..DATE (YYYY-MM-DD, today, tomorrow, +Nd; either end may be left out); open tasks unless --status says otherwise. The service has no due-date filter: crm reads the list and keeps the tasks due',
+        `only tasks due: overdue, today, week (today and the 6 days after), a date or DATE..DATE (${DATE_FORMS}; either end may be left out); open tasks unless --status says otherwise. The service has no due-date filter: crm reads the list and keeps the tasks due`,
       example: 'week',
-      forAgents: 'only tasks due: overdue, today, week (today and the 6 days after), a date or DATE..DATE (YYYY-MM-DD, today, tomorrow, +Nd; either end may be left out); open tasks unless status says otherwise',
+      forAgents: `only tasks due: overdue, today, week (today and the 6 days after), a date or DATE..DATE (${DATE_FORMS}; either end may be left out); open tasks unless status says otherwise`,
     },
     {
       name: 'sort',
