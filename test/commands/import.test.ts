@@ -205,6 +205,32 @@ describe('contacts import: sending', () => {
     for (const email of emails) expect(withEmail(email)).toHaveLength(1);
   });
 
+  it('a failed row sent again by --resume, killed before its outcome is journaled: the next --resume looks it up, never reports it failed', async () => {
+    const tag = unique();
+    const email = `again-${tag}@example.com`;
+    const taken = ws.api('POST', '/contacts', { name: 'Taken', email }).data.id;
+    const file = inputFile('retry.csv', `name,email\nRetry,${email}\n`);
+    const checkpoint = `${file}.crm-checkpoint`;
+    expect((await run(['contacts', 'import', file], { ws })).code).toBe(7); // 409: failed, with a clear answer
+    ws.api('DELETE', `/contacts/${taken}`);
+    // The second run's POST reaches the service; the journal as it is at that moment is what a SIGKILL leaves.
+    let journal: string | undefined;
+    const killedAfterPost: Transport = async (request) => {
+      const response = await ws.transport(request);
+      if (request.method === 'POST') journal = readFileSync(checkpoint, 'utf8');
+      return response;
+    };
+    await run(['contacts', 'import', file, '--resume'], { ws: { ...ws, transport: killedAfterPost } as Workspace });
+    expect(withEmail(email)).toHaveLength(1);
+    writeFileSync(checkpoint, journal!);
+    ws.log.length = 0;
+    const resumed = await run(['contacts', 'import', file, '--resume', '-o', 'ndjson'], { ws });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(rowsOf(resumed.stdout)).toMatchObject([{ line: 2, result: 'created', id: withEmail(email)[0].id }]);
+    expect(ws.requests(/^POST/)).toEqual([]);
+    expect(withEmail(email)).toHaveLength(1);
+  });
+
   it('--upsert updates the contact that has the email, also one an earlier row of the file created', async () => {
     const tag = unique();
     const existing = ws.api('POST', '/contacts', { name: 'Old Name', email: `up-${tag}@example.com` }).data.id;

@@ -9,9 +9,13 @@
 // - Outcomes (created with the id, updated, failed) are written in batches: with the next mark,
 //   every FLUSH_MS, and at the end.
 //
+// - A row that failed in an earlier run is marked on its own before it is sent again (its old
+//   failure would otherwise be the journal's last word on a row that may now exist).
+//
 // --resume reads it back: rows created or updated are not sent again; a row under the mark with no
-// outcome (its answer was lost, or its outcome not yet written) and a row that failed without a
-// clear answer are first looked up by email: the service may have created them.
+// outcome (its answer was lost, or its outcome not yet written), a row that failed without a clear
+// answer and a failed row sent again with no outcome written are first looked up by email: the
+// service may have created them.
 
 import { closeSync, existsSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { usageError } from '../../../cli/errors.js';
@@ -111,6 +115,8 @@ export class Checkpoint {
 
   /** Before LINE is sent: makes sure a mark covers it, marking up to `ahead()` when one is needed. */
   sending(line: number, ahead: () => number): void {
+    // A row that failed in an earlier run is sent again: its failure no longer says it was not created.
+    if (this.entries.get(line)?.state === 'failed') this.append(`${JSON.stringify({ line, resending: true })}\n`, true);
     if (line <= this.marked) return;
     this.marked = Math.max(line, ahead());
     this.append(`${JSON.stringify({ sent_through: this.marked })}\n`, true);
@@ -181,6 +187,10 @@ function readJournal(path: string, identity: ImportIdentity): { entries: Map<num
     if (typeof step.sent_through === 'number') sentThrough = Math.max(sentThrough, step.sent_through);
     if (typeof step.line !== 'number') continue;
     const previous = entries.get(step.line);
+    if (step.resending === true && previous?.state === 'failed') {
+      previous.uncertain = true;
+      continue;
+    }
     if (step.scored === true && previous) {
       previous.scored = true;
       continue;
