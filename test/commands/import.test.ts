@@ -253,6 +253,27 @@ describe('contacts import: sending', () => {
     expect(json(result)[0]).toMatchObject({ result: 'failed', error: expect.stringMatching(/already exists \(--upsert updates the existing contact\)$/) });
   });
 
+  it('rows refused one by one (409) never stop the import: ten in a row failing for want of the service (5xx) do', async () => {
+    const tag = unique();
+    const taken = Array.from({ length: 12 }, (_, index) => `taken${index}-${tag}@example.com`);
+    for (const email of taken) ws.api('POST', '/contacts', { name: 'Taken', email });
+    const file = inputFile('again.csv', `name,email\n${taken.map((email) => `Again,${email}`).join('\n')}\nNew,new-${tag}@example.com\n`);
+    const result = await run(['contacts', 'import', file, '--concurrency', '1', '-o', 'ndjson'], { ws });
+    expect(result.code, result.stderr).toBe(7);
+    expect(rowsOf(result.stdout).map((row) => row.result)).toEqual([...taken.map(() => 'failed'), 'created']);
+    expect(withEmail(`new-${tag}@example.com`)).toHaveLength(1);
+
+    const down = inputFile('down.csv', `name,email\n${Array.from({ length: 13 }, (_, index) => `Down,down${index}-${tag}@example.com`).join('\n')}\n`);
+    ws.fault({ match: /^POST \/api\/v1\/contacts$/, status: 500, times: 10 });
+    const stopped = await run(['contacts', 'import', down, '--concurrency', '1', '-o', 'ndjson'], { ws });
+    expect(stopped.code).toBe(1);
+    expect(stopped.stderr).toContain('crm: import stopped: injected 500');
+    // Two rows under way at a time (--concurrency 1, and one waiting its turn): the eleventh may have started.
+    const results = rowsOf(stopped.stdout).map((row) => row.result);
+    expect(results.slice(0, 10)).toEqual(Array.from({ length: 10 }, () => 'failed'));
+    expect(results.slice(11)).toEqual(['pending', 'pending']);
+  });
+
   it('--score scores each created contact; -q prints the ids of the contacts imported', async () => {
     const tag = unique();
     const file = inputFile('s.csv', `name,email\nS1,s1-${tag}@example.com\nbad,bad\nS2,s2-${tag}@example.com\n`);

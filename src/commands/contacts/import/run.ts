@@ -286,7 +286,9 @@ class Importer {
       outcome.ok = false;
       outcome.result = 'failed';
       outcome.error = reason;
-      this.failuresInARow = failure.exitCode === ExitCode.network || failure.exitCode === ExitCode.service ? this.failuresInARow + 1 : 0;
+      // For want of the service (no answer, a 5xx): a row the service refused (409, 422) says nothing of the next one.
+      const serviceDown = failure.exitCode === ExitCode.network || (failure.status !== undefined && failure.status >= 500);
+      this.failuresInARow = serviceDown ? this.failuresInARow + 1 : 0;
       if (STOPS_AT_ONCE.has(failure.exitCode) || this.failuresInARow >= STOP_AFTER_FAILURES) this.halted ??= failure;
     }
     this.finished++;
