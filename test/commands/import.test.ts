@@ -2,7 +2,7 @@
 // UTF-8, failures and --resume, --upsert, the checkpoint's guarantees. A real process interrupted
 // by a real signal (and by SIGKILL) is in test/e2e/scale.test.ts.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -397,6 +397,19 @@ describe('contacts import: files it writes and reads', () => {
     expect(result.stderr.split('\n')[0]).toMatch(message);
     expect(ws.requests()).toEqual([]);
     expect(existsSync(`${file}.crm-checkpoint`)).toBe(false);
+  });
+
+  it('a checkpoint that can no longer be written (the disk is full) stops the import before any row goes unjournaled (rows were sent, then a crash)', async () => {
+    const tag = unique();
+    const file = inputFile('full.csv', `name,email\n${Array.from({ length: 3 }, (_, index) => `Full,full${index}-${tag}@example.com`).join('\n')}\n`);
+    const checkpoint = join(file, '..', 'progress');
+    symlinkSync('/dev/full', checkpoint);
+    const result = await run(['contacts', 'import', file, '--checkpoint', checkpoint, '--upsert', '--concurrency', '1', '-o', 'ndjson'], { ws });
+    expect(result.code).toBe(1);
+    expect(result.stderr.split('\n')[0]).toBe(`crm: import stopped: cannot write the checkpoint ${checkpoint}: no space left on device`);
+    expect(rowsOf(result.stdout).map((row) => row.result)).toEqual(['pending', 'pending', 'pending']);
+    expect(ws.requests(/^(POST|PATCH)/)).toEqual([]);
+    expect(existsSync(`${checkpoint}.lock`)).toBe(false);
   });
 
   /** "Zoë Brontë <zoe@…>, ‘Café’ €5" as a spreadsheet on Windows saves it: windows-1252. */

@@ -18,8 +18,8 @@
 // service may have created them.
 
 import { closeSync, existsSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
-import { usageError } from '../../../cli/errors.js';
-import { checkWritable } from '../../../cli/input.js';
+import { CliError, ExitCode, usageError } from '../../../cli/errors.js';
+import { checkWritable, fileProblem } from '../../../cli/input.js';
 import { describeHolder, lockHolder, tryLock, type LockHolder } from '../../../config/lock.js';
 import { isObject } from '../../../registry/values.js';
 
@@ -60,8 +60,17 @@ interface OpenOptions {
   dryRun: boolean;
 }
 
+/** The journal can no longer be written (the disk is full): no row may be sent that it does not cover. */
+export class CheckpointUnwritable extends CliError {
+  constructor(path: string, error: unknown) {
+    super(`cannot write the checkpoint ${path}: ${fileProblem(error)}`, ExitCode.service, { code: 'checkpoint_unwritable' });
+  }
+}
+
 export class Checkpoint {
   private fd: number | undefined;
+  /** Set once a write failed: nothing more is written, and no row is sent beyond the marks on disk. */
+  private unwritable: CheckpointUnwritable | undefined;
   /** Outcomes not yet written. */
   private pending = '';
   private timer: NodeJS.Timeout | undefined;
@@ -117,9 +126,12 @@ export class Checkpoint {
   sending(line: number, ahead: () => number): void {
     // A row that failed in an earlier run is sent again: its failure no longer says it was not created.
     if (this.entries.get(line)?.state === 'failed') this.append(`${JSON.stringify({ line, resending: true })}\n`, true);
+    if (this.unwritable) throw this.unwritable;
     if (line <= this.marked) return;
-    this.marked = Math.max(line, ahead());
-    this.append(`${JSON.stringify({ sent_through: this.marked })}\n`, true);
+    const mark = Math.max(line, ahead());
+    this.append(`${JSON.stringify({ sent_through: mark })}\n`, true);
+    if (this.unwritable) throw this.unwritable;
+    this.marked = mark;
   }
 
   /** What became of a row (or that it was scored); written with the next batch. */
@@ -144,17 +156,27 @@ export class Checkpoint {
     else this.timer ??= setTimeout(() => this.flush(), FLUSH_MS).unref();
   }
 
+  /** The write that failed, if one did: the import stops (what the journal holds is still resumable). */
+  get failure(): CheckpointUnwritable | undefined {
+    return this.unwritable;
+  }
+
   private flush(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.pending === '') return;
-    if (this.fd === undefined) {
-      this.fd = openSync(this.path, this.appending ? 'a' : 'w', 0o600);
-      if (!this.appending) writeSync(this.fd, `${JSON.stringify({ checkpoint: FORMAT, ...this.identity })}\n`);
-      this.appending = true;
+    if (this.pending === '' || this.unwritable) return;
+    try {
+      if (this.fd === undefined) {
+        this.fd = openSync(this.path, this.appending ? 'a' : 'w', 0o600);
+        if (!this.appending) writeSync(this.fd, `${JSON.stringify({ checkpoint: FORMAT, ...this.identity })}\n`);
+        this.appending = true;
+      }
+      writeSync(this.fd, this.pending);
+      this.pending = '';
+    } catch (error) {
+      // Also from a timer: told to the import by the next mark, and by its report.
+      this.unwritable = new CheckpointUnwritable(this.path, error);
     }
-    writeSync(this.fd, this.pending);
-    this.pending = '';
   }
 }
 

@@ -26,7 +26,7 @@ import { CONCURRENCY } from '../../../registry/options.js';
 import { SCORE_CALLS_PER_WINDOW } from '../../../registry/service.js';
 import { Scorer } from '../../scoring.js';
 import { stopOnSigterm, type Stopper } from '../../stop.js';
-import { Checkpoint, MARK_AHEAD, type RowEntry } from './checkpoint.js';
+import { Checkpoint, CheckpointUnwritable, MARK_AHEAD, type RowEntry } from './checkpoint.js';
 import { detectFormat, readImportFile, type ImportFile, type ImportFormat, type ImportRow } from './rows.js';
 import type { Handler } from '../../command.js';
 import type { Spec } from '../import/command.js';
@@ -279,6 +279,11 @@ class Importer {
       this.failuresInARow = 0;
       if (result === 'created' && this.scorer) this.score(row.line, id);
     } catch (error) {
+      // Not sent: the journal would not cover it. The row stays pending, and the import stops.
+      if (error instanceof CheckpointUnwritable) {
+        this.halted ??= error;
+        return;
+      }
       const failure = toCliError(error);
       const reason = failure.status === 409 && !this.options.upsert ? `${failure.message} (--upsert updates the existing contact)` : failure.message;
       // No answer, or a 5xx: the service may have created the contact all the same.
@@ -327,6 +332,7 @@ class Importer {
     const unscored = this.scorer ? outcomes.filter((outcome) => outcome.result === 'created' && !this.scoredLines.has(outcome.line)).length : 0;
     const complete = notImported.length === 0 && unscored === 0 && !this.stopping;
     checkpoint?.close(complete);
+    if (!complete && checkpoint?.failure) this.halted ??= checkpoint.failure;
 
     const parts = [countsOf(outcomes)];
     if (this.earlier > 0) parts.push(`${this.earlier} of them in an earlier run`);
