@@ -330,8 +330,10 @@ export class ApiClient {
       const answer = await this.options.transport(request).finally(() => this.unanswered.delete(request));
       // The service is untrusted: a key it echoes back (in an error, a record, a header such as
       // Location; in a body, JSON-escaped too) is masked here, before anything reads the answer, so
-      // it reaches no output, message or trace.
-      const response: TransportResponse = { status: answer.status, headers: this.redactHeaders(answer.headers), body: redactBody(answer.body, this.options.apiKey) };
+      // it reaches no output, message or trace. A UTF-8 byte order mark, which JSON parsers may
+      // ignore (RFC 8259) and some servers write, is dropped first: JSON.parse refuses it.
+      const body = answer.body.startsWith('\uFEFF') ? answer.body.slice(1) : answer.body;
+      const response: TransportResponse = { status: answer.status, headers: this.redactHeaders(answer.headers), body: redactBody(body, this.options.apiKey) };
       this.traceResponse(response, this.now() - started);
       return response;
     } catch (error) {

@@ -165,6 +165,18 @@ describe('other workspaces', () => {
     expect(result.code).toBe(0);
     expect(json(result)).toEqual([{ id: 'x1', name: 'Bare' }]);
   });
+
+  it('reads a body that starts with a UTF-8 byte order mark (JSON parsers may ignore one), and still masks a key echoed in it with escapes', async () => {
+    const escaped = [...ws.apiKey].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    ws.fault({ status: 200, body: `\ufeff{"data":{"id":"con_bom","name":"Bom","note":"${escaped}"},"error":null}` });
+    const result = await run(['contacts', 'get', 'con_bom', '--json'], { ws });
+    expect(result.code).toBe(0);
+    expect(json(result)).toEqual({ id: 'con_bom', name: 'Bom', note: `****${ws.apiKey.slice(-4)}` });
+    ws.fault({ status: 404, body: `\ufeff{"data":null,"error":"Contact not found"}` });
+    const missing = await run(['contacts', 'get', 'con_gone'], { ws });
+    expect(missing.code).toBe(4);
+    expect(missing.stderr).toBe('crm: contact con_gone not found\n');
+  });
 });
 
 describe('debug, dry run, headers, plain HTTP', () => {
