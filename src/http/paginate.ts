@@ -14,7 +14,8 @@
 //   WalkOutpaced (exit 1), never end quietly with a record missing.
 // - Pages start where the record held back is expected, less a margin that grows with the shifts
 //   seen and shrinks while the list is still: a still list costs 1 request for the first 50 records
-//   and 1 for every 49 after, plus one to find the end (a short page, never `total`).
+//   and 1 for every 49 after, plus one to find the end (a short page, never `total`;
+//   but a short page that `total` says records follow is a service's smaller cap, not the end).
 // - A long walk keeps `concurrency` pages in flight, each planned to start on the last record of the
 //   one before and taken in list order by the same rule, whatever order they are answered in. A
 //   page that failed after the core's retries halves the pages in flight and is asked again; a page
@@ -168,6 +169,8 @@ export class Walk implements AsyncIterable<unknown> {
   private count = 0;
   private margin = 0;
   private totalHint?: number;
+  /** Records a page holds at most: PAGE_MAX, or fewer once a service gave fewer than asked and `total` said more follow. */
+  private pageSize = PAGE_MAX;
   private readonly inFlight: Page[] = [];
   /** Aborted when the walk ends (the list's end, --limit, a reader that stopped): the pages in flight are cancelled. */
   private readonly ending = new AbortController();
@@ -289,6 +292,8 @@ export class Walk implements AsyncIterable<unknown> {
     // What is still to read: the records --limit wants beyond those held, and one to hold back.
     const wanted = limit === undefined ? Number.POSITIVE_INFINITY : limit - this.count - this.held.length + 1;
     let coming = this.inFlight.reduce((sum, page) => sum + page.yields, 0);
+    // At most half a page back, so that each page brings at least half a page.
+    const margin = Math.min(this.margin, this.pageSize >> 1);
     while (this.inFlight.length < this.concurrency) {
       const previous = this.inFlight.at(-1);
       if (coming >= wanted) return;
@@ -296,17 +301,17 @@ export class Walk implements AsyncIterable<unknown> {
       let offset: number;
       let known: number;
       if (previous) {
-        offset = Math.max(0, previous.offset + previous.size - 1 - this.margin);
+        offset = Math.max(0, previous.offset + previous.size - 1 - margin);
         known = previous.offset + previous.size - offset;
       } else if (this.started) {
-        offset = Math.max(0, this.next - this.margin);
+        offset = Math.max(0, this.next - margin);
         // The records before the next one, and the one held back when there is one.
         known = this.next - offset + (this.held.length > 0 ? 1 : 0);
       } else {
         offset = this.start;
         known = 0;
       }
-      const size = Math.min(PAGE_MAX, known + Math.max(1, wanted - coming));
+      const size = Math.min(this.pageSize, known + Math.max(1, wanted - coming));
       this.inFlight.push(this.ask(offset, size, size - known));
       coming += size - known;
     }
@@ -333,6 +338,7 @@ export class Walk implements AsyncIterable<unknown> {
     const from = this.started ? this.continuation(items) : 0;
     if (from === undefined) return this.searchBack(page, items, short);
     const first = !this.started;
+    const heldBefore = new Set(this.held.map(this.keyOf));
     if (this.started) {
       // How far the list moved back since the record held back was read: the margin of the next pages.
       const shift = this.next - place(from);
@@ -351,7 +357,14 @@ export class Walk implements AsyncIterable<unknown> {
       // The page ends on the last record given out: the one held back is further on.
       this.next = place(items.length);
     }
-    this.ended = short;
+    // A short page ends the list, unless the service's total says records follow it and the page
+    // brought records not read before: a service that gives fewer than asked (a cap below the spec's
+    // 50) would otherwise end the walk after its first page. Its size is then the size of the pages
+    // asked for. A total that counts records the list does not give costs one more page, not a failure.
+    const brought = fresh.filter((record) => !heldBefore.has(this.keyOf(record))).length;
+    const more = short && brought > 0 && answer.total !== undefined && page.offset + answer.items.length < answer.total;
+    if (more) this.pageSize = Math.max(2, Math.min(this.pageSize, answer.items.length));
+    this.ended = short && !more;
     if (short || fresh.length > 1) {
       this.fruitless = 0;
       this.searches = 0;
@@ -409,7 +422,7 @@ export class Walk implements AsyncIterable<unknown> {
       throw new WalkOutpaced(where, this.count);
     }
     this.searches++;
-    this.inFlight.unshift(this.ask(Math.max(0, page.offset - SEARCH_STEP), PAGE_MAX, 0), { ...page, missed: true });
+    this.inFlight.unshift(this.ask(Math.max(0, page.offset - Math.min(SEARCH_STEP, this.pageSize >> 1)), this.pageSize, 0), { ...page, missed: true });
   }
 }
 

@@ -200,3 +200,38 @@ describe('a service that repeats a record within a page', () => {
   });
 });
 
+
+/**
+ * The sandbox's contacts through a service that gives at most `cap` records a page, whatever the
+ * limit asked (a workspace, or a proxy, with a lower cap than the spec's 50), with a `total` that
+ * counts `overcount` records more than the list holds (deleted ones, say).
+ */
+function cappedWorkspace(cap: number, overcount = 0) {
+  let pages = 0;
+  const transport: Transport = async (request) => {
+    const url = new URL(request.url);
+    if (request.method !== 'GET' || !url.pathname.endsWith('/contacts')) return ws.transport(request);
+    pages++;
+    const answer = await ws.transport(request);
+    const { data } = JSON.parse(answer.body) as { data: { contacts: unknown[]; total: number } };
+    return { ...answer, body: JSON.stringify({ data: { contacts: data.contacts.slice(0, cap), total: data.total + overcount }, error: null }) };
+  };
+  return { workspace: { ...ws, transport } as Workspace, pages: () => pages };
+}
+
+describe('a service whose pages are shorter than asked, and whose total says more records follow', () => {
+  it.each([
+    ['contacts list --all --json', ['contacts', 'list', '--all', '--json'], (stdout: string) => JSON.parse(stdout) as Array<{ id: string }>, 0],
+    ['contacts export --format ndjson', ['contacts', 'export', '--format', 'ndjson'], (stdout: string) => stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: string }), 0],
+    ['contacts list --all --json (a total that counts 7 records too many)', ['contacts', 'list', '--all', '--json'], (stdout: string) => JSON.parse(stdout) as Array<{ id: string }>, 7],
+  ])('%s prints every record once, in list order, not only the first page', async (_, argv, parse, overcount) => {
+    for (let index = 0; index < 150; index++) ws.api('POST', '/contacts', { name: `Capped ${index}`, email: `capped-${index}-${argv.length}-${overcount}@example.com` });
+    const expected = liveIds();
+    const service = cappedWorkspace(30, overcount);
+    const result = await run(argv, { ws: service.workspace });
+    expect(result.code, result.stderr).toBe(0);
+    expect(parse(result.stdout).map((record) => record.id)).toEqual(expected);
+    // Pages of 30 once the first shows the cap: about one request per 29 records, not a search per page.
+    expect(service.pages()).toBeLessThanOrEqual(Math.ceil(expected.length / 29) + 8);
+  });
+});
