@@ -189,6 +189,23 @@ describe('display widths (item 11)', () => {
   });
 });
 
+describe('ids that are numbers, on a terminal', () => {
+  // An id is a name, not a quantity: 1,000 is no id a person can copy into the next command.
+  it('a table and one record show an id or *_id number as sent, and other numbers grouped', async () => {
+    const record = { id: 1000, name: 'Num', email: 'num@example.com', account_id: 123456, score: 12500, created_at: '2024-01-01T00:00:00Z' };
+    ws.fault({ match: /^GET/, status: 200, body: contacts(record) });
+    const list = await run(['contacts', 'list', '--fields', 'id,name,account_id,score'], { ws, env: { ...envFor(), ...plain() }, tty: { ...terminal, columns: 200 } });
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout.split('\n')[1]).toMatch(/^1000 +Num +123456 +12,500$/);
+    ws.fault({ match: /^GET/, status: 200, body: answer(record) });
+    const one = await run(['contacts', 'get', '1000'], { ws, env: { ...envFor(), ...plain() }, tty: { ...terminal, columns: 200 } });
+    expect(one.code, one.stderr).toBe(0);
+    expect(one.stdout).toMatch(/^id +1000$/m);
+    expect(one.stdout).toMatch(/^account_id +123456$/m);
+    expect(one.stdout).toMatch(/^score +12,500$/m);
+  });
+});
+
 describe('a bulk report (item 12)', () => {
   it('has the same tsv columns and JSON members whichever id comes first', async () => {
     const task = ws.api('POST', '/tasks', { title: 'Report columns' }).data.id;

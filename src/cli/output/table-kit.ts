@@ -15,6 +15,8 @@ interface Style {
 }
 
 const PLAIN: Style = { bold: (text) => text, head: (text) => text };
+/** Columns that hold an id (`id`, `account_id`, `extra.id`): a number there is shown as sent. */
+const ID_COLUMN = /(^|[._])id$/;
 
 export class TableKit {
   private styler?: Style;
@@ -50,11 +52,14 @@ export class TableKit {
     return lines.join('\n');
   }
 
-  /** On a terminal: relative times, 12,500 for numbers, one line a cell. Into a pipe: everything as sent. */
+  /**
+   * On a terminal: relative times, 12,500 for numbers, one line a cell. Into a pipe: everything as
+   * sent. An id that is a number (`id`, `account_id`) stays as sent: it is a name to copy, not a count.
+   */
   cell(value: unknown, column: string): string {
     const tty = this.out.tty;
     if (isTimestamp(value) && tty) return relativeTime(value, this.out.now());
-    if (typeof value === 'number' && tty) return formatNumber(value, column);
+    if (typeof value === 'number' && tty && !ID_COLUMN.test(column)) return formatNumber(value, column);
     return safeText(cellText(value).replace(tty ? /\s+/g : /[\t\r\n]+/g, ' '));
   }
 
