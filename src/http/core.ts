@@ -134,7 +134,7 @@ export class ApiClient {
     try {
       envelope = response.body.trim() === '' ? null : JSON.parse(response.body);
     } catch {
-      if (response.status >= 400) throw this.statusError(response.status, undefined);
+      if (response.status >= 400) throw this.statusError(response.status, plainTextError(response));
       throw new HttpError('malformed', `malformed response from the service (HTTP ${response.status}, not JSON)`, {
         status: response.status,
         code: 'malformed_response',
@@ -432,6 +432,17 @@ function safeErrorOf(body: string): ErrorMember | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Text a plain-text error may be shown by (a proxy's or gateway's one line); a page of text or HTML is not a message. */
+const PLAIN_ERROR_MAX_CHARS = 300;
+
+/** The message of an error answered as one short line of `text/plain`, when it is one. */
+function plainTextError(response: TransportResponse): ErrorMember | undefined {
+  const type = headerValue(response.headers['content-type']) ?? '';
+  const text = response.body.trim();
+  if (!/^text\/plain\b/i.test(type) || text === '' || text.length > PLAIN_ERROR_MAX_CHARS || /[\r\n]/.test(text)) return undefined;
+  return { message: text };
 }
 
 /** Error bodies without an envelope: {"message": "..."} or {"error": {...}}. */

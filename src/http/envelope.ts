@@ -34,7 +34,7 @@ export function parseBody(text: string): ParsedBody {
 export function readEnvelope(json: unknown): ParsedBody {
   if (json === null) return { data: null, error: null };
   if (isObject(json) && ('data' in json || 'error' in json)) {
-    return { data: json.data ?? null, error: readError(json.error) };
+    return { data: json.data ?? null, error: json.error === true ? readErrorFlag(json) : readError(json.error) };
   }
   // No envelope: a bare payload, or an error body such as {"message": "..."}.
   return { data: json, error: null };
@@ -51,6 +51,16 @@ export function readError(error: unknown): ParsedBody['error'] {
   if (!read) return read;
   const { kept, cut } = cutText(read.message, MESSAGE_MAX_CHARS);
   return cut === 0 ? read : { ...read, message: `${kept}… (${cut} more characters)` };
+}
+
+/**
+ * `"error": true` is a flag, not a message: the message, when there is one, is beside it
+ * (`{"error": true, "message": "..."}`). Without one the message is empty, and the status says it.
+ */
+function readErrorFlag(body: JsonObject): ErrorMember {
+  const message = firstString(body, ['message', 'detail', 'description', 'title']);
+  const code = firstString(body, ['code', 'type']);
+  return { message: readError(message ?? '')?.message ?? '', ...(code ? { code } : {}) };
 }
 
 function readErrorWhole(error: unknown): ParsedBody['error'] {

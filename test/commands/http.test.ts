@@ -166,6 +166,30 @@ describe('other workspaces', () => {
     expect(json(result)).toEqual([{ id: 'x1', name: 'Bare' }]);
   });
 
+  it('reads an error member that is a flag, with the message beside it ({"error": true, "message": ...}), not as "true"', async () => {
+    ws.fault({ status: 404, body: JSON.stringify({ data: null, error: true, message: 'No such contact', code: 'not_found' }) });
+    const result = await run(['contacts', 'get', 'con_flag', '--json'], { ws });
+    expect(result.code).toBe(4);
+    const [line, object] = result.stderr.trim().split('\n');
+    expect(line).toBe('crm: No such contact (contact con_flag)');
+    expect(JSON.parse(object!).error).toMatchObject({ code: 'not_found', status: 404 });
+    ws.fault({ status: 422, body: JSON.stringify({ data: null, error: true }) });
+    const bare = await run(['contacts', 'create', '--name', 'A', '--email', 'flag@example.com'], { ws });
+    expect(bare.code).toBe(1);
+    expect(bare.stderr).toBe('crm: HTTP 422 Unprocessable Entity\n');
+  });
+
+  it('shows a short plain-text error body (a proxy\'s or gateway\'s line), and never an HTML page', async () => {
+    ws.fault({ status: 503, body: 'upstream connect error or disconnect/reset before headers', headers: { 'content-type': 'text/plain' }, times: 4 });
+    const plainText = await run(['contacts', 'list'], { ws, sleep: async () => {} });
+    expect(plainText.code).toBe(1);
+    expect(plainText.stderr).toMatch(/^crm: upstream connect error or disconnect\/reset before headers/);
+    ws.fault({ status: 502, body: '<html><body><h1>502 Bad Gateway</h1></body></html>', headers: { 'content-type': 'text/html' }, times: 4 });
+    const html = await run(['contacts', 'list'], { ws, sleep: async () => {} });
+    expect(html.code).toBe(1);
+    expect(html.stderr).toMatch(/^crm: HTTP 502 Bad Gateway/);
+  });
+
   it('reads a body that starts with a UTF-8 byte order mark (JSON parsers may ignore one), and still masks a key echoed in it with escapes', async () => {
     const escaped = [...ws.apiKey].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
     ws.fault({ status: 200, body: `\ufeff{"data":{"id":"con_bom","name":"Bom","note":"${escaped}"},"error":null}` });
