@@ -42,6 +42,24 @@ describe('crm watch in a process', () => {
     expect(existsSync(`${state}.lock`)).toBe(false); // the lock is given back
     expect(watch.output.stderr).toBe(signal === 'SIGINT' ? 'crm: interrupted\n' : '');
   });
+
+  it('SIGTERM while --exec runs: the watch ends (exit 0) without waiting for what the command left running, the record unhandled (it waited for as long as that ran)', async () => {
+    const where = dir();
+    const state = join(where, 'state.json');
+    const pidFile = join(where, 'pid');
+    expect((await crm(['watch', 'contacts', '--once', '--state', state], { env: live.env })).code).toBe(0);
+    const created = (await api(live.server, 'POST', '/contacts', { name: 'Exec Held', email: `exec-held-${process.pid}@example.com` })).data;
+    // The shell is killed; the sleep it started keeps the command's output open.
+    const watch = start(['watch', 'contacts', '--interval', '1s', '--state', state, '--exec', `sleep 600 & echo $! > '${pidFile}'; wait`]);
+    await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '', 'the command to start');
+    try {
+      watch.child.kill('SIGTERM');
+      expect(await watch.exit).toEqual({ code: 0, signal: null });
+      expect(JSON.parse(readFileSync(state, 'utf8')).handled.map((record: { id: string }) => record.id)).not.toContain(created.id);
+    } finally {
+      process.kill(Number(readFileSync(pidFile, 'utf8')));
+    }
+  });
 });
 
 describe('crm contacts import in a process', () => {

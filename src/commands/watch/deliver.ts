@@ -46,8 +46,17 @@ export async function runCommand(command: string, delivery: Delivery, env: NodeJ
     // A command that does not read its stdin closes it early: not an error.
     child.stdin.on('error', () => {});
     child.stdin.end(`${JSON.stringify(delivery.record)}\n`);
+    // Stopped: the command is killed (spawn's signal), and what it left running (a background job
+    // holding its output) is not waited for: its pipes are let go, so that crm can end.
+    const stop = () => {
+      child.stdout.destroy();
+      child.stderr.destroy();
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', stop, { once: true });
     child.on('error', (error) => (signal.aborted ? reject(signal.reason) : resolve(`could not be started: ${error.message}`)));
     child.on('close', (code, killedBy) => {
+      signal.removeEventListener('abort', stop);
       if (signal.aborted) return reject(signal.reason);
       resolve(code === 0 ? undefined : killedBy ? `was killed by ${killedBy}` : `exited with code ${code}`);
     });
