@@ -188,6 +188,21 @@ describe('sequences enroll and contacts', () => {
     expect(unknown.code).toBe(4);
   });
 
+  it('the report\'s failure names the one reason every contact failed for, never one of several (an email not found stood for an archived sequence)', async () => {
+    const [a, b] = await someContacts(2);
+    const archived = ws.api('POST', '/sequences', { name: `Archived ${Math.random()}`, status: 'archived' }).data.id;
+    const mixed = await run(['sequences', 'enroll', archived, 'nobody.at.all@example.com', a, b], { ws });
+    expect(mixed.code).toBe(7);
+    expect(mixed.stderr.split('\n')[0]).toBe(`crm: 3 of 3 failed: nobody.at.all@example.com, ${a}, ${b}`);
+    const twoMissing = await run(['sequences', 'enroll', (await newSequence()), 'nobody.one@example.com', 'nobody.two@example.com'], { ws });
+    expect(twoMissing.code).toBe(7);
+    expect(twoMissing.stderr.split('\n')[0]).toBe('crm: 2 of 2 failed: nobody.one@example.com, nobody.two@example.com');
+    // One reason for all (an unknown sequence, one batch): that reason, with its own code.
+    const unknown = await run(['sequences', 'enroll', 'seq_missing', a, b], { ws });
+    expect(unknown.code).toBe(4);
+    expect(unknown.stderr.split('\n')[0]).toMatch(/^crm: .*seq_missing/);
+  });
+
   it('contacts ID lists the enrolled contacts', async () => {
     const [a] = await someContacts(1);
     const sequence = await newSequence();

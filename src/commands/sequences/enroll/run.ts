@@ -59,9 +59,11 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
 export function enrolmentReport(unresolved: readonly Row[], sent: readonly Row[], several: boolean): Result {
   const rows = [...unresolved, ...sent];
   const result = report(rows, { columns: ['id', 'result', 'error'], noun: 'contacts' }, 'the report lists each contact; running the same command again is safe', several);
-  // Every batch refused for the same reason (an unknown sequence): that reason, with its own exit code.
-  const failures = rows.filter((row) => row.failure);
-  if (failures.length === rows.length && rows.length > 1) return { ...result, failure: failures[0]!.failure };
+  // Every contact refused for one reason (an unknown sequence): that reason, with its own exit code.
+  // Several reasons (an email naming no contact, and an archived sequence) are the report's to tell.
+  const first = rows[0]?.failure;
+  const oneReason = first !== undefined && rows.every((row) => row.failure?.message === first.message && row.failure.exitCode === first.exitCode);
+  if (oneReason && rows.length > 1) return { ...result, failure: first };
   return result;
 }
 
