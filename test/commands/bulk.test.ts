@@ -89,6 +89,17 @@ describe('a record in the state asked for already', () => {
     ]);
     expect(ws.api('GET', `/deals/${b}`).data.stage).toBe('proposal');
   });
+
+  it('deals stage in a workspace whose stage ids are numbers: a refused move of a deal in that stage already is no move, exit 0', async () => {
+    const stages = [{ id: 1, name: 'Discovery' }, { id: 2, name: 'Won' }];
+    ws.fault({ match: /^GET \/api\/v1\/pipeline\/stages/, status: 200, body: JSON.stringify({ data: { stages, total: 2 }, error: null }) });
+    ws.fault({ match: /^POST \/api\/v1\/deals\/deal_num\/stage/, status: 409, body: JSON.stringify({ data: null, error: 'Deal is already in that stage' }) });
+    ws.fault({ match: /^GET \/api\/v1\/deals\/deal_num/, status: 200, body: JSON.stringify({ data: { id: 'deal_num', name: 'Numbered', stage: 2 }, error: null }) });
+    const result = await run(['deals', 'stage', 'deal_num', 'Won', '--json'], { ws });
+    expect(result.code, result.stderr).toBe(0);
+    expect(json(result)).toMatchObject({ id: 'deal_num', stage: 2 });
+    expect(result.stderr).toMatch(/already in Won/);
+  });
 });
 
 describe('`-`: what stdin lists', () => {

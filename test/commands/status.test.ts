@@ -188,6 +188,24 @@ describe('crm status', () => {
     expect(result.stderr).toContain('crm: crm status: some parts could not be read: suggestions (Missing scope ai:read)');
   });
 
+  it('a workspace whose stage ids are numbers: deals closing are named and weighted by their stage, and one in a closed stage is left out', async () => {
+    const stages = [
+      { id: 1, name: 'Discovery', probability: 20, is_closed: false },
+      { id: 2, name: 'Won', probability: 100, is_closed: true },
+    ];
+    const deals = [
+      { id: 10, name: 'Open one', amount: 1000, currency: 'USD', stage: 1, close_date: day('+2d') },
+      { id: 11, name: 'Won one', amount: 5000, currency: 'USD', stage: 2, close_date: day('+3d') },
+    ];
+    ws.fault({ match: /^GET \/api\/v1\/pipeline\/stages/, status: 200, body: JSON.stringify({ data: { stages, total: 2 }, error: null }) });
+    ws.fault({ match: /^GET \/api\/v1\/deals\?/, status: 200, body: JSON.stringify({ data: { deals, total: 2 }, error: null }) });
+    const result = await run(['status', '--json'], { ws });
+    expect(result.code, result.stderr).toBe(0);
+    const status = json(result);
+    expect(ids(status.deals_closing.records)).toEqual([10]);
+    expect(status.deals_closing.by_stage).toEqual([{ stage: '1', name: 'Discovery', probability: 20, currency: 'USD', count: 1, value: 1000, weighted_value: 200 }]);
+  });
+
   it('a key the service refuses fails the whole command', async () => {
     const result = await run(['status'], { ws, env: { ...process.env, HOME: ws.home, CRM_BASE_URL: 'http://127.0.0.1:9/api/v1', CRM_API_KEY: 'sbx_test_wrong' } });
     expect(result.code).toBe(3);

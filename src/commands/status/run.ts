@@ -124,8 +124,9 @@ async function readStages(client: ApiClient): Promise<Stage[]> {
 }
 
 function stageOf(deal: JsonObject, stages: readonly Stage[]): Stage | undefined {
-  const named = cellText(deal.stage).toLowerCase();
-  return stages.find((stage) => stage.id === deal.stage) ?? stages.find((stage) => stage.name.toLowerCase() === named);
+  // As text: a workspace's stage ids may be numbers, and a stage's id is kept as text.
+  const reference = cellText(deal.stage);
+  return stages.find((stage) => stage.id === reference) ?? stages.find((stage) => stage.name.toLowerCase() === reference.toLowerCase());
 }
 
 function inClosedStage(deal: JsonObject, stages: readonly Stage[]): boolean {

@@ -76,7 +76,7 @@ async function pickStage(ctx: Context, stages: Choice[], invocation: Input<Spec>
 /** After a refused move: the deal, if it is in STAGE already; undefined otherwise, and the refusal stands. */
 async function dealIn(ctx: Context, id: string, stage: Choice): Promise<Record<string, unknown> | undefined> {
   const deal = await (await ctx.client()).request('GET', fillPath('/deals/{id}', { id }));
-  return isObject(deal) && typeof deal.stage === 'string' && sameStage(deal.stage, stage) ? deal : undefined;
+  return isObject(deal) && (typeof deal.stage === 'string' || typeof deal.stage === 'number') && sameStage(String(deal.stage), stage) ? deal : undefined;
 }
 
 const normal = (text: string) => text.toLowerCase().replace(/[\s_-]+/g, ' ').trim();
