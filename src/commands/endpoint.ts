@@ -170,8 +170,10 @@ async function listResult(ctx: Context, invocation: Call, query: Query, view: Vi
   }
   const page = await client.list(path, { ...query, limit, offset }, op.listKey);
   const size = limit ?? PAGE_DEFAULT;
+  // --limit holds when the service sends more (it ignores limit): the rest are the next --offset's.
+  const rows = limit === undefined ? page.items : page.items.slice(0, limit);
   // Each record once, as --all prints it; where the page ends (full, the next offset) is by the rows sent.
-  return list(distinctRecords(page.items), view, { offset: offset ?? 0, total: page.total, full: page.items.length >= size, rows: page.items.length });
+  return list(distinctRecords(rows), view, { offset: offset ?? 0, total: page.total, full: rows.length >= size, rows: rows.length });
 }
 
 /** Whether a list is read as a walk: --all, --limit above a page, or a walk asked for (MCP). */

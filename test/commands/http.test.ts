@@ -166,6 +166,17 @@ describe('other workspaces', () => {
     expect(json(result)).toEqual([{ id: 'x1', name: 'Bare' }]);
   });
 
+  it('a list of one page prints at most --limit records when the service sends more (it ignores limit), and the next --offset follows on', async () => {
+    const records = Array.from({ length: 30 }, (_, n) => ({ id: `con_many${n}`, name: `Many ${n}` }));
+    ws.fault({ status: 200, body: JSON.stringify({ data: { contacts: records, total: 30 }, error: null }), times: 2 });
+    const result = await run(['contacts', 'list', '--limit', '5', '--json'], { ws });
+    expect(result.code, result.stderr).toBe(0);
+    expect(json(result)).toEqual(records.slice(0, 5));
+    const table = await run(['contacts', 'list', '--limit', '5'], { ws, tty: { stdout: true, stderr: true, columns: 120 } });
+    expect(table.stdout.trimEnd().split('\n')).toHaveLength(6);
+    expect(table.stderr).toMatch(/^Showing 1-5 of 30 contacts; more with --offset 5, or --all\.$/m);
+  });
+
   it('reads an error member that is a flag, with the message beside it ({"error": true, "message": ...}), not as "true"', async () => {
     ws.fault({ status: 404, body: JSON.stringify({ data: null, error: true, message: 'No such contact', code: 'not_found' }) });
     const result = await run(['contacts', 'get', 'con_flag', '--json'], { ws });
