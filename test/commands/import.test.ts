@@ -403,13 +403,28 @@ describe('contacts import: files it writes and reads', () => {
     const tag = unique();
     const file = inputFile('full.csv', `name,email\n${Array.from({ length: 3 }, (_, index) => `Full,full${index}-${tag}@example.com`).join('\n')}\n`);
     const checkpoint = join(file, '..', 'progress');
-    symlinkSync('/dev/full', checkpoint);
-    const result = await run(['contacts', 'import', file, '--checkpoint', checkpoint, '--upsert', '--concurrency', '1', '-o', 'ndjson'], { ws });
+    // The disk fills once the import has begun: before its first write (the first row's look-up comes first).
+    const filling: Transport = (request) => {
+      if (!existsSync(checkpoint)) symlinkSync('/dev/full', checkpoint);
+      return ws.transport(request);
+    };
+    const result = await run(['contacts', 'import', file, '--checkpoint', checkpoint, '--upsert', '--concurrency', '1', '-o', 'ndjson'], { ws: { ...ws, transport: filling } as Workspace });
     expect(result.code).toBe(1);
     expect(result.stderr.split('\n')[0]).toBe(`crm: import stopped: cannot write the checkpoint ${checkpoint}: no space left on device`);
     expect(rowsOf(result.stdout).map((row) => row.result)).toEqual(['pending', 'pending', 'pending']);
     expect(ws.requests(/^(POST|PATCH)/)).toEqual([]);
     expect(existsSync(`${checkpoint}.lock`)).toBe(false);
+  });
+
+  it.each([[['--upsert']], [[]]])('a --checkpoint that names a file which is no checkpoint is refused (exit 2), not overwritten %j', async (flags) => {
+    const file = inputFile('keep.csv', `name,email\nKeep,keep-${unique()}@example.com\n`);
+    const notes = join(file, '..', 'notes.txt');
+    writeFileSync(notes, 'precious\n');
+    const result = await run(['contacts', 'import', file, '--checkpoint', notes, ...flags], { ws });
+    expect(result.code).toBe(2);
+    expect(result.stderr.split('\n')[0]).toBe(`crm: ${notes} is not a checkpoint of crm contacts import`);
+    expect(readFileSync(notes, 'utf8')).toBe('precious\n');
+    expect(ws.requests()).toEqual([]);
   });
 
   /** "Zoë Brontë <zoe@…>, ‘Café’ €5" as a spreadsheet on Windows saves it: windows-1252. */

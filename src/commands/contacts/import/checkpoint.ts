@@ -17,7 +17,7 @@
 // answer and a failed row sent again with no outcome written are first looked up by email: the
 // service may have created them.
 
-import { closeSync, existsSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
 import { CliError, ExitCode, usageError } from '../../../cli/errors.js';
 import { checkWritable, fileProblem } from '../../../cli/input.js';
 import { describeHolder, lockHolder, tryLock, type LockHolder } from '../../../config/lock.js';
@@ -110,6 +110,10 @@ export class Checkpoint {
     }
     try {
       const exists = existsSync(path);
+      // Started anew, the journal is written over what is there: only over a journal.
+      if (exists && !options.resume && !isJournal(path)) {
+        throw usageError(`${path} is not a checkpoint of crm contacts import`, 'name a file of its own with --checkpoint (an import writes over it)');
+      }
       if (!exists || (options.replace && !options.resume)) return new Checkpoint(path, new Map(), 0, options.identity, false, release);
       if (!options.resume) {
         throw usageError(`${source} was imported before: ${path} holds the progress of that import`, `finish it with --resume, or delete ${path} to import every row again`);
@@ -182,6 +186,18 @@ export class Checkpoint {
 
 function inUse(path: string, lock: string, holder: LockHolder): Error {
   return usageError(`${path} is in use by another crm contacts import (${describeHolder(holder)})`, `let it finish; if no import is running, delete ${lock}`);
+}
+
+/** Whether PATH starts as a checkpoint of any version does (its first bytes only: it may be anything). */
+function isJournal(path: string): boolean {
+  const fd = openSync(path, 'r');
+  try {
+    const head = Buffer.alloc(64);
+    const length = readSync(fd, head, 0, head.length, null);
+    return head.subarray(0, length).toString('utf8').startsWith('{"checkpoint":"crm contacts import checkpoint ');
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function readJournal(path: string, identity: ImportIdentity): { entries: Map<number, RowEntry>; sentThrough: number } {
