@@ -453,4 +453,31 @@ describe('crm watch: reactions', () => {
     }
     expect(ws.requests(/^POST \/api\/v1\/ai\/trigger/).map((request) => JSON.parse(request.body))).toEqual(fresh.map((id) => ({ contact_id: id })));
   });
+
+  it('--score that fails is a failed delivery: the contact is neither emitted nor handled, and the next poll scores it (it was emitted unscored and marked handled)', async () => {
+    const state = stateFile();
+    await watch(['contacts', '--once', '--state', state]);
+    const [fresh] = createContacts(1, 'score-fails');
+    ws.fault({ match: /^POST \/api\/v1\/ai\/trigger/, status: 500, times: 1 });
+    const failed = await watch(['contacts', '--once', '--state', state, '--score']);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toBe('');
+    expect(failed.stderr).toContain(`crm: scoring contact ${fresh} failed: injected 500`);
+    const again = await watch(['contacts', '--once', '--state', state, '--score']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout.trim().split('\n').map((line) => JSON.parse(line))).toMatchObject([{ id: fresh, score: expect.any(Number) }]);
+  });
+
+  it('--score of a contact deleted since it was listed (404) emits it without a score: no poll could score it', async () => {
+    const state = stateFile();
+    await watch(['contacts', '--once', '--state', state]);
+    const [fresh] = createContacts(1, 'score-gone');
+    ws.fault({ match: /^POST \/api\/v1\/ai\/trigger/, status: 404, times: 1 });
+    const result = await watch(['contacts', '--once', '--state', state, '--score']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.trim().split('\n').map((line) => JSON.parse(line).id)).toEqual([fresh]);
+    expect(result.stderr).toContain(`crm: warning: scoring contact ${fresh} failed: injected 404; emitted without a score`);
+    const after = await watch(['contacts', '--once', '--state', state, '--score']);
+    expect(after.stdout).toBe('');
+  });
 });

@@ -238,7 +238,12 @@ class Watcher {
         pending.record = withScore(record as JsonObject, await unlessStopped(this.scorer.score(id), signal));
       } catch (error) {
         if (signal.aborted) throw error;
-        this.ctx.warn(`scoring ${noun} ${id} failed: ${safeLine(toCliError(error).message)}`);
+        const failure = toCliError(error);
+        // A failed scoring is a failed delivery, as a failed command is: the contact is scored again at
+        // the next poll, and nothing after it is emitted before it. Only a contact deleted since it
+        // was listed (404), which no poll can score, is emitted without a score.
+        if (failure.exitCode !== ExitCode.notFound) throw new CliError(`scoring ${noun} ${safeLine(id)} failed: ${safeLine(failure.message)}`, failure.exitCode, { code: 'score_failed' });
+        this.ctx.warn(`scoring ${noun} ${safeLine(id)} failed: ${safeLine(failure.message)}; emitted without a score`);
       }
       pending.done.add('score');
     }
