@@ -115,13 +115,19 @@ export class Printer {
 
   /** -q: the ids of a list, one a line (a bulk report's failed rows left out). */
   private async ids(items: readonly unknown[] | AsyncIterable<unknown>): Promise<void> {
-    for await (const item of items) this.printId(item, true);
+    let without = 0;
+    for await (const item of items) if (!this.printId(item, true)) without++;
+    // A workspace whose records spell it otherwise (ID, uuid): a script must not take nothing for no records.
+    if (without > 0) this.out.io.stderr.write(`crm: warning: ${without === 1 ? '1 record has' : `${without} records have`} no id; -q printed nothing for ${without === 1 ? 'it' : 'them'} (--json shows ${without === 1 ? 'it' : 'them'} whole)\n`);
   }
 
-  private printId(item: unknown, onlyOk: boolean): void {
-    if (onlyOk && isObject(item) && item.ok === false) return;
+  /** Whether the item had an id to print (a failed row of a bulk report is left out on purpose, and counts as printed). */
+  private printId(item: unknown, onlyOk: boolean): boolean {
+    if (onlyOk && isObject(item) && item.ok === false) return true;
     const id = getPath(item, 'id');
-    if (id !== undefined && id !== null) this.out.write(`${safeText(cellText(id))}\n`);
+    if (id === undefined || id === null) return false;
+    this.out.write(`${safeText(cellText(id))}\n`);
+    return true;
   }
 }
 

@@ -177,6 +177,14 @@ describe('other workspaces', () => {
     expect(table.stderr).toMatch(/^Showing 1-5 of 30 contacts; more with --offset 5, or --all\.$/m);
   });
 
+  it('-q says on stderr how many records it printed no id for (a workspace that spells it ID or uuid), rather than printing nothing and nothing said', async () => {
+    ws.fault({ status: 200, body: JSON.stringify([{ ID: 'u1', name: 'Upper' }, { id: 'x2', name: 'Lower' }, { ID: 'u3', name: 'Upper' }]) });
+    const result = await run(['contacts', 'list', '-q'], { ws });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('x2\n');
+    expect(result.stderr).toBe('crm: warning: 2 records have no id; -q printed nothing for them (--json shows them whole)\n');
+  });
+
   it('reads an error member that is a flag, with the message beside it ({"error": true, "message": ...}), not as "true"', async () => {
     ws.fault({ status: 404, body: JSON.stringify({ data: null, error: true, message: 'No such contact', code: 'not_found' }) });
     const result = await run(['contacts', 'get', 'con_flag', '--json'], { ws });
