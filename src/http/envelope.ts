@@ -92,6 +92,12 @@ export interface ListPage {
   key?: string;
 }
 
+/** The count of a list: a number, or digits as text (a SQL count that a database driver gives as a string). */
+function totalOf(value: unknown): number | undefined {
+  if (typeof value === 'number') return value;
+  return typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : undefined;
+}
+
 /**
  * Finds the records of a list response: `{"contacts": [...], "total": N}`, a bare array,
  * or any object with a single array member. `preferredKey` wins when several arrays are present.
@@ -99,7 +105,7 @@ export interface ListPage {
 export function unwrapList(data: unknown, preferredKey?: string): ListPage | null {
   if (Array.isArray(data)) return { items: data };
   if (!isObject(data)) return null;
-  const total = typeof data.total === 'number' ? data.total : undefined;
+  const total = totalOf(data.total);
   if (preferredKey && Array.isArray(data[preferredKey])) {
     return { items: data[preferredKey] as unknown[], total, key: preferredKey };
   }

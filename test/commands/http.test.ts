@@ -177,6 +177,18 @@ describe('other workspaces', () => {
     expect(table.stderr).toMatch(/^Showing 1-5 of 30 contacts; more with --offset 5, or --all\.$/m);
   });
 
+  it('reads a total sent as a string of digits (a SQL count that a driver gives as text): the footer counts it, and a walk of short pages goes on to it', async () => {
+    const records = Array.from({ length: 30 }, (_, n) => ({ id: `con_text${n}`, name: `Text ${n}` }));
+    ws.fault({ status: 200, body: JSON.stringify({ data: { contacts: records.slice(0, 5), total: '30' }, error: null }) });
+    const table = await run(['contacts', 'list', '--limit', '5'], { ws, tty: { stdout: true, stderr: true, columns: 120 } });
+    expect(table.stderr).toMatch(/^Showing 1-5 of 30 contacts; more with --offset 5, or --all\.$/m);
+    ws.fault({ match: /offset=0/, status: 200, body: JSON.stringify({ data: { contacts: records.slice(0, 20), total: '30' }, error: null }) });
+    ws.fault({ match: /offset=19/, status: 200, body: JSON.stringify({ data: { contacts: records.slice(19), total: '30' }, error: null }) });
+    const all = await run(['contacts', 'list', '--all', '--json'], { ws });
+    expect(all.code, all.stderr).toBe(0);
+    expect(json(all)).toEqual(records);
+  });
+
   it('-q says on stderr how many records it printed no id for (a workspace that spells it ID or uuid), rather than printing nothing and nothing said', async () => {
     ws.fault({ status: 200, body: JSON.stringify([{ ID: 'u1', name: 'Upper' }, { id: 'x2', name: 'Lower' }, { ID: 'u3', name: 'Upper' }]) });
     const result = await run(['contacts', 'list', '-q'], { ws });
