@@ -64,7 +64,7 @@ export class Printer {
         break;
       case 'record':
         if (this.quiet) {
-          if (result.quietId) this.printId(result.record, false);
+          if (result.quietId && !this.printId(result.record, false)) io.stderr.write("crm: warning: the service's answer has no id; -q printed nothing (--json shows it whole)\n");
         } else if (!isObject(result.record)) {
           this.value(result.record);
         } else {

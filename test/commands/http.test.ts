@@ -197,6 +197,14 @@ describe('other workspaces', () => {
     expect(result.stderr).toBe('crm: warning: 2 records have no id; -q printed nothing for them (--json shows them whole)\n');
   });
 
+  it('-q of a create whose answer has no id (a workspace that wraps it, {"deal": {...}}) says so on stderr, rather than printing nothing and nothing said', async () => {
+    ws.fault({ match: /^POST \/api\/v1\/deals/, status: 201, body: JSON.stringify({ data: { deal: { id: 'deal_wrapped', name: 'Wrapped' } }, error: null }) });
+    const result = await run(['deals', 'create', '--name', 'Wrapped', '-q'], { ws });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe("crm: warning: the service's answer has no id; -q printed nothing (--json shows it whole)\n");
+  });
+
   it('reads an error member that is a flag, with the message beside it ({"error": true, "message": ...}), not as "true"', async () => {
     ws.fault({ status: 404, body: JSON.stringify({ data: null, error: true, message: 'No such contact', code: 'not_found' }) });
     const result = await run(['contacts', 'get', 'con_flag', '--json'], { ws });
