@@ -164,6 +164,19 @@ describe('contacts import: sending', () => {
     for (const email of emails) expect(withEmail(email)).toHaveLength(1);
   });
 
+  it('--resume with no checkpoint says so and sends every row: after an import that finished, each is refused as existing', async () => {
+    const tag = unique();
+    const file = inputFile('done.csv', `name,email\nA,a-${tag}@example.com\n`);
+    const first = await run(['contacts', 'import', file, '--resume'], { ws });
+    expect(first.code, first.stderr).toBe(0);
+    const notice = `no checkpoint at ${file}.crm-checkpoint: nothing to resume, every row is sent (an import that finished removes its checkpoint)`;
+    expect(first.stderr).toContain(notice);
+    const again = await run(['contacts', 'import', file, '--resume'], { ws });
+    expect(again.code).toBe(7);
+    expect(again.stderr).toContain(notice);
+    expect(withEmail(`a-${tag}@example.com`)).toHaveLength(1);
+  });
+
   it('refuses to import a file again while its checkpoint exists, and refuses to resume when imported rows changed', async () => {
     const tag = unique();
     const file = inputFile('two.csv', `name,email\nA,a-${tag}@example.com\nB,nope\n`);

@@ -4,7 +4,7 @@
 // with its id, updated, invalid, failed with the reason), journaled in a checkpoint
 // (./checkpoint.ts) that --resume finishes from.
 
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import pMap from 'p-map';
 import type { Context } from '../../../cli/context.js';
@@ -93,6 +93,9 @@ export const run: Handler<Spec> = async (ctx, { args, options }) => {
           dryRun: ctx.dryRun,
         });
   ctx.onClose(() => checkpoint?.close(false));
+  // --resume with no checkpoint imports every row (so a script may always pass it); an import that
+  // finished removed its checkpoint, and its rows would then each be refused as existing.
+  if (resume && checkpoint && !existsSync(checkpoint.path)) ctx.info(`no checkpoint at ${checkpoint.path}: nothing to resume, every row is sent (an import that finished removes its checkpoint)`);
   const plan = planRows(input.rows, checkpoint, source, digestOf);
   if (ctx.dryRun) return dryRunReport(plan, Boolean(options.upsert));
 
