@@ -3,6 +3,8 @@
 // read and its total counts them; where it cannot (due dates, close dates, creation since a day),
 // the list is read from its head, at most PART_READ_MAX records, and crm keeps those that belong
 // (../parts.ts). Every record is checked whatever the service did with the filters it was sent.
+// Tasks due soon are read without `overdue=false`: the service's day (the sandbox's is UTC's) may
+// already be tomorrow, and a task due on crm's today would then be in neither tasks part.
 
 import { parseDate } from '../../cli/input.js';
 import { cellText, formatNumber } from '../../cli/format.js';
@@ -43,7 +45,7 @@ export const run: Handler<Spec> = async (ctx, { options }) => {
   const [stages, overdue, dueSoon, closing, suggestions, fresh] = await Promise.all([
     settle('stages', () => readStages(client), failures),
     settle('tasks_overdue', () => scan(client, TASKS.path, { status: 'open', overdue: true }, { key: TASKS.listKey, selected: true, matches: (task) => isDue(task, overdueRange) }), failures),
-    settle('tasks_due', () => scan(client, TASKS.path, { status: 'open', overdue: 'false' }, { key: TASKS.listKey, matches: (task) => hasStatus(task, 'open') && isDue(task, soonRange) }), failures),
+    settle('tasks_due', () => scan(client, TASKS.path, { status: 'open' }, { key: TASKS.listKey, matches: (task) => hasStatus(task, 'open') && isDue(task, soonRange) }), failures),
     settle('deals_closing', () => scan(client, DEALS.path, { status: 'open' }, { key: DEALS.listKey, matches: (deal) => notClosed(deal) && closesWithin(deal, today, closingBy) }), failures),
     settle('suggestions', () => scan(client, SUGGESTIONS.path, {}, { key: SUGGESTIONS.listKey, selected: true, matches: (suggestion) => suggestion.status === undefined || suggestion.status === 'pending' }), failures),
     settle('contacts_new', () => scan(client, CONTACTS.path, {}, { key: CONTACTS.listKey, matches: (contact) => createdSince(contact, since), stopAt: (contact) => createdBefore(contact, since) }), failures),
