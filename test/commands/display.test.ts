@@ -151,6 +151,18 @@ describe('display widths (item 11)', () => {
     people.forEach((person, index) => expect(emailAt(lines[index + 1]!, person.email), lines[index + 1]).toBe(column));
   });
 
+  it('a terminal that reports no width (0 columns: a pty nobody sized) gets the table of an 80-column one, not its ids alone', async () => {
+    const argv = ['contacts', 'list'];
+    const options = { ws, env: { ...envFor(), ...plain() }, now: Date.parse('2024-02-01T00:00:00Z') };
+    ws.fault({ match: /^GET/, status: 200, body: contacts(...people) });
+    const sized = await run(argv, { ...options, tty: terminal });
+    ws.fault({ match: /^GET/, status: 200, body: contacts(...people) });
+    const unsized = await run(argv, { ...options, tty: { ...terminal, columns: 0 } });
+    expect(unsized.code, unsized.stderr).toBe(0);
+    expect(unsized.stdout.split('\n')[0]).toMatch(/^ID +NAME +EMAIL/);
+    expect(unsized.stdout).toBe(sized.stdout);
+  });
+
   it('at 80 columns an email is never cut while a lower-priority column (company, score) is shown', async () => {
     ws.fault({ match: /^GET/, status: 200, body: contacts(...people) });
     const result = await run(['contacts', 'list'], { ws, env: { ...envFor(), ...plain() }, tty: terminal, now: Date.parse('2024-02-01T00:00:00Z') });

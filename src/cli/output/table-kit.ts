@@ -68,8 +68,9 @@ export class TableKit {
     return this.out.tty && !this.out.fields;
   }
 
+  /** 80 when the terminal says none, or 0 (a pty nobody sized: `script` from a pipe, some CI runners), as help does. */
   get width(): number {
-    return this.out.io.stdout.columns ?? 80;
+    return this.out.io.stdout.columns || 80;
   }
 }
 
