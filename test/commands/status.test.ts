@@ -183,6 +183,20 @@ describe('crm status', () => {
     expect(result.stderr).toContain('Filtered by crm');
   });
 
+  it('on a terminal: the new contacts\' title names the local day the 7 days began, not the UTC one', async () => {
+    const zone = process.env.TZ;
+    process.env.TZ = 'America/Los_Angeles';
+    try {
+      // 16:30 on the 25th in Los Angeles, 00:30 on the 26th in UTC: the 7 days began on the 18th there.
+      const result = await run(['status', '--no-color'], { ws, tty: { stdout: true, stderr: true, columns: 100 }, now: Date.parse('2026-11-26T00:30:00Z') });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain('\nNew contacts since 2026-11-18 (');
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
+
   it('into a pipe: one record as key<TAB>value lines', async () => {
     const result = await run(['status'], { ws });
     expect(result.code).toBe(0);

@@ -71,7 +71,7 @@ export const run: Handler<Spec> = async (ctx, { options }) => {
     partSection(`Deals closing by ${closingBy}`, 'deals_closing', parts.deals_closing, DEAL_COLUMNS, `No open deal closes by ${closingBy}.`),
     ...(parts.deals_closing && parts.deals_closing.count > 0 ? [{ title: 'Closing, by stage', path: 'deals_closing.by_stage', columns: STAGE_COLUMNS, notes: totals(parts.deals_closing.by_stage) }] : []),
     partSection('Pending AI suggestions', 'suggestions', parts.suggestions, SUGGESTION_COLUMNS, 'No pending suggestions.', 'crm ai suggestions'),
-    partSection(`New contacts since ${since.slice(0, 10)}`, 'contacts_new', parts.contacts_new, CONTACT_COLUMNS, `No contact created in the last ${NEW_DAYS} days.`, `crm contacts list --limit ${parts.contacts_new?.count ?? shown}`),
+    partSection(`New contacts since ${parseDate('today', 'date', new Date(since))}`, 'contacts_new', parts.contacts_new, CONTACT_COLUMNS, `No contact created in the last ${NEW_DAYS} days.`, `crm contacts list --limit ${parts.contacts_new?.count ?? shown}`),
   ];
   const result = record(data, {
     sections,
