@@ -197,7 +197,7 @@ export async function requestRecord(ctx: Context, invocation: Call, method: stri
 
 /**
  * A 404 of a one-id command names the id the user gave: "Contact not found" becomes "contact con_x
- * not found"; a message that says more ("Contact con_x was merged into con_y") is the service's,
+ * not found" ("Sequence not found" of a contact's enrolment names another record: it stays); a message that says more ("Contact con_x was merged into con_y") is the service's,
  * with the id added when it does not name it.
  */
 export function namingTheId(error: unknown, invocation: Call): unknown {
@@ -209,7 +209,10 @@ export function namingTheId(error: unknown, invocation: Call): unknown {
 export function notFoundNamed(error: unknown, noun: string, id: string): unknown {
   if (!(error instanceof HttpError) || error.status !== 404) return error;
   const said = toCliError(error).message;
-  const message = /^(\w+ )?not found$|^HTTP 404\b/i.test(said) ? `${noun} ${id} not found` : said.includes(id) ? said : `${said} (${noun} ${id})`;
+  // "Sequence not found" from a contact's enrolment is about another record: the service's words stand.
+  const named = /^(\w+) not found$/i.exec(said)?.[1]?.toLowerCase();
+  const another = named !== undefined && named !== noun && named in RESOURCES;
+  const message = !another && /^(\w+ )?not found$|^HTTP 404\b/i.test(said) ? `${noun} ${id} not found` : said.includes(id) ? said : `${said} (${noun} ${id})`;
   return new CliError(message, ExitCode.notFound, { status: 404, code: error.code });
 }
 

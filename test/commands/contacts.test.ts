@@ -313,4 +313,15 @@ describe('contact notes, tasks and enrolment', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr.split('\n')[0]).toBe('crm: missing required --sequence');
   });
+
+  it('enroll --sequence of a sequence that does not exist says the sequence was not found, not the contact', async () => {
+    const contact = (ws.api('POST', '/contacts', { name: 'No Such Sequence', email: 'no-such-sequence@example.com' })).data;
+    const result = await run(['contacts', 'enroll', contact.email, '--sequence', 'seq_doesnotexist'], { ws });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toBe(`crm: Sequence not found (contact ${contact.id})\n`);
+    const other = (ws.api('POST', '/contacts', { name: 'No Such Sequence Too', email: 'no-such-sequence-too@example.com' })).data;
+    const several = await run(['contacts', 'enroll', contact.id, other.email, '--sequence', 'seq_doesnotexist', '--json'], { ws });
+    expect(several.code).toBe(7);
+    expect(json(several).map((row: any) => row.error)).toEqual([`Sequence not found (contact ${contact.id})`, `Sequence not found (contact ${other.id})`]);
+  });
 });
