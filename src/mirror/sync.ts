@@ -126,6 +126,8 @@ class TableSync {
   private heldLookup?: Statement;
   /** Records in the list (its `total`), or parents to read under. */
   private total?: number;
+  /** How many syncs had applied the table when this one began to read it. */
+  private readonly appliedBefore: number;
 
   constructor(
     private readonly table: TableSpec,
@@ -137,6 +139,7 @@ class TableSync {
     this.keys = keyColumns(table);
     const synced = this.db.prepare('SELECT 1 FROM _syncs WHERE resource = ?').get(table.name) !== undefined;
     this.mode = !synced ? 'first' : options.mode === 'new' && table.newestFirst ? 'new' : 'full';
+    this.appliedBefore = appliedCount(this.db, table);
   }
 
   async run(): Promise<TableReport> {
@@ -293,6 +296,13 @@ class TableSync {
     // A record walked with the key of one held but created at another time: the service gave a deleted record's id again.
     const replaced = `EXISTS (SELECT 1 FROM ${STAGE} s WHERE ${match} AND ${createdAtOf('s.json')} IS NOT ${createdAtOf(`m.${RECORD_COLUMN}`)})`;
     return db.transaction(() => {
+      // Another sync applied the table while this one read it: its walk may be the newer, and this
+      // one applied over it would bring back what it found deleted and undo what it found updated.
+      if (appliedCount(db, table) !== this.appliedBefore) {
+        this.options.onWarning?.(`${table.name}: another sync applied it while this one read it; that sync's result stands (the next sync finds what changed since)`);
+        return { resource: table.name, mode: this.mode, added: 0, changed: 0, removed: 0, records: countRows(db, table), requests: this.requests, skipped: this.skipped };
+      }
+      db.prepare('INSERT OR REPLACE INTO _meta (key, value) VALUES (?, ?)').run(appliedKey(table), String(this.appliedBefore + 1));
       let added: number;
       let changed = 0;
       let removed = 0;
@@ -354,6 +364,14 @@ class TableSync {
       }
     }
   }
+}
+
+const appliedKey = (table: TableSpec) => `applied:${table.name}`;
+
+/** How many syncs have applied the table (kept in _meta): a sync applies its walk only if none did since it began. */
+function appliedCount(db: Database, table: TableSpec): number {
+  const row = db.prepare('SELECT value FROM _meta WHERE key = ?').get(appliedKey(table)) as { value: string } | undefined;
+  return row === undefined ? 0 : Number(row.value);
 }
 
 /** SQL for a record's created_at (JSON text in `json`) when it is text, else NULL: as recordCreatedAt reads it. */

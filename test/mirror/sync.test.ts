@@ -17,6 +17,7 @@ import { TABLES } from '../../src/mirror/schema.js';
 import { sync, type SyncOptions, type TableReport } from '../../src/mirror/sync.js';
 import { BASE_URL, openWorkspace, type Workspace } from '../helpers/inprocess.js';
 import { scriptedAt, scriptedList, type ScriptedList } from '../helpers/scripted-list.js';
+import { until } from '../helpers/wait.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'crm-mirror-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -341,6 +342,44 @@ describe('an interrupted sync', () => {
     expect(read('SELECT stage FROM deals WHERE id = ?', change.moved.id)).toEqual([{ stage: change.moved.stage }]);
     const second = await syncOnce();
     expect(byResource(second.reports).deals).toEqual({ added: 0, changed: 2, removed: 0 });
+  });
+});
+
+describe('two syncs at once', () => {
+  it('a walk read before another sync applied its table is not applied over it: nothing deleted comes back, each change is logged once (it was)', async () => {
+    await syncOnce({ tables: ['contacts'] });
+    const [gone] = listAll('contacts');
+    // The stale sync reads the whole list now and is answered only once the other sync has committed.
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let asked = 0;
+    const stale = new ApiClient({
+      baseUrl: BASE_URL,
+      apiKey: ws.apiKey,
+      userAgent: 'crm-test',
+      sleep: async () => {},
+      transport: async (request) => {
+        asked++;
+        const answer = await ws.transport(request);
+        await gate;
+        return answer;
+      },
+    });
+    const staleReplica = Replica.openForSync(path, BASE_URL);
+    const warnings: string[] = [];
+    const staleSync = sync({ client: stale, replica: staleReplica, tables: ['contacts'], mode: 'full', onWarning: (message) => warnings.push(message) });
+    await until(() => asked > 0, 'the stale sync asks for its first page');
+    expect(ws.api('DELETE', `/contacts/${gone!.id}`).status).toBe(200);
+    expect(byResource((await syncOnce({ tables: ['contacts'] })).reports).contacts).toEqual({ added: 0, changed: 0, removed: 1 });
+    open();
+    const outcome = await staleSync;
+    staleReplica.close();
+    expect(outcome.failure).toBeUndefined();
+    expect(byResource(outcome.reports).contacts).toEqual({ added: 0, changed: 0, removed: 0 });
+    expect(warnings.join('\n')).toMatch(/another sync/);
+    expect(read('SELECT count(*) AS n FROM contacts WHERE id = ?', gone!.id)).toEqual([{ n: 0 }]);
+    await syncOnce({ tables: ['contacts'] });
+    expect(read("SELECT event FROM changes WHERE resource = 'contacts' AND id = ? ORDER BY seq", gone!.id)).toEqual([{ event: 'deleted' }]);
   });
 });
 
