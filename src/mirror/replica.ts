@@ -48,7 +48,7 @@ export class Replica {
    * workspace is refused.
    */
   static openForSync(path: string, baseUrl: string): Replica {
-    const db = openDatabase(path, { ownerOnly: true, busyTimeoutMs: BUSY_TIMEOUT_MS, label: LABEL });
+    const db = damagedSaid(path, () => openDatabase(path, { ownerOnly: true, busyTimeoutMs: BUSY_TIMEOUT_MS, label: LABEL }));
     const replica = new Replica(db, path);
     try {
       // Pages of 16 KiB (for a new file): a table is read in a quarter of the reads, so a GROUP BY
@@ -63,7 +63,7 @@ export class Replica {
       replica.migrate(baseUrl);
     } catch (error) {
       db.close();
-      throw error;
+      throw damage(path, error) ?? error;
     }
     return replica;
   }
@@ -71,7 +71,7 @@ export class Replica {
   /** Opens an existing replica read-only (crm query, --status): any write fails. Undefined when there is none. */
   static openForReading(path: string): Replica | undefined {
     if (!existsSync(path)) return undefined;
-    const db = openDatabase(path, { readOnly: true, busyTimeoutMs: BUSY_TIMEOUT_MS, label: LABEL });
+    const db = damagedSaid(path, () => openDatabase(path, { readOnly: true, busyTimeoutMs: BUSY_TIMEOUT_MS, label: LABEL }));
     try {
       db.exec('PRAGMA query_only = ON');
       // Read through a memory map: no copy of each page a scan reads.
@@ -81,7 +81,7 @@ export class Replica {
       }
     } catch (error) {
       db.close();
-      throw error;
+      throw damage(path, error) ?? error;
     }
     return new Replica(db, path);
   }
@@ -139,6 +139,27 @@ export class Replica {
       for (const view of schema.views) this.db.exec(view);
       set.run('schema', schema.fingerprint);
     }, 'immediate');
+  }
+}
+
+/** SQLite's SQLITE_CORRUPT (11) and SQLITE_NOTADB (26), as either binding gives them. */
+function isDamaged(error: unknown): boolean {
+  const { code, errcode } = (error ?? {}) as { code?: unknown; errcode?: unknown };
+  return code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB' || (typeof errcode === 'number' && [11, 26].includes(errcode & 0xff));
+}
+
+/** A file SQLite cannot read as a database said as the replica's, with the way out; undefined for any other failure. */
+function damage(path: string, error: unknown): MirrorError | undefined {
+  if (!isDamaged(error)) return undefined;
+  const why = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ');
+  return new MirrorError(`the replica ${path} is damaged (${why})`, { usage: true, code: 'replica_damaged', hint: 'delete it with `crm sync --forget` and sync again: the service holds every record' });
+}
+
+function damagedSaid<T>(path: string, open: () => T): T {
+  try {
+    return open();
+  } catch (error) {
+    throw damage(path, error) ?? error;
   }
 }
 

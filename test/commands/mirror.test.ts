@@ -130,6 +130,25 @@ describe('crm sync', () => {
   });
 });
 
+describe('a damaged replica', () => {
+  it.each([
+    ['is no database', (file: string) => writeFileSync(file, 'not a database at all '.repeat(500))],
+    ['is cut short', (file: string) => writeFileSync(file, readFileSync(file).subarray(0, 20_000))],
+  ])('that %s: query and sync name it and say how to start again, exit 2, nothing sent (it was "file is not a database", exit 1)', async (_, damage) => {
+    const { crm, replica } = user();
+    expect((await crm(['sync', 'contacts'])).code).toBe(0);
+    damage(replica);
+    for (const argv of [['query', 'SELECT count(*) FROM contacts'], ['sync']]) {
+      ws.log.length = 0;
+      const result = await crm(argv);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr.split('\n')[0]).toMatch(new RegExp(`^crm: the replica ${replica.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is damaged \\(.+\\)$`));
+      expect(result.stderr).toContain('crm sync --forget');
+      expect(ws.requests()).toEqual([]);
+    }
+  });
+});
+
 describe('a table the key may not read', () => {
   it('is reported with its error, the other tables are synced, and the exit code is 7', async () => {
     const { crm } = user();
