@@ -46,6 +46,10 @@ export function runQuery(replica: Replica, sql: string): QueryRows {
   if (duplicate !== undefined) {
     throw new MirrorError(`two result columns are named "${duplicate}"`, { usage: true, code: 'sql_error', hint: `name them apart with AS, e.g. SELECT d.id AS deal_id, c.id AS contact_id` });
   }
+  // The bindings build each row as an object: a member named __proto__ sets its prototype instead, so the column would print as nothing.
+  if (columns?.includes('__proto__')) {
+    throw new MirrorError('a result column is named "__proto__", which no row can hold as a field', { usage: true, code: 'sql_error', hint: 'name it otherwise with AS, e.g. SELECT json_extract(_record, \'$.__proto__\') AS proto' });
+  }
   return { columns: columns ?? [], rows: rowsOf(prepared, statement, replica) };
 }
 

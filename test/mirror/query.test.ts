@@ -99,4 +99,12 @@ describe('crm query', () => {
     if (columns.length === 0) return;
     expect(failure('SELECT id, id FROM contacts').message).toBe('two result columns are named "id"');
   });
+
+  it('refuses a result column named __proto__, which a row object cannot hold (it printed nothing for it, exit 0)', () => {
+    const { columns } = runQuery(replica, 'SELECT 1');
+    if (columns.length === 0) return;
+    const refused = failure("SELECT json_extract(_record, '$.name') AS __proto__, id FROM contacts");
+    expect(refused.message).toBe('a result column is named "__proto__", which no row can hold as a field');
+    expect(refused.usage).toBe(true);
+  });
 });
