@@ -26,6 +26,11 @@ export interface View {
   summary?: string;
   /** Lines on stderr after the data, in every format: how the data was found (crm status: what crm filtered itself). */
   notices?: readonly string[];
+  /**
+   * Records that match but were left out by the limit, in a list with no next page (crm sorted it
+   * itself): an agent's has_more is true, and it is told to ask for more at once.
+   */
+  leftOut?: number;
   /** Tables, one record: its members as titled blocks (crm status, a record's view) instead of key/value lines. */
   sections?: readonly Section[];
   /**

@@ -206,9 +206,18 @@ describe('crm mcp: lists page with a cursor that survives change', () => {
     const session = await open();
     const day = '2031-05-17';
     const due = Array.from({ length: 7 }, (_, index) => ws.api('POST', '/tasks', { title: `Due ${index}`, due_date: day }).data.id as string);
-    // Sorted, the whole list is read: what did not fit is said, since there is no next page.
+    // Sorted, the whole list is read: what did not fit is said, and has_more is true (with no cursor: a sorted list has no next page).
     const sorted = await call(session, 'tasks_list', { due: day, sort: 'due', limit: 2 });
-    expect(sorted.structuredContent).toMatchObject({ count: 2, has_more: false, summary: expect.stringMatching(/^Sorted by due date by crm: the first 2 of 7 that match, from the \d+ tasks the service listed\.$/) });
+    expect(sorted.structuredContent).toMatchObject({
+      count: 2,
+      has_more: true,
+      next: '5 more match: crm sorted this list itself, so it has no cursor; call again with a larger limit (at most 100), or without sort to page on with a cursor',
+      summary: expect.stringMatching(/^Sorted by due date by crm: the first 2 of 7 that match, from the \d+ tasks the service listed\.$/),
+    });
+    expect(sorted.structuredContent.cursor).toBeUndefined();
+    const whole = await call(session, 'tasks_list', { due: day, sort: 'due', limit: 7 });
+    expect(whole.structuredContent).toMatchObject({ count: 7, has_more: false });
+    expect(whole.structuredContent.next).toBeUndefined();
     const completed: string[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < 5; page++) {

@@ -22,7 +22,7 @@ import { flagName } from '../../registry/types.js';
 import type { KeyOf } from '../invocation.js';
 import type { WalkPosition } from '../../http/paginate.js';
 import { cursorScope, decodeCursor, encodeCursor } from './cursor.js';
-import { CURSOR, DATA, FULL, SHAPING, toolArgsOf, type Tool } from './tools.js';
+import { CURSOR, DATA, FULL, LIST_MAX, SHAPING, toolArgsOf, type Tool } from './tools.js';
 import { refusedKeyAdvice, type Workspace } from './workspace.js';
 
 export interface ToolResult {
@@ -241,8 +241,11 @@ async function listData(tool: Tool, result: Extract<Result, { kind: 'list' }>, p
   const item = (record: unknown) => fitted(shaped(record, shape));
   if (!paging || !walk) {
     const { items, cut } = await collectItems(result.items, { maxChars: RESPONSE_MAX_CHARS, map: item });
-    const data: Record<string, unknown> = { items, count: items.length, has_more: cut };
+    const leftOut = result.view?.leftOut ?? 0;
+    const data: Record<string, unknown> = { items, count: items.length, has_more: cut || leftOut > 0 };
     if (cut) data.next = `more items were left out to keep the response under ${RESPONSE_MAX_CHARS} characters`;
+    // A list crm sorted itself has no cursor: the whole list is read and sorted on every call.
+    else if (leftOut > 0) data.next = `${formatNumber(leftOut)} more match: crm sorted this list itself, so it has no cursor; call again with a larger limit (at most ${LIST_MAX}), or without sort to page on with a cursor`;
     if (result.view?.summary) data.summary = result.view.summary;
     return data;
   }

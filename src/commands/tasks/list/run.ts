@@ -40,9 +40,10 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
       if (matches(task)) tasks.push(task);
     }
     // Array.prototype.sort is stable: tasks due the same day stay newest first.
-    // More matched than are shown: said, since a sorted list has no next page (an agent's has_more is false).
-    const cut = tasks.length > limit ? `: the first ${formatNumber(limit)} of ${formatNumber(tasks.length)} that match` : '';
-    return list(tasks.sort(byDueDate).slice(0, limit), { ...view, summary: `Sorted by due date by crm${cut}, from the ${formatNumber(read)} tasks the service listed.` });
+    // More matched than are shown: said (and an agent's has_more is true), since a sorted list has no next page.
+    const leftOut = Math.max(0, tasks.length - limit);
+    const cut = leftOut > 0 ? `: the first ${formatNumber(limit)} of ${formatNumber(tasks.length)} that match` : '';
+    return list(tasks.sort(byDueDate).slice(0, limit), { ...view, leftOut, summary: `Sorted by due date by crm${cut}, from the ${formatNumber(read)} tasks the service listed.` });
   }
   return list(firstMatches(walk, matches, limit), { ...view, summary: 'Filtered by due date by crm: the service has no due-date filter.' }, undefined, walk);
 };
