@@ -4,7 +4,7 @@
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { TIMEOUT_MAX_SECONDS } from '../registry/global.js';
-import { isObject, type JsonObject } from '../registry/values.js';
+import { cannotUseFile, fileProblem, isObject, type JsonObject } from '../registry/values.js';
 import { DATE_FORMS, isEmail, type FieldSpec, type ValueType } from '../registry/types.js';
 import { usageError } from './errors.js';
 import { decodeText } from './encoding.js';
@@ -220,20 +220,8 @@ export async function readSourceBytes(source: string, stdin: InStream, label: st
   try {
     return readFileSync(source);
   } catch (error) {
-    throw usageError(`cannot read ${label} ${source}: ${fileProblem(error)}`);
+    throw usageError(cannotUseFile('read', `${label} ${source}`, error));
   }
-}
-
-/**
- * What a failed file operation says to a person: the system's words for it ("no such file or
- * directory", "permission denied"), as `cat` says them, rather than its code (ENOENT, EACCES).
- */
-export function fileProblem(error: unknown): string {
-  const { code, message } = error as NodeJS.ErrnoException;
-  if (code === 'EISDIR') return 'is a directory';
-  // Node's message: "ENOENT: no such file or directory, open 'x.csv'"; the path is said already.
-  const words = code && message?.startsWith(`${code}: `) ? message.slice(code.length + 2).split(',')[0] : undefined;
-  return words || code || String(message ?? error);
 }
 
 /**
@@ -241,12 +229,12 @@ export function fileProblem(error: unknown): string {
  * exists and is writable, and the file, when it exists, is a writable file.
  */
 export function checkWritable(path: string, label: string): void {
-  const problem = (what: string) => usageError(`${label} ${path}: ${what}`);
+  const problem = (why: unknown) => usageError(cannotUseFile('write', `${label} ${path}`, why));
   let exists = true;
   try {
     accessSync(path, constants.W_OK);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw problem(`cannot be written (${fileProblem(error)})`);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw problem(error);
     exists = false;
   }
   if (exists) {
@@ -256,9 +244,12 @@ export function checkWritable(path: string, label: string): void {
   try {
     accessSync(dirname(path), constants.W_OK);
   } catch (error) {
-    throw problem((error as NodeJS.ErrnoException).code === 'ENOENT' ? `the directory ${dirname(path)} does not exist` : `cannot be written in ${dirname(path)} (${fileProblem(error)})`);
+    throw problem((error as NodeJS.ErrnoException).code === 'ENOENT' ? missingDirectory(path) : `the directory ${dirname(path)}: ${fileProblem(error)}`);
   }
 }
+
+/** Why a file cannot be created: its directory does not exist. */
+export const missingDirectory = (path: string): string => `the directory ${dirname(path)} does not exist`;
 
 /** `--data JSON`, `--data @file` or `--data -` (stdin): a JSON object. */
 export async function readDataOption(value: string, stdin: InStream): Promise<JsonObject> {

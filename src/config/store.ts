@@ -5,9 +5,9 @@
 
 import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { whyNot } from '../sqlite/errors.js';
 import { describeHolder, tryLock } from './lock.js';
 import { configDir } from './paths.js';
+import { cannotUseFile } from '../registry/values.js';
 
 export const SANDBOX_PROFILE = 'sandbox';
 export const DEFAULT_PROFILE = 'default';
@@ -64,7 +64,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ConfigData {
   } catch (error) {
     // No file there (ENOTDIR: a file stands where a directory of the path should be): nothing configured.
     if (['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '')) return { profiles: {} };
-    throw new ConfigError(`cannot read ${path}: ${(error as Error).message}`);
+    throw new ConfigError(cannotUseFile('read', path, error));
   }
   try {
     const data = JSON.parse(text) as Partial<ConfigData>;
@@ -111,7 +111,7 @@ export async function updateConfig(env: NodeJS.ProcessEnv, change: (data: Config
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     chmodSync(dir, 0o700);
   } catch (error) {
-    throw new ConfigError(`cannot create the configuration's directory ${dir}: ${whyNot(error as NodeJS.ErrnoException)}`, 'set CRM_CONFIG_DIR to a directory crm can write');
+    throw new ConfigError(cannotUseFile('create', `the configuration's directory ${dir}`, error), 'set CRM_CONFIG_DIR to a directory crm can write');
   }
   return withLock(configPath(env), () => {
     const store = new Conf<ConfigData>({ projectName: 'crm', cwd: dir, configName: 'config', configFileMode: 0o600 });

@@ -1,5 +1,5 @@
-// Value rules every layer shares, the sandbox's included: what a JSON object is, and how a span of
-// time is written for people.
+// Value rules every layer shares, the sandbox's included: what a JSON object is, how a span of time
+// is written for people, and how a file crm could not read, write or create is said.
 
 export type JsonObject = Record<string, unknown>;
 
@@ -56,4 +56,27 @@ function editDistance(a: string, b: string): number {
     }
   }
   return rows[a.length]![b.length]!;
+}
+
+/**
+ * Why a file operation failed, in the system's words as `cat` says them ("no such file or directory",
+ * "permission denied"), rather than its code (ENOENT, EACCES) or Node's message, which names the
+ * system call and the path again.
+ */
+export function fileProblem(error: unknown): string {
+  const { code, message } = (error ?? {}) as NodeJS.ErrnoException;
+  if (code === 'EISDIR') return 'is a directory';
+  // "not a directory" says nothing of which part: a file stands where a directory of the path should be.
+  if (code === 'ENOTDIR') return 'a part of the path is a file, not a directory';
+  // Node's message: "ENOENT: no such file or directory, open 'x.csv'".
+  const words = code && typeof message === 'string' && message.startsWith(`${code}: `) ? message.slice(code.length + 2).split(',')[0] : undefined;
+  return words || code || (typeof message === 'string' ? message : String(error));
+}
+
+/**
+ * The one way crm words a file it could not use, in one line: "cannot read --data file x.json: no such
+ * file or directory". WHAT names the file (a flag's, or what it is for, and its path).
+ */
+export function cannotUseFile(action: 'read' | 'write' | 'create', what: string, error: unknown): string {
+  return `cannot ${action} ${what}: ${typeof error === 'string' ? error : fileProblem(error)}`;
 }

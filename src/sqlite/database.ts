@@ -6,7 +6,8 @@
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
 import { dirname, join } from 'node:path';
-import { DatabaseFileError, SqliteUnavailableError, whyNot } from './errors.js';
+import { cannotUseFile } from '../registry/values.js';
+import { DatabaseFileError, SqliteUnavailableError } from './errors.js';
 
 export { SqliteUnavailableError };
 
@@ -259,12 +260,12 @@ function createPrivateFile(path: string, label: string): void {
   try {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   } catch (error) {
-    throw new DatabaseFileError(`cannot create ${label}'s directory ${dirname(path)}: ${whyNot(error as NodeJS.ErrnoException)}`);
+    throw new DatabaseFileError(cannotUseFile('create', `${label}'s directory ${dirname(path)}`, error));
   }
   try {
     closeSync(openSync(path, 'wx', 0o600));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new DatabaseFileError(`cannot create ${label} ${path}: ${whyNot(error as NodeJS.ErrnoException)}`);
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new DatabaseFileError(cannotUseFile('create', `${label} ${path}`, error));
   }
 }
 

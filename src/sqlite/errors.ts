@@ -25,17 +25,3 @@ export class DatabaseFileError extends Error {
     this.name = 'DatabaseFileError';
   }
 }
-
-const FILE_ERRORS: Record<string, string> = {
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  EROFS: 'the file system is read-only',
-  ENOTDIR: 'a part of the path is a file, not a directory',
-  ENOSPC: 'no space left on the device',
-};
-
-/** Why a file or directory could not be made, "permission denied (EACCES)": Node's words name the system call, not the cause. */
-export function whyNot(error: NodeJS.ErrnoException): string {
-  const words = error.code ? FILE_ERRORS[error.code] : undefined;
-  return words ? `${words} (${error.code})` : error.message;
-}

@@ -199,6 +199,8 @@ describe('crm watch: failures', () => {
     [['contacts', '--interval', '0.5'], 'invalid --interval "0.5" (at least 1s)'],
     [['people'], 'invalid RESOURCE "people" (expected one of: contacts, deals, tasks, accounts, sequences)'],
     [['contacts', '--dry-run'], 'watch keeps polling the service; --dry-run does not apply'],
+    // Worded as every file crm cannot write.
+    [['contacts', '--state', '/no/such/dir/state.json'], 'cannot write --state /no/such/dir/state.json: the directory /no/such/dir does not exist'],
   ])('refuses %j with exit 2 before sending anything', async (argv, message) => {
     const result = await watch(argv);
     expect(result.code).toBe(2);

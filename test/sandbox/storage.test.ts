@@ -1,5 +1,5 @@
 import { openDatabase } from '../../src/sqlite/database.js';
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -148,7 +148,7 @@ describe('a directory crm cannot create (a container whose HOME does not exist)'
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
-      `crm: cannot create the sandbox's directory ${join(blocker, 'share', 'crm')}: a part of the path is a file, not a directory (ENOTDIR)\n` +
+      `crm: cannot create the sandbox's directory ${join(blocker, 'share', 'crm')}: a part of the path is a file, not a directory\n` +
         'hint: set CRM_DATA_DIR to a directory crm can write (the sandbox and the replicas of crm sync live there)\n',
     );
     const asJson = await run(['sync', '--json'], { env: { ...env, CRM_DATA_DIR: join(blocker, 'data') } });
@@ -162,9 +162,17 @@ describe('a directory crm cannot create (a container whose HOME does not exist)'
     const result = await run(['config', 'set', 'output', 'json'], { env: { ...homeEnv(dir), XDG_CONFIG_HOME: join(blocker, 'config') } });
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
-      `crm: cannot create the configuration's directory ${join(blocker, 'config', 'crm')}: a part of the path is a file, not a directory (ENOTDIR)\n` +
+      `crm: cannot create the configuration's directory ${join(blocker, 'config', 'crm')}: a part of the path is a file, not a directory\n` +
         'hint: set CRM_CONFIG_DIR to a directory crm can write\n',
     );
+  });
+
+  it('a configuration file crm cannot read is worded as every file crm cannot use: the path and why, in one line (not Node\'s "EISDIR: illegal operation on a directory, read")', async () => {
+    const config = join(dir, 'config');
+    mkdirSync(join(config, 'crm', 'config.json'), { recursive: true });
+    const result = await run(['config', 'list'], { env: { ...homeEnv(dir), XDG_CONFIG_HOME: config } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`crm: cannot read ${join(config, 'crm', 'config.json')}: is a directory\n`);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, isObject } from '../../src/registry/values.js';
+import { cannotUseFile, fileProblem, formatDuration, isObject } from '../../src/registry/values.js';
 
 describe('formatDuration', () => {
   it('writes a span of time one way for every message', () => {
@@ -25,5 +25,24 @@ describe('isObject', () => {
   it('is true for a JSON object only', () => {
     expect([{}, { a: 1 }, Object.create(null)].map(isObject)).toEqual([true, true, true]);
     expect([null, undefined, [], [1], 'x', 1, true].map(isObject)).toEqual([false, false, false, false, false, false, false]);
+  });
+});
+
+describe('a file crm cannot use', () => {
+  const failure = (code: string, words: string, call = 'open', path = '/x/y') => Object.assign(new Error(`${code}: ${words}, ${call} '${path}'`), { code });
+
+  it('is said one way, read, written or created, by every layer: the file, then why in the system\'s words, never the code or the system call', () => {
+    expect(cannotUseFile('read', '--data file /x/y', failure('ENOENT', 'no such file or directory'))).toBe('cannot read --data file /x/y: no such file or directory');
+    expect(cannotUseFile('create', "crm's local database's directory /x", failure('EACCES', 'permission denied', 'mkdir', '/x'))).toBe("cannot create crm's local database's directory /x: permission denied");
+    expect(cannotUseFile('write', 'the checkpoint /x/y', failure('ENOSPC', 'no space left on device', 'write'))).toBe('cannot write the checkpoint /x/y: no space left on device');
+    expect(cannotUseFile('write', '--errors /x/y', 'the directory /x does not exist')).toBe('cannot write --errors /x/y: the directory /x does not exist');
+  });
+
+  it('words the causes the system says obscurely, and keeps what it cannot word', () => {
+    expect(fileProblem(failure('EISDIR', 'illegal operation on a directory', 'read'))).toBe('is a directory');
+    expect(fileProblem(failure('ENOTDIR', 'not a directory', 'mkdir'))).toBe('a part of the path is a file, not a directory');
+    expect(fileProblem(failure('EROFS', 'read-only file system'))).toBe('read-only file system');
+    expect(fileProblem(Object.assign(new Error('disk trouble'), { code: 'EIO' }))).toBe('EIO');
+    expect(fileProblem(new Error('disk trouble'))).toBe('disk trouble');
   });
 });

@@ -5,10 +5,10 @@
 import { readFileSync } from 'node:fs';
 import type { Context } from '../../cli/context.js';
 import { toCliError, usageError } from '../../cli/errors.js';
-import { fileProblem } from '../../cli/input.js';
 import { readAll } from '../../cli/io.js';
 import { list } from '../../cli/result.js';
 import { runQuery } from '../../mirror/query.js';
+import { cannotUseFile } from '../../registry/values.js';
 import { describeReplica } from '../../mirror/replica.js';
 import type { Handler } from '../command.js';
 import { stopOnSigterm } from '../stop.js';
@@ -38,7 +38,7 @@ async function readSql(ctx: Context, argument: string | undefined, file: string 
   try {
     return readFileSync(source.file, 'utf8');
   } catch (error) {
-    throw usageError(`--file ${source.file}: ${fileProblem(error)}`);
+    throw usageError(cannotUseFile('read', `--file ${source.file}`, error));
   }
 }
 

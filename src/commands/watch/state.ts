@@ -9,12 +9,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CliError, ExitCode, usageError } from '../../cli/errors.js';
-import { fileProblem } from '../../cli/input.js';
+import { missingDirectory } from '../../cli/input.js';
 import { writeFileAtomic } from '../../config/atomic.js';
 import { describeHolder, tryLock } from '../../config/lock.js';
 import type { HeldRecords } from '../../http/head.js';
 import { recordCreatedAt, recordId } from '../../http/envelope.js';
-import { isObject } from '../../registry/values.js';
+import { cannotUseFile, isObject } from '../../registry/values.js';
 
 /** Records handled that are remembered: more than a poll's stop rule needs after many deletions. */
 const REMEMBERED = 300;
@@ -37,7 +37,7 @@ interface StateData {
 /** A --state that cannot be written: the watch stops (its promise to remember would be broken). */
 export class StateUnwritable extends CliError {
   constructor(file: string, error: unknown) {
-    super(`cannot write --state ${file}: ${fileProblem(error)}`, ExitCode.service, {
+    super(cannotUseFile('write', `--state ${file}`, error), ExitCode.service, {
       code: 'state_unwritable',
       hint: 'the records since the last one saved will be delivered again when the watch is restarted with a writable --state',
     });
@@ -58,13 +58,13 @@ export class StateFile {
   /** Checks and locks PATH for this process; a file another watch holds is refused before anything is sent. */
   static lock(path: string): StateFile {
     if (path === '-') throw usageError('--state needs a file name, not -');
-    if (!existsSync(dirname(path))) throw usageError(`--state ${path}: the directory ${dirname(path)} does not exist`);
+    if (!existsSync(dirname(path))) throw usageError(cannotUseFile('write', `--state ${path}`, missingDirectory(path)));
     const lock = `${path}.lock`;
     let attempt: ReturnType<typeof tryLock>;
     try {
       attempt = tryLock(lock);
     } catch (error) {
-      throw usageError(`--state ${path} cannot be written: ${fileProblem(error)}`, 'give a file in a directory crm may write');
+      throw usageError(cannotUseFile('write', `--state ${path}`, error), 'give a file in a directory crm may write');
     }
     if (!attempt.acquired) {
       throw usageError(`--state ${path} is in use by another crm watch (${describeHolder(attempt.holder)})`, `give each watch a state file of its own; if no watch is running, delete ${lock}`);

@@ -19,9 +19,9 @@
 
 import { closeSync, existsSync, openSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
 import { CliError, ExitCode, usageError } from '../../../cli/errors.js';
-import { checkWritable, fileProblem } from '../../../cli/input.js';
+import { checkWritable } from '../../../cli/input.js';
 import { describeHolder, lockHolder, tryLock, type LockHolder } from '../../../config/lock.js';
-import { isObject } from '../../../registry/values.js';
+import { cannotUseFile, isObject } from '../../../registry/values.js';
 
 const FORMAT = 'crm contacts import checkpoint 2';
 /** How many rows one mark covers ahead of the row about to be sent. */
@@ -63,7 +63,7 @@ interface OpenOptions {
 /** The journal can no longer be written (the disk is full): no row may be sent that it does not cover. */
 export class CheckpointUnwritable extends CliError {
   constructor(path: string, error: unknown) {
-    super(`cannot write the checkpoint ${path}: ${fileProblem(error)}`, ExitCode.service, { code: 'checkpoint_unwritable' });
+    super(cannotUseFile('write', `the checkpoint ${path}`, error), ExitCode.service, { code: 'checkpoint_unwritable' });
   }
 }
 

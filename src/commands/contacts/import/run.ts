@@ -17,7 +17,7 @@ import { startProgress, type Progress } from '../../../cli/progress.js';
 import { list, type Result, type View } from '../../../cli/result.js';
 import type { ApiClient } from '../../../http/core.js';
 import { recordId } from '../../../http/envelope.js';
-import { isObject } from '../../../registry/values.js';
+import { cannotUseFile, isObject } from '../../../registry/values.js';
 import { sandboxPath } from '../../../config/paths.js';
 import { walk } from '../../../http/paginate.js';
 import { fillPath } from '../../../http/url.js';
@@ -376,7 +376,7 @@ async function writeErrors(path: string, input: ImportFile, outcomes: readonly O
   try {
     writeFileSync(path, encodeText(stringify(records, CSV_OPTIONS), like.encoding, like.bom));
   } catch (error) {
-    throw new CliError(`cannot write --errors ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, ExitCode.service, { code: 'errors_file' });
+    throw new CliError(cannotUseFile('write', `--errors ${path}`, error), ExitCode.service, { code: 'errors_file' });
   }
 }
 
