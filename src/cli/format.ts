@@ -39,14 +39,15 @@ export function escapeForTerminal(json: string): string {
 }
 
 /**
- * What a model is never given raw (crm mcp's results, messages and progress): C1 controls and DEL,
+ * What a model is never given raw (crm mcp's results, messages and progress): C0 controls but tab,
+ * line feed and carriage return (JSON escapes them on the wire, but structuredContent is the decoded
+ * value: a client that shows it would get the ESC of a terminal sequence, the BEL), C1 controls and DEL,
  * the soft hyphen, bidi marks, embeddings, overrides and isolates (U+061C, U+200E-F, U+202A-E,
  * U+2066-9), zero-width and invisible characters (U+180E, U+200B-D, U+2060-U+206F, U+FEFF) and tag
  * characters (text hidden from people, read by models), and the line and paragraph separators
- * (U+2028-9: a line break JSON leaves raw, where it escapes a line feed). C0 controls are JSON's to
- * escape.
+ * (U+2028-9: a line break JSON leaves raw, where it escapes a line feed).
  */
-const HIDDEN_FROM_MODEL = /[\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\u{E0000}-\u{E007F}]/gu;
+const HIDDEN_FROM_MODEL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\u{E0000}-\u{E007F}]/gu;
 
 /** Text for a model: each character of HIDDEN_FROM_MODEL as \uXXXX text (two for one beyond the BMP). */
 export function escapeForModel(text: string): string {

@@ -5,13 +5,10 @@
 import { usageError } from '../cli/errors.js';
 import { parseValue } from '../cli/input.js';
 import { commandOptions } from '../registry/options.js';
-import { RESOURCES } from '../registry/resources.js';
+import { LIST_FILTERS } from '../registry/resources.js';
 import { flagName, type FieldSpec } from '../registry/types.js';
 import type { Command, Invocation, Values } from './command.js';
 import { keyedResource, parseKey } from './keys.js';
-
-/** The filters of every list, as the registry declares them (the same objects as the commands' options). */
-const FILTERS = new Set<FieldSpec>(Object.values(RESOURCES).flatMap((resource) => resource.filters));
 
 /** Where the raw value of an option is found: commander's camelCase key, or the field's name (MCP). */
 export type KeyOf = (field: FieldSpec) => string;
@@ -39,7 +36,7 @@ export function parseInvocation<C extends Command>(command: C, rawArgs: Values, 
     const label = `--${flagName(field)}`;
     // `--status "$STATUS"` with nothing in it: sent as status= the filter selects nothing, and every
     // record comes back (the sandbox), to be piped into an update or a delete.
-    if (FILTERS.has(field) && typeof raw === 'string' && raw.trim() === '') throw usageError(`invalid ${label} ${JSON.stringify(raw)} (an empty filter)`, 'leave the flag out to list every record');
+    if (LIST_FILTERS.has(field) && typeof raw === 'string' && raw.trim() === '') throw usageError(`invalid ${label} ${JSON.stringify(raw)} (an empty filter)`, 'leave the flag out to list every record');
     options[field.name] = field.repeatable ? (Array.isArray(raw) ? raw : [raw]).map((item) => parseField(item, field, label)) : parseField(raw, field, label);
   }
   if (options.all && options.limit !== undefined) throw usageError('--all and --limit cannot be used together', '--all has no limit');

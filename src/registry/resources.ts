@@ -271,6 +271,9 @@ export const RESOURCES: Readonly<Record<ResourceName, ResourceSpec>> = {
 };
 
 /** The fields a create may send, with their requirements. */
+/** The filters of every list (the same objects as the commands' options): none takes an empty value. */
+export const LIST_FILTERS: ReadonlySet<FieldSpec> = new Set(Object.values(RESOURCES).flatMap((resource) => resource.filters));
+
 export function writableFields(resource: ResourceName): FieldSpec[] {
   return RESOURCES[resource].fields.filter((field) => !field.readOnly);
 }

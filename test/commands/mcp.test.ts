@@ -520,6 +520,17 @@ describe('crm mcp: text from the service is escaped for the model', () => {
     expect(JSON.parse(textOf(get)).name).toBe(escaped);
     expect(JSON.stringify(session.written)).not.toMatch(/[\u2028\u2029]/);
   });
+
+  it('a terminal control (ESC, BEL) reaches the model as \\uXXXX text in structuredContent too, the decoded value a client shows; tabs and line breaks stay', async () => {
+    const session = await open();
+    const contact = ws.api('POST', '/contacts', { name: 'Red\u001b[31m alert\u0007', email: `control-${Date.now()}@example.com` }).data.id as string;
+    ws.api('POST', `/contacts/${contact}/notes`, { body: 'line one\nline\ttwo\r\n\u001b]52;c;cGF5bG9hZA==\u0007' });
+    const get = await call(session, 'contacts_get', { id: contact, fields: ['name'] });
+    expect(get.structuredContent.name).toBe('Red\\u001b[31m alert\\u0007');
+    expect(JSON.parse(textOf(get)).name).toBe('Red\\u001b[31m alert\\u0007');
+    const notes = await call(session, 'contacts_notes_list', { id: contact });
+    expect(notes.structuredContent.items[0].body).toBe('line one\nline\ttwo\r\n\\u001b]52;c;cGF5bG9hZA==\\u0007');
+  });
 });
 
 describe('crm mcp: a record too large for a response', () => {
@@ -606,6 +617,35 @@ describe('crm mcp: the rest', () => {
     const before = ws.requests().length;
     const refused = await call(session, 'contacts_create', { name: '', email: 'empty@example.com' });
     expect(refused).toMatchObject({ isError: true, content: [{ text: 'invalid arguments for contacts_create: name must NOT have fewer than 1 characters' }] });
+    expect(ws.requests().slice(before)).toEqual([]);
+  });
+
+  it('a list filter is no empty string, by its schema (crm refuses one: it would select every record): the call is refused naming it, nothing sent', async () => {
+    const session = await open();
+    const { tools } = await session.client.listTools();
+    const schemaOf = (name: string) => tools.find((tool) => tool.name === name)!.inputSchema.properties as Record<string, { minLength?: number }>;
+    for (const [tool, filter] of [['contacts_list', 'status'], ['contacts_list', 'search'], ['deals_list', 'stage'], ['tasks_list', 'priority'], ['accounts_list', 'industry']]) {
+      expect(schemaOf(tool!)[filter!]!.minLength, `${tool}.${filter}`).toBe(1);
+    }
+    const before = ws.requests().length;
+    const refused = await call(session, 'contacts_list', { status: '' });
+    expect(refused).toMatchObject({ isError: true, content: [{ text: 'invalid arguments for contacts_list: status must NOT have fewer than 1 characters' }] });
+    expect(ws.requests().slice(before)).toEqual([]);
+  });
+
+  it('a missing member of an item is named by its path (steps.0.channel), not by a name no argument has; nothing sent', async () => {
+    const session = await open();
+    const before = ws.requests().length;
+    const refused = await call(session, 'sequences_create', { name: 'Pathless', steps: [{ day: 1, subject: 'Hello' }] });
+    expect(refused).toMatchObject({ isError: true, content: [{ text: 'invalid arguments for sequences_create: missing required argument "steps.0.channel"' }] });
+    expect(ws.requests().slice(before)).toEqual([]);
+  });
+
+  it('an update with nothing to change names the arguments the tool takes (data, never the command line\'s set); nothing sent', async () => {
+    const session = await open();
+    const before = ws.requests().length;
+    const refused = await call(session, 'accounts_update', { ids: [DEMO.account] });
+    expect(refused).toMatchObject({ isError: true, content: [{ text: 'nothing to update (pass at least one of name, domain, industry, employees or data)' }] });
     expect(ws.requests().slice(before)).toEqual([]);
   });
 

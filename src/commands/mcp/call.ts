@@ -118,7 +118,8 @@ function describeError(error: ErrorObject): string {
     case 'additionalProperties':
       return `unknown argument ${JSON.stringify(params.additionalProperty)}`;
     case 'required':
-      return `missing required argument "${String(params.missingProperty)}"`;
+      // Of an item (a sequence's steps.0), the path to the member: "channel" alone names no argument.
+      return `missing required argument "${where === 'arguments' ? '' : `${where}.`}${String(params.missingProperty)}"`;
     case 'enum':
       return `${where} must be one of: ${(params.allowedValues as unknown[]).join(', ')}`;
     default:
@@ -315,5 +316,8 @@ function inToolTerms(message: string, op: EndpointCommand): string {
   const names = new Map<string, string>();
   for (const field of commandOptions(op)) names.set(`--${flagName(field)}`, field.name);
   for (const field of [...op.args, ...toolArgsOf(op)]) names.set(field.name.toUpperCase(), field.name);
-  return message.replace(/--[a-z][a-z-]*|\b[A-Z][A-Z_]*\b/g, (word) => names.get(word) ?? word);
+  // A tool takes no --set (key=value text): its data says the same, so "--set or --data" is data.
+  names.set('--set', DATA.name);
+  const withoutSet = message.replace(/, --set or --data/g, ' or --data').replace(/--set\/--data/g, '--data');
+  return withoutSet.replace(/--[a-z][a-z-]*|\b[A-Z][A-Z_]*\b/g, (word) => names.get(word) ?? word);
 }

@@ -6,7 +6,7 @@
 
 import { ENDPOINTS } from '../../registry/endpoints.js';
 import { BODY_OPTIONS, CONCURRENCY_OPTIONS, DELETE_OPTIONS, PAGING_OPTIONS, commandOptions } from '../../registry/options.js';
-import { RESOURCES } from '../../registry/resources.js';
+import { LIST_FILTERS, RESOURCES } from '../../registry/resources.js';
 import { PAGE_DEFAULT } from '../../registry/service.js';
 import { DATE_FORMS, staticValues, type FieldSpec, type Group } from '../../registry/types.js';
 import { callsEndpoint, type Command, type EndpointCommand } from '../command.js';
@@ -148,6 +148,8 @@ function inputSchemaOf(op: EndpointCommand, brief: readonly string[] | undefined
     if (Object.hasOwn(properties, field.name)) throw new Error(`${op.name}: two arguments named ${field.name}`);
     properties[field.name] = schemaOf(field);
     if (requiredInCall(op, field)) required.push(field.name);
+    // An empty filter is refused (it would select every record): the schema says so.
+    if (LIST_FILTERS.has(field) && properties[field.name]!.type === 'string') properties[field.name]!.minLength ??= 1;
   }
   // A required text is no empty string: the command refuses a blank one before sending, in a command line's words.
   for (const name of required) if (properties[name]!.type === 'string') properties[name]!.minLength ??= 1;
