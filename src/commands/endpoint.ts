@@ -205,6 +205,15 @@ export function namingTheId(error: unknown, invocation: Call): unknown {
   return id === undefined ? error : notFoundNamed(error, noun, id);
 }
 
+/** ACT on the record ID of a command of several ids (a task completed, a suggestion accepted): its 404 names that id, as a one-id request's does. */
+export async function namingEachId<T>(invocation: Call, id: string, act: () => Promise<T>): Promise<T> {
+  try {
+    return await act();
+  } catch (error) {
+    throw namingTheId(error, withId(invocation, id));
+  }
+}
+
 /** A 404 about the record NOUN ID as exit 4 naming it (see namingTheId); any other error as it is. */
 export function notFoundNamed(error: unknown, noun: string, id: string): unknown {
   if (!(error instanceof HttpError) || error.status !== 404) return error;

@@ -108,7 +108,7 @@ describe('exit codes', () => {
     const task = ws.api('POST', '/tasks', { title: 'Partial one' }).data;
     const result = await run(['tasks', 'complete', task.id, 'task_missing'], { ws });
     expect(result.code).toBe(7);
-    expect(result.stdout).toBe(`${task.id}\tcompleted\tPartial one\t\ntask_missing\tnot_found\t\tTask not found\n`);
+    expect(result.stdout).toBe(`${task.id}\tcompleted\tPartial one\t\ntask_missing\tnot_found\t\ttask task_missing not found\n`);
     expect(result.stderr).toBe('crm: 1 of 2 failed: task_missing\nhint: the report lists each task; completing one again is harmless\n');
   });
 });

@@ -328,7 +328,7 @@ describe('crm mcp: narrow results', () => {
     expect(done.isError).toBe(true);
     expect(done.structuredContent.items).toEqual([
       ...tasks.map((id) => ({ id, ok: true, result: 'completed' })),
-      { id: 'task_missing', ok: false, result: 'not_found', error: 'Task not found' },
+      { id: 'task_missing', ok: false, result: 'not_found', error: 'task task_missing not found' },
     ]);
     const moved = await call(session, 'deals_stage', { ids: [DEMO.deal], stage: 'proposal' });
     expect(moved.structuredContent).toEqual({ id: DEMO.deal, ok: true, result: expect.stringMatching(/^(moved|already_in_stage)$/), record: expect.objectContaining({ id: DEMO.deal, stage: 'proposal' }) });

@@ -228,11 +228,16 @@ describe('tasks complete', () => {
     expect(table.stdout).toMatch(new RegExp(`${one}\\s+completed\\s+One`));
     const some = await run(['tasks', 'complete', one, 'task_missing', '--json'], { ws });
     expect(some.code).toBe(7);
-    expect(json(some)[1]).toEqual({ id: 'task_missing', ok: false, result: 'not_found', error: 'Task not found', record: null });
+    expect(json(some)[1]).toEqual({ id: 'task_missing', ok: false, result: 'not_found', error: 'task task_missing not found', record: null });
   });
 
-  it('one unknown task alone exits 4; no ids exits 2', async () => {
-    expect((await run(['tasks', 'complete', 'task_missing'], { ws })).code).toBe(4);
+  it('one unknown task alone exits 4 naming it, as every command of one id does (the service said only "Task not found"); no ids exits 2', async () => {
+    const missing = await run(['tasks', 'complete', 'task_missing'], { ws });
+    expect(missing.code).toBe(4);
+    expect(missing.stderr).toBe('crm: task task_missing not found\n');
+    const suggestion = await run(['ai', 'accept', 'sug_missing'], { ws });
+    expect(suggestion.code).toBe(4);
+    expect(suggestion.stderr).toBe('crm: suggestion sug_missing not found\n');
     expect((await run(['tasks', 'complete'], { ws })).code).toBe(2);
   });
 });

@@ -12,7 +12,7 @@ import { walk } from '../../../http/paginate.js';
 import { unlessAlready } from '../../already.js';
 import { buildBody } from '../../body.js';
 import { actOnEach, readTargets } from '../../bulk.js';
-import { idsField, pathOf, viewOf } from '../../endpoint.js';
+import { idsField, namingEachId, pathOf, viewOf } from '../../endpoint.js';
 import type { Handler } from '../../command.js';
 import type { Spec } from './command.js';
 
@@ -33,7 +33,7 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
     view: viewOf(invocation.command),
     // What a person picked is confirmed already.
     yes: listed === undefined,
-    act: (id) => unlessAlready(() => accept(id), 'accepted', () => acceptedAlready(client, id)),
+    act: (id) => namingEachId(invocation, id, () => unlessAlready(() => accept(id), 'accepted', () => acceptedAlready(client, id))),
   });
 };
 

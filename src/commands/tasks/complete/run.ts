@@ -6,7 +6,7 @@ import { isObject } from '../../../registry/values.js';
 import { unlessAlready } from '../../already.js';
 import { buildBody } from '../../body.js';
 import { actOnEach, readTargets } from '../../bulk.js';
-import { idsField, pathOf, viewOf } from '../../endpoint.js';
+import { idsField, namingEachId, pathOf, viewOf } from '../../endpoint.js';
 import type { Handler } from '../../command.js';
 import type { Spec } from './command.js';
 
@@ -25,7 +25,7 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
     success: 'completed',
     concurrency: invocation.options.concurrency,
     view: viewOf(invocation.command),
-    act: (id) => unlessAlready(() => complete(id), 'completed', () => completed(id)),
+    act: (id) => namingEachId(invocation, id, () => unlessAlready(() => complete(id), 'completed', () => completed(id))),
     hint: 'the report lists each task; completing one again is harmless',
   });
 };
