@@ -158,8 +158,9 @@ export function filterQuery(filters: readonly FieldSpec[], options: Values): Que
  * A list: one page (the service's default size, or --limit up to 50), or a walk streamed page by
  * page (--all, --limit above 50: no request ever asks for more than 50; or a walk to be continued).
  */
-async function listResult(ctx: Context, invocation: Call, query: Query, view: View = viewOf(invocation.command)): Promise<Result> {
+async function listResult(ctx: Context, invocation: Call, query: Query): Promise<Result> {
   const { command: op, options } = invocation;
+  const view = viewOf(op);
   const client = await ctx.client();
   const path = pathOf(invocation);
   const limit = options.limit as number | undefined;

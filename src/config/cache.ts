@@ -34,7 +34,8 @@ function readAll(env: NodeJS.ProcessEnv): Record<string, Entry> {
 }
 
 /** The cached values, if they are fresh. */
-export function readCachedValues(env: NodeJS.ProcessEnv, key: string, now = Date.now()): CachedValue[] | undefined {
+export function readCachedValues(env: NodeJS.ProcessEnv, key: string): CachedValue[] | undefined {
+  const now = Date.now();
   const entries = readAll(env);
   if (!Object.hasOwn(entries, key)) return undefined;
   const entry = entries[key]!;
@@ -43,7 +44,8 @@ export function readCachedValues(env: NodeJS.ProcessEnv, key: string, now = Date
 }
 
 /** Stores values (written whole to a temporary file, then renamed: a reader never sees half). */
-export function writeCachedValues(env: NodeJS.ProcessEnv, key: string, values: CachedValue[], now = Date.now()): void {
+export function writeCachedValues(env: NodeJS.ProcessEnv, key: string, values: CachedValue[]): void {
+  const now = Date.now();
   const entries = readAll(env);
   // Stale entries of other workspaces are dropped on the way.
   const fresh = Object.fromEntries(Object.entries(entries).filter(([, entry]) => typeof entry?.at === 'number' && now - entry.at <= COMPLETION_TTL_MS));

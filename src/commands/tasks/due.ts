@@ -16,31 +16,33 @@ interface DueRange {
   overdue: boolean;
 }
 
+/** The flag a bad value is named by (`crm status` passes only values it knows to be good). */
+const FLAG = '--due';
 const FORMS = `overdue, today, week, a date or DATE..DATE; dates as ${DATE_FORMS}`;
 
 /** `--due overdue|today|week|DATE|DATE..DATE`, today being `now`'s date; a bad value or an empty range is a usage error. */
-export function parseDue(raw: string, now: Date, label = '--due'): DueRange {
+export function parseDue(raw: string, now: Date): DueRange {
   const text = raw.trim().toLowerCase();
-  const day = (value: string) => parseDate(value, label, now).slice(0, 10);
+  const day = (value: string) => parseDate(value, FLAG, now).slice(0, 10);
   if (text === 'overdue') return { to: dayBefore(day('today')), overdue: true };
   if (text === 'week') return { from: day('today'), to: day('+6d'), overdue: false };
   if (!text.includes('..')) {
-    if (text === '') throw usageError(`invalid ${label} "" (expected ${FORMS})`);
-    const date = dayOf(raw, label, now);
+    if (text === '') throw usageError(`invalid ${FLAG} "" (expected ${FORMS})`);
+    const date = dayOf(raw, now);
     return { from: date, to: date, overdue: false };
   }
   const parts = raw.split('..');
-  if (parts.length !== 2 || parts.every((part) => part.trim() === '')) throw usageError(`invalid ${label} "${raw}" (expected ${FORMS})`);
-  const [from, to] = parts.map((part) => (part.trim() === '' ? undefined : dayOf(part, label, now)));
-  if (from !== undefined && to !== undefined && from > to) throw usageError(`invalid ${label} "${raw}": the range ends before it starts`);
+  if (parts.length !== 2 || parts.every((part) => part.trim() === '')) throw usageError(`invalid ${FLAG} "${raw}" (expected ${FORMS})`);
+  const [from, to] = parts.map((part) => (part.trim() === '' ? undefined : dayOf(part, now)));
+  if (from !== undefined && to !== undefined && from > to) throw usageError(`invalid ${FLAG} "${raw}": the range ends before it starts`);
   return { from, to, overdue: false };
 }
 
-function dayOf(raw: string, label: string, now: Date): string {
+function dayOf(raw: string, now: Date): string {
   try {
-    return parseDate(raw.trim(), label, now).slice(0, 10);
+    return parseDate(raw.trim(), FLAG, now).slice(0, 10);
   } catch {
-    throw usageError(`invalid ${label} "${raw}" (expected ${FORMS})`);
+    throw usageError(`invalid ${FLAG} "${raw}" (expected ${FORMS})`);
   }
 }
 
