@@ -115,9 +115,17 @@ function moreNote(part: PartData, how?: string): string[] {
   return [`…and ${part.complete ? '' : 'at least '}${formatNumber(rest)} more${how ? `: ${how}` : ''}`];
 }
 
+/** What a section whose part failed shows: the failure itself is named under the view. */
+const UNREAD = 'Could not be read (see below).';
+
+/** A section of one record a view read: `none` when there is none, UNREAD when it failed (undefined). */
+export function recordSection(title: string, path: string, found: unknown, columns: readonly string[], none: string): Section {
+  return { title, path, columns, empty: found === undefined ? UNREAD : none };
+}
+
 /** A table section of a part's records. */
 export function partSection(title: string, path: string, part: PartData | undefined, columns: readonly string[], empty: string, how?: string): Section {
-  if (!part) return { title, path: `${path}.records`, columns, empty: 'Could not be read (see below).' };
+  if (!part) return { title, path: `${path}.records`, columns, empty: UNREAD };
   return { title: titled(title, part), path: `${path}.records`, columns, empty, notes: moreNote(part, how) };
 }
 

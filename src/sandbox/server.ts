@@ -1,17 +1,14 @@
 import { API_PREFIX } from '../registry/service.js';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { errorResponse } from './http.js';
+import { errorResponse, type SandboxRequest } from './http.js';
 import type { Sandbox, SandboxResponse } from './index.js';
 import { AGENT_INTERVAL_MS } from './scoring.js';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
-export interface RequestLogEntry {
-  method: string;
-  url: string;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
+/** A request the server answered, and the status it answered with. */
+export interface RequestLogEntry extends SandboxRequest {
   status: number;
 }
 

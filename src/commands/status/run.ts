@@ -12,6 +12,7 @@ import { record, type Section } from '../../cli/result.js';
 import type { ApiClient } from '../../http/core.js';
 import { ENDPOINTS } from '../../registry/endpoints.js';
 import { isObject, type JsonObject } from '../../registry/values.js';
+import { isPending } from '../ai/pending.js';
 import type { Handler } from '../command.js';
 import { notices, partOf, partSection, partialFailure, scan, settle, type Failure } from '../parts.js';
 import { byCloseDate, closesWithin, notClosed } from '../deals/open.js';
@@ -47,7 +48,7 @@ export const run: Handler<Spec> = async (ctx, { options }) => {
     settle('tasks_overdue', () => scan(client, TASKS.path, { status: 'open', overdue: true }, { key: TASKS.listKey, selected: true, matches: (task) => isDue(task, overdueRange) }), failures),
     settle('tasks_due', () => scan(client, TASKS.path, { status: 'open' }, { key: TASKS.listKey, matches: (task) => hasStatus(task, 'open') && isDue(task, soonRange) }), failures),
     settle('deals_closing', () => scan(client, DEALS.path, { status: 'open' }, { key: DEALS.listKey, matches: (deal) => notClosed(deal) && closesWithin(deal, today, closingBy) }), failures),
-    settle('suggestions', () => scan(client, SUGGESTIONS.path, {}, { key: SUGGESTIONS.listKey, selected: true, matches: (suggestion) => suggestion.status === undefined || suggestion.status === 'pending' }), failures),
+    settle('suggestions', () => scan(client, SUGGESTIONS.path, {}, { key: SUGGESTIONS.listKey, selected: true, matches: isPending }), failures),
     settle('contacts_new', () => scan(client, CONTACTS.path, {}, { key: CONTACTS.listKey, matches: (contact) => createdSince(contact, since), stopAt: (contact) => createdBefore(contact, since) }), failures),
   ]);
 

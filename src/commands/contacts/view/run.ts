@@ -12,10 +12,11 @@ import { fillPath } from '../../../http/url.js';
 import { ENDPOINTS } from '../../../registry/endpoints.js';
 import { VIEW_LIMIT } from '../../../registry/local.js';
 import type { JsonObject } from '../../../registry/values.js';
+import { isPending } from '../../ai/pending.js';
 import type { Handler } from '../../command.js';
 import { byCloseDate, notClosed } from '../../deals/open.js';
 import { resolveKeys } from '../../keys.js';
-import { gather, partOf, partSection, readOne, readRecord, refOf, scan, settle, viewResult, type Failure, type Scan } from '../../parts.js';
+import { gather, partOf, partSection, readOne, readRecord, recordSection, refOf, scan, settle, viewResult, type Failure, type Scan } from '../../parts.js';
 import { byDueDate, hasStatus } from '../../tasks/due.js';
 import type { Spec } from './command.js';
 
@@ -43,7 +44,7 @@ export const run: Handler<Spec> = async (ctx, { command, args, options }) => {
   const notes = settle('notes', () => scan(client, fillPath(NOTES.path, { id }), {}, { key: NOTES.listKey, selected: true, matches: (note) => note.contact_id === undefined || of(note) }), failures);
   const tasks = settle('tasks_open', () => scan(client, TASKS.path, { contact_id: id, status: 'open' }, { key: TASKS.listKey, selected: true, matches: (task) => of(task) && hasStatus(task, 'open') }), failures);
   const enrollments = settle('enrollments', () => enrollmentsOf(client, id), failures);
-  const suggestions = settle('latest_suggestion', () => scan(client, SUGGESTIONS.path, { contact_id: id }, { key: SUGGESTIONS.listKey, selected: true, matches: (suggestion) => of(suggestion) && pending(suggestion) }), failures);
+  const suggestions = settle('latest_suggestion', () => scan(client, SUGGESTIONS.path, { contact_id: id }, { key: SUGGESTIONS.listKey, selected: true, matches: (suggestion) => of(suggestion) && isPending(suggestion) }), failures);
   // The account as soon as the contact names it.
   const accountId = contact.then((found) => refOf(found, 'account_id'));
   const account = accountId.then((at) => (at === undefined ? null : settle('account', () => readOne(client, 'account', ACCOUNT.path, at), failures)));
@@ -68,9 +69,9 @@ export const run: Handler<Spec> = async (ctx, { command, args, options }) => {
     partSection('Notes', 'notes', parts.notes, ['created_at', 'body'], 'No notes.', `crm contacts notes list ${id}`),
     partSection('Open tasks', 'tasks_open', parts.tasks_open, ['id', 'title', 'due_date', 'priority', 'deal_id'], 'No open tasks.', `crm tasks list --contact-id ${id} --status open`),
     partSection('Sequences', 'enrollments', parts.enrollments, ['sequence_id', 'sequence', 'status', 'enrolled_at'], 'Not enrolled in any sequence.'),
-    { title: 'Account', path: 'account', columns: ACCOUNT_FIELDS, empty: accountFound === undefined ? 'Could not be read (see below).' : 'No account.' },
+    recordSection('Account', 'account', accountFound, ACCOUNT_FIELDS, 'No account.'),
     ...(at === undefined ? [] : [partSection(`Open deals${accountName}`, 'account_deals_open', parts.account_deals_open ?? undefined, DEAL_COLUMNS, 'No open deals.', `crm deals list --account-id ${at} --status open`)]),
-    { title: 'Latest suggestion', path: 'latest_suggestion', columns: SUGGESTION_FIELDS, empty: suggested === undefined ? 'Could not be read (see below).' : 'No pending suggestion.' },
+    recordSection('Latest suggestion', 'latest_suggestion', suggested, SUGGESTION_FIELDS, 'No pending suggestion.'),
   ];
   return viewResult(`crm contacts view ${id}`, parts, sections, failures, {
     notes: ['notes', noteScan, 'notes'],
@@ -85,11 +86,6 @@ const CONTACT_FIELDS = ['id', 'name', 'email', 'company', 'title', 'phone', 'sta
 const ACCOUNT_FIELDS = ['id', 'name', 'domain', 'industry', 'employees'];
 const DEAL_COLUMNS = ['id', 'name', 'amount', 'currency', 'stage', 'close_date'];
 const SUGGESTION_FIELDS = ['id', 'title', 'type', 'reason', 'created_at'];
-
-/** Pending by its status where it has one (the spec: the list holds the pending ones). */
-function pending(suggestion: JsonObject): boolean {
-  return suggestion.status === undefined || suggestion.status === 'pending';
-}
 
 /**
  * The sequences the contact is enrolled in. The service lists a sequence's contacts but no

@@ -5,7 +5,7 @@ import type { Section } from '../../../cli/result.js';
 import { ENDPOINTS } from '../../../registry/endpoints.js';
 import { VIEW_LIMIT } from '../../../registry/local.js';
 import type { Handler } from '../../command.js';
-import { gather, partOf, partSection, readOne, readRecord, refOf, scan, settle, viewResult, type Failure } from '../../parts.js';
+import { gather, partOf, partSection, readOne, readRecord, recordSection, refOf, scan, settle, viewResult, type Failure } from '../../parts.js';
 import { byDueDate, hasStatus } from '../../tasks/due.js';
 import type { Spec } from './command.js';
 
@@ -30,12 +30,11 @@ export const run: Handler<Spec> = async (ctx, { args, options }) => {
   const [found, taskScan, account, contact] = await gather([deal, tasks, related('account', ACCOUNT.path, 'account_id'), related('contact', CONTACT.path, 'contact_id')]);
 
   const parts = { deal: found, account, contact, tasks_open: taskScan && partOf(taskScan, shown, { order: byDueDate }) };
-  const missing = (value: unknown, none: string) => (value === undefined ? 'Could not be read (see below).' : none);
   const sections: Section[] = [
     { title: `Deal ${id}`, path: 'deal', columns: ['id', 'name', 'amount', 'currency', 'stage', 'status', 'close_date', 'created_at'] },
     ...(Array.isArray(found.activities) ? [{ title: 'Stage history', path: 'deal.activities', columns: ['created_at', 'from_stage', 'to_stage'], empty: 'No stage moves.' }] : []),
-    { title: 'Account', path: 'account', columns: ['id', 'name', 'domain', 'industry'], empty: missing(account, 'No account.') },
-    { title: 'Contact', path: 'contact', columns: ['id', 'name', 'email', 'title', 'status'], empty: missing(contact, 'No contact.') },
+    recordSection('Account', 'account', account, ['id', 'name', 'domain', 'industry'], 'No account.'),
+    recordSection('Contact', 'contact', contact, ['id', 'name', 'email', 'title', 'status'], 'No contact.'),
     partSection('Open tasks', 'tasks_open', parts.tasks_open, ['id', 'title', 'due_date', 'priority', 'contact_id'], 'No open tasks.', `crm tasks list --deal-id ${id} --status open`),
   ];
   return viewResult(`crm deals view ${id}`, parts, sections, failures, { tasks_open: ['open tasks', taskScan, 'open tasks'] });
