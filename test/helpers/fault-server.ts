@@ -13,17 +13,13 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { openSandbox, type Sandbox, type SandboxResponse } from '../../src/sandbox/index.js';
 import { freshHome } from './crm.js';
-import { FaultScript, type ScriptedFault } from './faults.js';
+import { FaultScript, faultBody, logAndFaults, type AnswerFault } from './faults.js';
 import type { LoggedRequest as ProxiedRequest, ScriptedServer } from './server.js';
 
 /** What goes wrong with the connection. The service acts on the request first: the worst case for a retry. */
 export type ConnectionFault = 'reset-before' | 'reset-during' | 'reset-after' | 'close-mid-body' | 'stall';
 
-export interface Fault extends ScriptedFault {
-  /** Answer this instead of the service (which then does not act on the request). */
-  status?: number;
-  body?: string;
-  headers?: Record<string, string>;
+export interface Fault extends AnswerFault {
   connection?: ConnectionFault;
 }
 
@@ -92,7 +88,7 @@ export async function startFaultServer(sandbox: Sandbox): Promise<FaultServer> {
       respond({
         status: fault.status ?? 500,
         headers: { 'content-type': 'application/json', ...fault.headers },
-        body: fault.body ?? JSON.stringify({ data: null, error: `injected ${fault.status}` }),
+        body: faultBody(fault),
       });
     });
   });
@@ -103,10 +99,7 @@ export async function startFaultServer(sandbox: Sandbox): Promise<FaultServer> {
   return {
     url: `http://127.0.0.1:${port}/api/v1`,
     apiKey: sandbox.apiKey,
-    log,
-    requests: (filter) => log.filter((entry) => !filter || filter.test(`${entry.method} ${entry.url}`)),
-    fault: (fault) => faults.add(fault),
-    verifyFaults: () => faults.verify(),
+    ...logAndFaults(log, faults),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -10,6 +10,29 @@ export interface ScriptedFault {
   times?: number;
 }
 
+/** A fault that answers in place of the service (which then does not act on the request). */
+export interface AnswerFault extends ScriptedFault {
+  status?: number;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+/** The body an answer fault sends: its own, or an envelope naming the status injected. */
+export function faultBody(fault: AnswerFault): string {
+  return fault.body ?? JSON.stringify({ data: null, error: `injected ${fault.status}` });
+}
+
+/** What every test double shows of its request log and its fault script. */
+export function logAndFaults<FAULT extends ScriptedFault, REQUEST extends { method: string; url: string }>(log: REQUEST[], faults: FaultScript<FAULT>) {
+  return {
+    log,
+    /** The requests whose "METHOD /path?query" matches `filter` (all without one). */
+    requests: (filter?: RegExp) => log.filter((entry) => !filter || filter.test(`${entry.method} ${entry.url}`)),
+    fault: (fault: FAULT) => faults.add(fault),
+    verifyFaults: () => faults.verify(),
+  };
+}
+
 export class FaultScript<FAULT extends ScriptedFault> {
   private readonly pending: Array<{ fault: FAULT; left: number; met: number }> = [];
 

@@ -14,7 +14,7 @@ import { main } from '../../src/main.js';
 import { openSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { TransportError, type Transport, type TransportResponse } from '../../src/transport/types.js';
 import { capture } from './evidence.js';
-import { FaultScript, type ScriptedFault } from './faults.js';
+import { FaultScript, faultBody, logAndFaults, type AnswerFault } from './faults.js';
 
 /** What the service was asked. */
 export interface LoggedRequest {
@@ -25,10 +25,7 @@ export interface LoggedRequest {
   body: string;
 }
 
-export interface Fault extends ScriptedFault {
-  status?: number;
-  body?: string;
-  headers?: Record<string, string>;
+export interface Fault extends AnswerFault {
   /** Fail in the transport instead of answering (code as Node gives it: ECONNRESET, ECONNREFUSED...). */
   network?: { code: string; delivered: boolean };
 }
@@ -82,7 +79,7 @@ export async function openWorkspace(): Promise<Workspace & { close(): void }> {
     if (fault) {
       if (fault.network) throw new TransportError(`injected ${fault.network.code}`, fault.network.code, fault.network.delivered);
       if (fault.status !== undefined) {
-        return { status: fault.status, headers: { 'content-type': 'application/json', ...fault.headers }, body: fault.body ?? JSON.stringify({ data: null, error: `injected ${fault.status}` }) };
+        return { status: fault.status, headers: { 'content-type': 'application/json', ...fault.headers }, body: faultBody(fault) };
       }
     }
     return handle(request.method, url, headers, request.body ?? '') satisfies TransportResponse;
@@ -90,10 +87,7 @@ export async function openWorkspace(): Promise<Workspace & { close(): void }> {
   return {
     sandbox,
     apiKey: sandbox.apiKey,
-    log,
-    requests: (filter) => log.filter((entry) => !filter || filter.test(`${entry.method} ${entry.url}`)),
-    fault: (fault) => faults.add(fault),
-    verifyFaults: () => faults.verify(),
+    ...logAndFaults(log, faults),
     transport,
     api(method, path, body) {
       const response = handle(method, `/api/v1${path}`, { 'x-service-api-key': sandbox.apiKey, 'content-type': 'application/json' }, body === undefined ? '' : JSON.stringify(body));
@@ -234,11 +228,5 @@ export function recordedSleep(): { sleep: (ms: number) => Promise<void>; waits: 
   return { waits, sleep: async (ms) => void waits.push(ms) };
 }
 
-/** Parses stdout as JSON, with the output in the failure message when it is not. */
-export function json(result: RunResult): any {
-  try {
-    return JSON.parse(result.stdout);
-  } catch {
-    throw new Error(`stdout is not JSON (exit ${result.code}):\n${result.stdout}\nstderr:\n${result.stderr}`);
-  }
-}
+/** Parses stdout as JSON (the same for a run in this process as for the built CLI). */
+export { json } from './crm.js';

@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { CRM_BIN, freshHome, serverEnv } from './crm.js';
-import { FaultScript, type ScriptedFault } from './faults.js';
+import { FaultScript, faultBody, logAndFaults, type AnswerFault } from './faults.js';
 
 export interface LoggedRequest {
   method: string;
@@ -16,10 +16,7 @@ export interface LoggedRequest {
   body: string;
 }
 
-export interface Fault extends ScriptedFault {
-  status?: number;
-  body?: string;
-  headers?: Record<string, string>;
+export interface Fault extends AnswerFault {
   /** Hold the response this long (timeouts). */
   delayMs?: number;
   /** Drop the connection without answering. */
@@ -91,7 +88,7 @@ export async function startServer(): Promise<TestServer> {
     if (fault.destroy) return void req.socket.destroy();
     if (fault.status === undefined) return forward(entry, res);
     res.writeHead(fault.status, { 'content-type': 'application/json', ...fault.headers });
-    res.end(fault.body ?? JSON.stringify({ data: null, error: `injected ${fault.status}` }));
+    res.end(faultBody(fault));
   };
 
   const proxy: Server = createServer((req, res) => {
@@ -114,10 +111,7 @@ export async function startServer(): Promise<TestServer> {
   return {
     url: `http://127.0.0.1:${port}/api/v1`,
     apiKey: serve.apiKey,
-    log,
-    requests: (filter) => log.filter((entry) => !filter || filter.test(`${entry.method} ${entry.url}`)),
-    fault: (fault) => faults.add(fault),
-    verifyFaults: () => faults.verify(),
+    ...logAndFaults(log, faults),
     settled: async () => {
       while (handling.size > 0) await Promise.all(handling);
     },
