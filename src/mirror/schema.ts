@@ -1,6 +1,6 @@
 // The replica's tables, derived from the registry: one table per list the service offers, its typed
 // columns from the resource's fields (src/registry/resources.ts), its path and list member from the
-// list operation (src/registry/operations.ts). Each row keeps the record whole as JSON (`_record`):
+// list endpoint (src/registry/endpoints.ts). Each row keeps the record whole as JSON (`_record`):
 // the typed columns are generated from it, so a field the spec does not show is never dropped, and a
 // new crm that knows more fields rebuilds its columns from what is held, without asking the service.
 
@@ -65,20 +65,20 @@ const SQL_TYPES: Record<ValueType, SqlType> = {
 
 const column = (field: FieldSpec, extra: Partial<Column> = {}): Column => ({ name: field.name, type: SQL_TYPES[field.type], member: field.name, description: field.description, ...extra });
 
-/** The list operation of the registry named so (contacts_list, contacts_notes_list...). */
-function listOperation(name: string): { path: string; listKey: string } {
+/** The list endpoint of the registry named so (contacts_list, contacts_notes_list...). */
+function listEndpoint(name: string): { path: string; listKey: string } {
   const op = Object.values(ENDPOINTS).find((candidate) => candidate.name === name);
-  if (!op || op.kind !== 'list' || !op.listKey) throw new Error(`The registry has no list operation ${name}`);
+  if (!op || op.kind !== 'list' || !op.listKey) throw new Error(`The registry has no list endpoint ${name}`);
   return { path: op.path, listKey: op.listKey };
 }
 
 /** A resource's own list: a table keyed by id, a column for each field. */
-function own(resource: ResourceName, operation: string, options: { newestFirst?: boolean } = {}): TableSpec {
+function own(resource: ResourceName, endpoint: string, options: { newestFirst?: boolean } = {}): TableSpec {
   const spec = RESOURCES[resource];
   return {
     name: spec.plural,
     resource,
-    ...listOperation(operation),
+    ...listEndpoint(endpoint),
     columns: spec.fields.map((field) => column(field, field.name === 'id' ? { key: true } : {})),
     newestFirst: options.newestFirst ?? true,
     byDefault: true,
@@ -90,7 +90,7 @@ function notes(): TableSpec {
   return {
     name: RESOURCES.note.plural,
     resource: 'note',
-    ...listOperation('contacts_notes_list'),
+    ...listEndpoint('contacts_notes_list'),
     parent: 'contacts',
     columns: RESOURCES.note.fields.map((field) =>
       field.name === 'id' ? column(field, { key: true }) : field.name === 'contact_id' ? column(field, { member: undefined, parent: true }) : column(field),
@@ -114,7 +114,7 @@ function enrollments(): TableSpec {
   return {
     name: RESOURCES.enrollment.plural,
     resource: 'enrollment',
-    ...listOperation('sequences_contacts'),
+    ...listEndpoint('sequences_contacts'),
     parent: 'sequences',
     columns: RESOURCES.enrollment.fields.filter((field) => field.name !== 'id').map((field) => column(field, members[field.name])),
     newestFirst: true,

@@ -7,7 +7,7 @@ import { RESOURCES } from '../registry/resources.js';
 import type { ResourceName } from '../registry/types.js';
 import { newId, type IdPrefix } from './ids.js';
 import { created, notFound, ok, type Reply, type RequestContext, type Route } from './http.js';
-import { declareFilters, listReply, operationAt, type Filter, type ListSpec } from './lists.js';
+import { declareFilters, listReply, endpointAt, type Filter, type ListSpec } from './lists.js';
 import { checkReference, softDelete, updateRow, type ResourceKind } from './records.js';
 import type { Store } from './store.js';
 import { EXTRA_FIELDS, bodySchema, parseCreate, parseUpdate, type BodySchema, type Rule } from './validation.js';
@@ -87,7 +87,7 @@ export function collection(spec: CollectionSpec): Collection {
     return read(store, id);
   };
 
-  const listOp = operationAt('GET', `/${plural}`);
+  const listOp = endpointAt('GET', `/${plural}`);
   const list: ListSpec = {
     op: listOp,
     base: { from: spec.from, columns, where: [`${alias}.deleted_at IS NULL`], orderBy: spec.orderBy },

@@ -1,5 +1,5 @@
 // List endpoints, declared: each route names the SQL of every filter the registry gives its
-// operation, and nothing else. The registry and the sandbox cannot drift apart: a filter without
+// endpoint, and nothing else. The registry and the sandbox cannot drift apart: a filter without
 // its SQL, or SQL for a filter the registry does not have, stops the sandbox from loading.
 
 import { ENDPOINTS } from '../registry/endpoints.js';
@@ -23,14 +23,14 @@ export const matchesAny =
   (value) =>
     containsAny(columns, value);
 
-/** The operation of the registry at this method and path (`/contacts/{id}/notes`). */
-export function operationAt(method: string, path: string): Endpoint {
+/** The endpoint of the registry at this method and path (`/contacts/{id}/notes`). */
+export function endpointAt(method: string, path: string): Endpoint {
   const op = Object.values(ENDPOINTS).find((candidate) => candidate.method === method && candidate.path === path);
   if (!op) throw new Error(`The registry has no ${method} ${path}`);
   return op;
 }
 
-/** Checks at load time that `filters` covers exactly the registry's filters of the operation. */
+/** Checks at load time that `filters` covers exactly the registry's filters of the endpoint. */
 export function declareFilters(op: Endpoint, filters: Record<string, Filter>): Record<string, Filter> {
   const wanted = op.query.map((field) => field.name).sort();
   const given = Object.keys(filters).sort();

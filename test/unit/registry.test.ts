@@ -7,7 +7,7 @@ import { OPERATIONS } from '../../src/commands/service.js';
 import { RESOURCES, writableFields } from '../../src/registry/resources.js';
 import { flagName, staticValues, type FieldSpec } from '../../src/registry/types.js';
 import { ROUTES } from '../../src/sandbox/handler.js';
-import { declareFilters, operationAt } from '../../src/sandbox/lists.js';
+import { declareFilters, endpointAt } from '../../src/sandbox/lists.js';
 import { openWorkspace } from '../helpers/inprocess.js';
 
 const key = (method: string, path: string) => `${method} ${path.replace(/\{(\w+)\}|:(\w+)/g, '{}')}`;
@@ -136,7 +136,7 @@ describe('the registry and the sandbox', async () => {
   });
 
   it('refuse to load when a list route and the registry disagree on a filter', () => {
-    const op = operationAt('GET', '/contacts');
+    const op = endpointAt('GET', '/contacts');
     expect(() => declareFilters(op, { search: () => ({ sql: '1', params: [] }) })).toThrow(/differ from the registry's/);
   });
 

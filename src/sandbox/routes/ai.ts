@@ -1,5 +1,5 @@
 import { ApiError, conflict, notFound, ok, type Reply, type RequestContext, type Route } from '../http.js';
-import { declareFilters, equals, listReply, operationAt } from '../lists.js';
+import { declareFilters, equals, listReply, endpointAt } from '../lists.js';
 import { clockOf, scoreContact, suggestNextAction, type SuggestionAction } from '../scoring.js';
 import type { Store } from '../store.js';
 import { EMPTY_ACTION, actionSchema, parseCreate, requiredText } from '../validation.js';
@@ -31,7 +31,7 @@ function readSuggestion(store: Store, id: string): SuggestionRow {
   return row;
 }
 
-const suggestionsOp = operationAt('GET', '/ai/suggestions');
+const suggestionsOp = endpointAt('GET', '/ai/suggestions');
 const suggestionFilters = declareFilters(suggestionsOp, { type: equals('g.type'), contact_id: equals('g.contact_id'), deal_id: equals('g.deal_id') });
 
 function listSuggestions(context: RequestContext): Reply {

@@ -3,7 +3,7 @@ import { collection, type Fields } from '../collection.js';
 import { CONTACT_COLUMNS, toContact } from '../contact-model.js';
 import { newId } from '../ids.js';
 import { badRequest, conflict, created, type Reply, type RequestContext, type Route } from '../http.js';
-import { declareFilters, equals, listReply, matchesAny, operationAt } from '../lists.js';
+import { declareFilters, equals, listReply, matchesAny, endpointAt } from '../lists.js';
 import { requireLive } from '../records.js';
 import type { Store } from '../store.js';
 import { bodySchema, parseCreate } from '../validation.js';
@@ -49,7 +49,7 @@ const contacts = collection({
 
 const NOTE_COLUMNS = 'id, contact_id, body, created_at';
 const noteSchema = bodySchema(RESOURCES.note.fields);
-const notesOp = operationAt('GET', '/contacts/{id}/notes');
+const notesOp = endpointAt('GET', '/contacts/{id}/notes');
 const noteFilters = declareFilters(notesOp, {});
 
 function listNotes(context: RequestContext): Reply {

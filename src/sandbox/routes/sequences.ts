@@ -3,7 +3,7 @@ import { collection } from '../collection.js';
 import { CONTACT_COLUMNS, toContact } from '../contact-model.js';
 import { newId } from '../ids.js';
 import { badRequest, conflict, notFound, ok, type Reply, type RequestContext, type Route } from '../http.js';
-import { declareFilters, equals, listReply, matchesAny, operationAt } from '../lists.js';
+import { declareFilters, equals, listReply, matchesAny, endpointAt } from '../lists.js';
 import { isLive, requireLive } from '../records.js';
 import type { Store } from '../store.js';
 import { isObject } from '../../registry/values.js';
@@ -103,7 +103,7 @@ function bulkEnroll({ store, params, body }: RequestContext): Reply {
   return ok({ sequence_id: params.id, enrolled, already_enrolled: alreadyEnrolled, not_found: notFoundIds });
 }
 
-const sequenceContactsOp = operationAt('GET', '/sequences/{id}/contacts');
+const sequenceContactsOp = endpointAt('GET', '/sequences/{id}/contacts');
 const sequenceContactFilters = declareFilters(sequenceContactsOp, {});
 
 function listSequenceContacts(context: RequestContext): Reply {
