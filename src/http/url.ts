@@ -1,3 +1,6 @@
+// The service's URLs: a base URL as the user gives it (normalised, credentials masked in messages),
+// a path template filled with encoded parameters, and the query, joined without URL resolution.
+
 import { unsendableUrl } from '../transport/target.js';
 import { API_PREFIX } from '../registry/service.js';
 import { invalidRequest } from './errors.js';

@@ -1,3 +1,6 @@
+// A contact as the sandbox's SQL reads it and the service answers it (the columns, list_ids parsed):
+// shared by the contact routes, search and the scoring agent.
+
 import { CONTACT_STATUSES } from '../registry/resources.js';
 
 export type ContactStatus = (typeof CONTACT_STATUSES)[number];

@@ -1,3 +1,6 @@
+// The sandbox's one request handler, behind both doors (the embedded transport and `crm sandbox
+// serve`): the route table, the API-key check, and every answer in the service's {data, error} envelope.
+
 import { API_PREFIX } from '../registry/service.js';
 import { ApiError, badRequest, errorResponse, jsonResponse, type HttpMethod, type Route, type SandboxRequest, type SandboxResponse } from './http.js';
 import { accountRoutes } from './routes/accounts.js';

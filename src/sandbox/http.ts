@@ -1,3 +1,6 @@
+// The sandbox's HTTP vocabulary: the request and response a door hands the handler, the errors a route
+// throws (each an envelope's error), replies, and reading a list's paging and query.
+
 import { PAGE_DEFAULT, PAGE_MAX } from '../registry/service.js';
 import type { Store } from './store.js';
 

@@ -1,3 +1,5 @@
+// Record ids (`con_...`: a prefix and random characters) and the sandbox's API keys.
+
 const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 

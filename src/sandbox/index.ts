@@ -1,3 +1,6 @@
+// The sandbox: a local implementation of the service on SQLite (./handler.ts answers its requests),
+// opened on a database file that is created, upgraded or reseeded when it needs to be (./schema.ts).
+
 import { existsSync, rmSync } from 'node:fs';
 import { handleRequest, sameSecret, sameString } from './handler.js';
 import type { SandboxRequest, SandboxResponse } from './http.js';

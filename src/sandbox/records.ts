@@ -1,3 +1,6 @@
+// What the routes share about stored records: whether one exists (404 or 400 when not), soft delete,
+// an update of the given columns, and the UTC date.
+
 import { badRequest, notFound, type Reply, ok } from './http.js';
 import type { Store } from './store.js';
 

@@ -1,3 +1,6 @@
+// The AI agent of the service, as the sandbox runs it (hourly, and caught up when a command finds it
+// late): an explainable score of each contact, its next best action, and suggestions (deal risks).
+
 import type { ContactStatus } from './contact-model.js';
 import { newId } from './ids.js';
 import { utcDate } from './records.js';

@@ -1,3 +1,6 @@
+// The demo workspace every new sandbox holds: accounts, contacts, deals, sequences, tasks and their
+// history, generated from a fixed seed, so the same ids exist on every install (src/registry/demo.ts).
+
 import type { ContactStatus } from './contact-model.js';
 import { newId, type IdPrefix } from './ids.js';
 import { utcDate } from './records.js';

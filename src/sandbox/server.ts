@@ -1,3 +1,6 @@
+// `crm sandbox serve`: the sandbox's handler behind node:http on a local port, with the scoring
+// agent on a timer, for programs other than crm (and crm's own end-to-end tests).
+
 import { API_PREFIX } from '../registry/service.js';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
