@@ -17,7 +17,7 @@ const DEALS = ENDPOINTS.deals_list;
 
 export const run: Handler<Spec> = async (ctx, { command, args, options }) => {
   // A name is looked up first: every other request needs the id.
-  const id = String((await resolveKeys(ctx, command.args ?? [], args)).id);
+  const id = String((await resolveKeys(ctx, command.args, args)).id);
   const shown = options.limit ?? VIEW_LIMIT;
   const client = await ctx.client();
   const failures: Failure[] = [];

@@ -34,7 +34,7 @@ const SEQUENCES_AT_ONCE = 4;
 
 export const run: Handler<Spec> = async (ctx, { command, args, options }) => {
   // An email is looked up first: every other request needs the id.
-  const id = String((await resolveKeys(ctx, command.args ?? [], args)).id);
+  const id = String((await resolveKeys(ctx, command.args, args)).id);
   const shown = options.limit ?? VIEW_LIMIT;
   const client = await ctx.client();
   const failures: Failure[] = [];
