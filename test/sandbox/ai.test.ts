@@ -101,6 +101,18 @@ describe('POST /ai/trigger', () => {
     const points = Object.fromEntries(second.factors.map((factor: Json) => [factor.factor, factor.points]));
     expect(points).toMatchObject({ base: 20, recency: 20, activity: 6, overdue_tasks: -5, status: 10 });
     expect(second.score).toBe(51);
+    // Each factor says why, in words a person reads (the rule's points and its cap).
+    expect(second.factors.map((factor: Json) => factor.detail)).toEqual([
+      'Every contact starts at 20',
+      'Last activity 0 days ago (within 7 days)',
+      '2 activities in the last 30 days (3 points each, at most 15)',
+      '0 open deals (10 points each, at most 20)',
+      'Open deal value 0 (100,000 or more: 15, 25,000 or more: 10, any: 5)',
+      '0 email replies in the last 30 days (8 points each, at most 16)',
+      '0 emails opened in the last 30 days (2 points each, at most 10)',
+      '1 overdue task (-5 each, at most -15)',
+      'Status customer',
+    ]);
     expect(second.factors.reduce((sum: number, factor: Json) => sum + factor.points, 0)).toBe(second.score);
     expect(second.next_best_action).toBe('Complete the overdue task "Send contract" (due 2001-02-03)');
 
