@@ -104,37 +104,26 @@ function recencyFactor(idleDays: number | null): ScoreFactor {
   return { factor: 'recency', points: 0, detail: `${detail} (over 30 days)` };
 }
 
+/** A factor worth `each` points a time, `most` in all; `what` says how many times it counted. */
+function perEach(factor: string, count: number, each: number, most: number, what: string): ScoreFactor {
+  return { factor, points: Math.min(count * each, most), detail: `${what} (${each} points each, at most ${most})` };
+}
+
 /** The explainable score: every rule appears with its points, and the points add up to the score. */
 function scoreFactors(facts: ContactFacts, clock: Clock): ScoreFactor[] {
   const factors: ScoreFactor[] = [{ factor: 'base', points: 20, detail: 'Every contact starts at 20' }];
 
   factors.push(recencyFactor(facts.last_activity_at === null ? null : daysSince(facts.last_activity_at, clock)));
-  factors.push({
-    factor: 'activity',
-    points: Math.min(facts.activities_30d * 3, 15),
-    detail: `${plural(facts.activities_30d, 'activity', 'activities')} in the last 30 days (3 points each, at most 15)`,
-  });
-  factors.push({
-    factor: 'open_deals',
-    points: Math.min(facts.open_deals * 10, 20),
-    detail: `${plural(facts.open_deals, 'open deal')} (10 points each, at most 20)`,
-  });
+  factors.push(perEach('activity', facts.activities_30d, 3, 15, `${plural(facts.activities_30d, 'activity', 'activities')} in the last 30 days`));
+  factors.push(perEach('open_deals', facts.open_deals, 10, 20, plural(facts.open_deals, 'open deal')));
   const value = facts.open_deal_value;
   factors.push({
     factor: 'deal_value',
     points: value >= 100_000 ? 15 : value >= 25_000 ? 10 : value > 0 ? 5 : 0,
     detail: `Open deal value ${formatAmount(value)} (100,000 or more: 15, 25,000 or more: 10, any: 5)`,
   });
-  factors.push({
-    factor: 'email_replies',
-    points: Math.min(facts.email_replies_30d * 8, 16),
-    detail: `${plural(facts.email_replies_30d, 'email reply', 'email replies')} in the last 30 days (8 points each, at most 16)`,
-  });
-  factors.push({
-    factor: 'email_opens',
-    points: Math.min(facts.email_opens_30d * 2, 10),
-    detail: `${plural(facts.email_opens_30d, 'email')} opened in the last 30 days (2 points each, at most 10)`,
-  });
+  factors.push(perEach('email_replies', facts.email_replies_30d, 8, 16, `${plural(facts.email_replies_30d, 'email reply', 'email replies')} in the last 30 days`));
+  factors.push(perEach('email_opens', facts.email_opens_30d, 2, 10, `${plural(facts.email_opens_30d, 'email')} opened in the last 30 days`));
   factors.push({
     factor: 'overdue_tasks',
     points: -Math.min(facts.overdue_tasks * 5, 15),
