@@ -7,7 +7,8 @@ import { cellText, safeLine } from '../cli/format.js';
 import { done, list, record, type Result, type View } from '../cli/result.js';
 import { isObject, type JsonObject } from '../registry/values.js';
 import { HttpError } from '../http/errors.js';
-import { distinctRecords } from '../http/paginate.js';
+import type { ApiClient } from '../http/core.js';
+import { distinctRecords, type Walk } from '../http/paginate.js';
 import { fillPath, type Query } from '../http/url.js';
 import { RESOURCES, resourceNamed } from '../registry/resources.js';
 import { PAGE_DEFAULT, PAGE_MAX } from '../registry/service.js';
@@ -166,7 +167,7 @@ async function listResult(ctx: Context, invocation: Call, query: Query): Promise
   const limit = options.limit as number | undefined;
   const offset = options.offset as number | undefined;
   if (walks(invocation)) {
-    const walk = await streamedWalk(client, path, { ...query, offset }, { limit, key: op.listKey, from: invocation.walk?.from, resumable: invocation.walk !== undefined });
+    const walk = await walkList(client, invocation, path, { ...query, offset }, limit);
     return list(walk, view, undefined, walk);
   }
   const page = await client.list(path, { ...query, limit, offset }, op.listKey);
@@ -175,6 +176,11 @@ async function listResult(ctx: Context, invocation: Call, query: Query): Promise
   const rows = limit === undefined ? page.items : page.items.slice(0, limit);
   // Each record once, as --all prints it; where the page ends (full, the next offset) is by the rows sent.
   return list(distinctRecords(rows), view, { offset: offset ?? 0, total: page.total, full: rows.length >= size, rows: rows.length });
+}
+
+/** A list read as a walk, streamed; a walk asked for (MCP) goes on from its cursor and can be continued again. */
+export function walkList(client: ApiClient, { command, walk }: Call, path: string, query: Query, limit?: number): Promise<Walk> {
+  return streamedWalk(client, path, query, { limit, key: command.listKey, from: walk?.from, resumable: walk !== undefined });
 }
 
 /** Whether a list is read as a walk: --all, --limit above a page, or a walk asked for (MCP). */

@@ -4,8 +4,7 @@
 import { usageError } from '../../cli/errors.js';
 import { list } from '../../cli/result.js';
 import { isObject, type JsonObject } from '../../registry/values.js';
-import { listQuery, viewOf, walks } from '../endpoint.js';
-import { streamedWalk } from '../stream.js';
+import { listQuery, viewOf, walkList, walks } from '../endpoint.js';
 import type { Handler } from '../command.js';
 import type { Spec } from './command.js';
 
@@ -21,7 +20,7 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
   const limit = options.limit;
   const offset = options.offset;
   if (walks(invocation)) {
-    const walk = await streamedWalk(client, op.path, { ...query, offset }, { limit, key: op.listKey, from: invocation.walk?.from, resumable: invocation.walk !== undefined });
+    const walk = await walkList(client, invocation, op.path, { ...query, offset }, limit);
     return list(typed(walk), view, undefined, walk);
   }
   const data = await client.request('GET', op.path, { query: { ...query, limit, offset } });

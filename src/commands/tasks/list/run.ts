@@ -8,8 +8,7 @@ import { usageError } from '../../../cli/errors.js';
 import { formatNumber } from '../../../cli/format.js';
 import { list } from '../../../cli/result.js';
 import { PAGE_DEFAULT } from '../../../registry/service.js';
-import { listQuery, runGeneric, viewOf } from '../../endpoint.js';
-import { streamedWalk } from '../../stream.js';
+import { listQuery, runGeneric, viewOf, walkList } from '../../endpoint.js';
 import type { Handler, Values } from '../../command.js';
 import { text } from '../../invocation.js';
 import { resolveCall } from '../../keys.js';
@@ -30,7 +29,7 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
   const matches = (task: unknown) => (due === undefined || isDue(task, due)) && (status === undefined || hasStatus(task, status));
   const limit = options.all ? Number.POSITIVE_INFINITY : (options.limit ?? PAGE_DEFAULT);
   // An MCP call continues it later from its cursor (resumable), filtering the same way.
-  const walk = await streamedWalk(await ctx.client(), op.path, query, { key: op.listKey, from: invocation.walk?.from, resumable: invocation.walk !== undefined });
+  const walk = await walkList(await ctx.client(), invocation, op.path, query);
   const view = viewOf(op);
   if (options.sort === 'due') {
     const tasks: unknown[] = [];
