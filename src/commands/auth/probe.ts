@@ -1,4 +1,4 @@
-// The request crm auth login and status make to see that a key works.
+// The request crm auth login, crm auth status and crm mcp (before it serves) make to see that a key works.
 
 import type { ApiClient } from '../../http/core.js';
 import { HttpError } from '../../http/errors.js';
