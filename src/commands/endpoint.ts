@@ -204,8 +204,9 @@ export async function requestRecord(ctx: Context, invocation: Call, method: stri
 
 /**
  * A 404 of a one-id command names the id the user gave: "Contact not found" becomes "contact con_x
- * not found" ("Sequence not found" of a contact's enrolment names another record: it stays); a message that says more ("Contact con_x was merged into con_y") is the service's,
- * with the id added when it does not name it.
+ * not found" ("Sequence not found" of a contact's enrolment names another record: it stays); a
+ * message that says more ("Contact con_x was merged into con_y") is the service's, with the id
+ * added when it does not name it.
  */
 export function namingTheId(error: unknown, invocation: Call): unknown {
   const { noun, id } = subjectOf(invocation);
