@@ -17,7 +17,7 @@ import { PAGES_IN_FLIGHT, Walk } from './paginate.js';
  * reading a list with nothing new is one request.
  */
 const STOP_RUN = 40;
-/** Records read one page at a time (a few new ones: 1 request in 49) before several pages are asked for at once. */
+/** Records read one page at a time (a few new ones: 1 request in 48) before several pages are asked for at once. */
 const ONE_PAGE_AT_A_TIME = 4 * 49;
 
 /** What the reader holds already. */

@@ -13,8 +13,9 @@
 //   up to changesKeptUpWith(concurrency) records a request it always does; beyond, it may fail with
 //   WalkOutpaced (exit 1), never end quietly with a record missing.
 // - Pages start where the record held back is expected, less a margin that grows with the shifts
-//   seen and shrinks while the list is still: a still list costs 1 request for the first 50 records
-//   and 1 for every 49 after, plus one to find the end (a short page, never `total`;
+//   seen and shrinks while the list is still, and one record more when records say when they were
+//   created (below): a still list costs 1 request for the first 50 records and 1 for every 48 after
+//   (49 without created_at), plus one to find the end (a short page, never `total`;
 //   but a short page that `total` says records follow is a service's smaller cap, not the end).
 // - A long walk keeps `concurrency` pages in flight, each planned to start on the last record of the
 //   one before and taken in list order by the same rule, whatever order they are answered in. A
@@ -24,6 +25,15 @@
 // - A page that repeats a record (its id twice) is read with each record once, at its first place:
 //   a list holds a record once, so the rule above applies to the page without the repeats. Across
 //   pages the rule already gives nothing twice: only what follows the last record given out is new.
+// - Records created at the same instant (one transaction, a clock of coarse resolution) have no order
+//   the spec fixes: a database sorting by created_at alone may list them otherwise for each request,
+//   so one not read yet may be listed before the record a page follows on from, or before the page.
+//   A page follows on only if it shows where the instant of that record begins (a record of another
+//   instant before it, or the head); those of the instant it lists before that record and that were
+//   not given out are taken too. Each page starts one record earlier to show it. The walk standing
+//   among more records of one instant than half a page (a bulk import) trusts their order, since no
+//   page may show where they begin, until a page shows the service changes it: then it fails with
+//   WalkUnordered, never ends with one missing.
 //
 // test/unit/walk.property.test.ts checks all of this against a model of such a list.
 
@@ -58,6 +68,11 @@ const MAX_MARGIN = PAGE_MAX / 2;
  * head) then brings no record twice.
  */
 const REMEMBERED = SEARCH_PAGES * SEARCH_STEP + 4 * PAGE_MAX;
+/**
+ * Records of the instant the walk stands in, read before, that a page must list again in the order
+ * they were read for the walk to trust the order of more records of one instant than half a page.
+ */
+const SAME_ORDER_SHOWN = 8;
 /** Records a WalkPosition names on each side of where the walk stands. */
 const POSITION_KEYS = 3;
 
@@ -67,6 +82,16 @@ export class WalkOutpaced extends HttpError {
     super('lost_track', `the list changed faster than crm could walk it: ${detail}; ${given} records were written, others may be missing`, {
       code: 'walk_outpaced',
       hint: `run it again when the list changes less (or, for a service that ignores offset, read it with --limit ${PAGE_MAX} or less)`,
+    });
+  }
+}
+
+/** Records created at the same instant are listed in another order by each request, and more of them than a page can show at once. */
+export class WalkUnordered extends HttpError {
+  constructor(createdAt: string, given: number) {
+    super('lost_track', `the service lists the records created at ${createdAt} in a different order from one page to the next, and more of them than a page holds: crm cannot tell which it has not read; ${given} records were written, others may be missing`, {
+      code: 'walk_unordered',
+      hint: 'read them with a filter that selects fewer records, or ask the service to order records created at the same time (by id, say)',
     });
   }
 }
@@ -135,17 +160,23 @@ interface Page {
 
 /** Keys of the records given out, the most recent REMEMBERED, in the order given. */
 class GivenKeys {
-  private readonly keys = new Set<string>();
+  /** Each key with the number of the record when it was given out. */
+  private readonly keys = new Map<string, number>();
+  private given = 0;
   has(key: string): boolean {
     return this.keys.has(key);
   }
+  /** When the record was given out (a number that grows), undefined when it was not (or is forgotten). */
+  order(key: string): number | undefined {
+    return this.keys.get(key);
+  }
   add(key: string): void {
     this.keys.delete(key);
-    this.keys.add(key);
-    if (this.keys.size > REMEMBERED) this.keys.delete(this.keys.values().next().value as string);
+    this.keys.set(key, this.given++);
+    if (this.keys.size > REMEMBERED) this.keys.delete(this.keys.keys().next().value as string);
   }
   last(count: number): string[] {
-    return [...this.keys].slice(-count);
+    return [...this.keys.keys()].slice(-count);
   }
   forget(key: string): void {
     this.keys.delete(key);
@@ -184,6 +215,15 @@ export class Walk implements AsyncIterable<unknown> {
   private lastGiven?: { record: unknown };
   /** How the walk knows a record: recordKey, or the shorter positionKey for a walk that is resumed later. */
   private readonly keyOf: (record: unknown) => string;
+  /** When the last record given out was created, and how many given out in a row were created then. */
+  private lastCreated?: string;
+  private sameInstant = 0;
+  /** The records say when they were created: each page starts a record earlier, to show where the instant of its first new record begins. */
+  private instants = false;
+  /** Records in a row, ending with the last one read, created at its instant. */
+  private lastInstant = 0;
+  /** The most records of one instant seen together within a page (fewer than half a page): pages start one fewer earlier, so that the rest of such an instant shows. */
+  private widestInstant = 0;
 
   constructor(
     private readonly client: ApiClient,
@@ -225,6 +265,8 @@ export class Walk implements AsyncIterable<unknown> {
   unread(): void {
     if (this.lastGiven === undefined) return;
     this.given.forget(this.keyOf(this.lastGiven.record));
+    // Which record was given out before it, and when that was created, is not kept.
+    if (--this.sameInstant <= 0) this.lastCreated = undefined;
     this.held.unshift(this.lastGiven.record);
     this.lastGiven = undefined;
     this.count--;
@@ -253,6 +295,9 @@ export class Walk implements AsyncIterable<unknown> {
       while (this.held.length > (this.ended ? 0 : 1) && (limit === undefined || this.count < limit)) {
         const record = this.held.shift();
         this.given.add(this.keyOf(record));
+        const created = recordCreatedAt(record);
+        this.sameInstant = created !== undefined && created === this.lastCreated ? this.sameInstant + 1 : 1;
+        this.lastCreated = created;
         this.count++;
         this.lastGiven = { record };
         yield record;
@@ -293,7 +338,7 @@ export class Walk implements AsyncIterable<unknown> {
     const wanted = limit === undefined ? Number.POSITIVE_INFINITY : limit - this.count - this.held.length + 1;
     let coming = this.inFlight.reduce((sum, page) => sum + page.yields, 0);
     // At most half a page back, so that each page brings at least half a page.
-    const margin = Math.min(this.margin, this.pageSize >> 1);
+    const margin = Math.max(Math.min(Math.max(this.margin, this.widestInstant - 1), this.pageSize >> 1) + (this.instants ? 1 : 0), this.instantMargin());
     while (this.inFlight.length < this.concurrency) {
       const previous = this.inFlight.at(-1);
       if (coming >= wanted) return;
@@ -335,8 +380,12 @@ export class Walk implements AsyncIterable<unknown> {
     const { items, places } = firstOfEach(answer.items, this.keyOf);
     // Where the record at INDEX of the page (without repeats) was in the list; past its end, after the page.
     const place = (index: number) => page.offset + (places[index] ?? answer.items.length);
-    const from = this.started ? this.continuation(items) : 0;
-    if (from === undefined) return this.searchBack(page, items, short);
+    const anchor = this.started ? this.continuation(items) : { from: 0, at: -1 };
+    if (anchor === undefined) return this.searchBack(page, items, short);
+    const { from } = anchor;
+    this.noteInstants(items);
+    const unordered = this.sameInstantBefore(page, items, anchor.at);
+    if (unordered === undefined) return this.searchBack(page, items, short);
     const first = !this.started;
     const heldBefore = new Set(this.held.map(this.keyOf));
     if (this.started) {
@@ -346,7 +395,7 @@ export class Walk implements AsyncIterable<unknown> {
     }
     this.started = true;
     this.aheadKeys = [];
-    const fresh = items.slice(from);
+    const fresh = [...unordered, ...items.slice(from)];
     if (fresh.length > 0) {
       this.held = fresh;
       this.next = place(items.length - 1);
@@ -382,22 +431,87 @@ export class Walk implements AsyncIterable<unknown> {
   }
 
   /**
-   * Where the records that follow on begin in this page: after the last record given out that it
-   * holds, or at the first record held back. The latest such record in the page wins: a newer record
-   * that reuses a known id can only be nearer the head. Undefined when the page holds none.
+   * Where the records that follow on begin in this page (from): after the last record given out that
+   * it holds, or at the first record held back; `at` is that record's index. The latest such record in
+   * the page wins: a newer record that reuses a known id can only be nearer the head. Undefined when
+   * the page holds none.
    */
-  private continuation(items: readonly unknown[]): number | undefined {
+  private continuation(items: readonly unknown[]): { from: number; at: number } | undefined {
     const ahead = new Set(this.held.length > 0 ? this.held.map(this.keyOf) : this.aheadKeys);
     for (let index = items.length - 1; index >= 0; index--) {
       const key = this.keyOf(items[index]);
-      if (this.given.has(key)) return index + 1;
+      if (this.given.has(key)) return { from: index + 1, at: index };
       if (ahead.has(key)) {
         let first = index;
         while (first > 0 && ahead.has(this.keyOf(items[first - 1]))) first--;
-        return first;
+        return { from: first, at: first };
       }
     }
     return undefined;
+  }
+
+  /** The record held back was created at the instant the last records given out were: the walk stands among them. */
+  private amongSameInstant(): boolean {
+    const held = this.held[0];
+    return held !== undefined && this.lastCreated !== undefined && recordCreatedAt(held) === this.lastCreated;
+  }
+
+  /**
+   * Whether records say when they were created, how many of one instant a page lists together
+   * (within it, fewer than half a page), and how many end it.
+   */
+  private noteInstants(items: readonly unknown[]): void {
+    let run = 0;
+    for (let index = 0; index < items.length; index++) {
+      const instant = recordCreatedAt(items[index]);
+      if (instant !== undefined) this.instants = true;
+      run = instant !== undefined && index > 0 && instant === recordCreatedAt(items[index - 1]) ? run + 1 : 1;
+      const next = recordCreatedAt(items[index + 1]);
+      // A run that reaches an end of the page may go on beyond it; one of half a page or more is a bulk import's.
+      if (index + 1 < items.length && next !== instant && run < index + 1 && run < MAX_MARGIN) this.widestInstant = Math.max(this.widestInstant, run);
+    }
+    // A run that fills the page goes on from the page before.
+    const last = recordCreatedAt(items.at(-1));
+    this.lastInstant = run === items.length && last !== undefined && last === this.lastCreated ? run + this.sameInstant : run;
+  }
+
+  /**
+   * How far before the last record read the next page starts at least, when that record ends a run
+   * of records of one instant: before the first of them (fewer than half a page), or enough of them
+   * to see their order (more).
+   */
+  private instantMargin(): number {
+    const run = this.lastInstant;
+    if (run <= 1) return 0;
+    return Math.min(run < MAX_MARGIN ? run : SAME_ORDER_SHOWN + 1, this.pageSize >> 1);
+  }
+
+  /**
+   * Records created at the instant of the record AT (the one the page follows on from) that the page
+   * lists before it, not given out yet: the service ordered that instant's records otherwise for this
+   * page. Undefined when the page may not show them all: it does not show where that instant's
+   * records begin, so that some of them may be listed before the page.
+   */
+  private sameInstantBefore(page: Page, items: readonly unknown[], at: number): unknown[] | undefined {
+    const instant = at < 0 ? undefined : recordCreatedAt(items[at]);
+    if (instant === undefined) return [];
+    // Where the instant begins in the page.
+    let start = at;
+    while (start > 0 && recordCreatedAt(items[start - 1]) === instant) start--;
+    const before = items.slice(start, at);
+    const unread = before.filter((record) => !this.given.has(this.keyOf(record)));
+    if (start > 0 || page.offset === 0) return unread;
+    // A walk continued from a position knows nothing of the instant it stands in: as for a long run.
+    const unknown = this.count === 0 && this.options.from !== undefined;
+    const long = unknown || (this.amongSameInstant() && instant === this.lastCreated && this.sameInstant >= MAX_MARGIN);
+    if (!long) return undefined;
+    // More of them than half a page (a bulk import): no page may show where they begin. Their order
+    // is trusted when the page lists those read before it again in the order they were read, enough
+    // of them that a service which shuffles them could hardly do so by chance.
+    const order = before.map((record) => this.given.order(this.keyOf(record)));
+    const kept = unread.length === 0 && order.every((serial, index) => index === 0 || serial! > order[index - 1]!);
+    if (!kept) throw new WalkUnordered(instant, this.count);
+    return before.length >= SAME_ORDER_SHOWN ? [] : undefined;
   }
 
   /**

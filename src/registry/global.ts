@@ -76,7 +76,7 @@ interface ExitCodeSpec {
 
 export const EXIT_CODES: readonly ExitCodeSpec[] = [
   { code: 0, meaning: 'success (an empty list is a success)' },
-  { code: 1, meaning: 'the service answered with an error not covered below (a redirect included), a walk of a list that changed faster than it could follow (walk_outpaced), a --jq expression that failed on the data (jq_error), or an unexpected failure (stdout cannot be written)' },
+  { code: 1, meaning: 'the service answered with an error not covered below (a redirect included), a walk of a list that changed faster than it could follow (walk_outpaced) or whose records created at one instant the service lists in another order for each page (walk_unordered), a --jq expression that failed on the data (jq_error), or an unexpected failure (stdout cannot be written)' },
   { code: 2, meaning: 'invalid usage or input, caught before anything was sent' },
   { code: 3, meaning: 'authentication or permission (401, 403, no key configured)' },
   { code: 4, meaning: 'not found (404)' },

@@ -74,15 +74,15 @@ describe('contacts list', () => {
     for (const record of records) expect(`${record.name} ${record.email} ${record.company}`.toLowerCase()).toContain('globex');
   });
 
-  it('--all walks every page (50 at a time, each after the first starting on the last record of the one before) and prints each contact once', async () => {
+  it('--all walks every page (50 at a time, each after the first starting on the last two records of the one before) and prints each contact once', async () => {
     const total = (ws.api('GET', '/contacts?limit=1')).data.total;
     const result = await run(['contacts', 'list', '--all', '-o', 'ndjson'], { ws });
     expect(result.code).toBe(0);
     const ids = result.stdout.trim().split('\n').map((line) => JSON.parse(line).id);
     expect(ids).toHaveLength(total);
     expect(new Set(ids).size).toBe(total);
-    const pages = total < 50 ? 1 : Math.floor((total - 50) / 49) + 2;
-    expect(ws.requests().map((request) => request.url)).toEqual(Array.from({ length: pages }, (_, page) => `/api/v1/contacts?limit=50&offset=${page * 49}`));
+    const pages = total < 50 ? 1 : Math.floor((total - 50) / 48) + 2;
+    expect(ws.requests().map((request) => request.url)).toEqual(Array.from({ length: pages }, (_, page) => `/api/v1/contacts?limit=50&offset=${page * 48}`));
   });
 
   it.each([
@@ -97,7 +97,7 @@ describe('contacts list', () => {
     expect(ws.requests()).toHaveLength(0);
   });
 
-  it('--limit is a total, as in gh: -L 120 asks 50, 50, then 23 (from the last record read, and one past the limit); no request asks for more than 50', async () => {
+  it('--limit is a total, as in gh: -L 120 asks 50, 50, then 25 (from the last two records read, and one past the limit); no request asks for more than 50', async () => {
     for (let n = 0; n < 80; n++) ws.api('POST', '/contacts', { name: `Bulk ${n}`, email: `bulk-limit-${n}@example.com` });
     ws.log.length = 0;
     const result = await run(['contacts', 'list', '-L', '120', '-q'], { ws });
@@ -105,8 +105,8 @@ describe('contacts list', () => {
     expect(new Set(result.stdout.trim().split('\n')).size).toBe(120);
     expect(ws.requests().map((request) => request.url)).toEqual([
       '/api/v1/contacts?limit=50&offset=0',
-      '/api/v1/contacts?limit=50&offset=49',
-      '/api/v1/contacts?limit=23&offset=98',
+      '/api/v1/contacts?limit=50&offset=48',
+      '/api/v1/contacts?limit=25&offset=96',
     ]);
   });
 

@@ -170,6 +170,59 @@ function repeatingWorkspace(repeated: readonly number[]) {
   return { workspace: { ...ws, transport } as Workspace, expected: () => records().map((record) => record.id), repeats: () => repeats };
 }
 
+/**
+ * The workspace's contacts, each five of them created at one instant (one transaction), listed newest
+ * first by created_at alone: each answer orders those of one instant in an order of its own, as a
+ * database may when LIMIT and OFFSET change its plan.
+ */
+function shufflingInstantsWorkspace() {
+  const records = (): Array<{ id: string; created_at: string }> => {
+    const all: Array<{ id: string; created_at: string }> = [];
+    for (let offset = 0; ; offset += 50) {
+      const page = ws.api('GET', `/contacts?limit=50&offset=${offset}`).data.contacts;
+      all.push(...page);
+      if (page.length < 50) return all.map((record, index) => ({ ...record, created_at: all[index - (index % 5)]!.created_at }));
+    }
+  };
+  let answers = 0;
+  // A hash of the id and the answer's number (FNV-1a, then mixed so that each answer orders anew).
+  const draw = (id: string) => {
+    let hash = [...`${id}/${answers}`].reduce((sum, char) => Math.imul(sum ^ char.charCodeAt(0), 16_777_619), 2_166_136_261);
+    hash = Math.imul(hash ^ (hash >>> 16), 0x85eb_ca6b);
+    hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2_ae35);
+    return (hash ^ (hash >>> 16)) >>> 0;
+  };
+  const transport: Transport = async (request) => {
+    const url = new URL(request.url);
+    if (request.method !== 'GET' || !url.pathname.endsWith('/contacts')) return ws.transport(request);
+    await ws.transport(request); // logged
+    answers++;
+    const sent = records()
+      .map((record, index) => ({ record, index, draw: draw(record.id) }))
+      .sort((a, b) => (a.record.created_at === b.record.created_at ? a.draw - b.draw : a.index - b.index))
+      .map(({ record }) => record);
+    const offset = Number(url.searchParams.get('offset') ?? 0);
+    const page = sent.slice(offset, offset + Number(url.searchParams.get('limit') ?? 20));
+    return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ data: { contacts: page, total: sent.length }, error: null }) };
+  };
+  return { workspace: { ...ws, transport } as Workspace, expected: () => records().map((record) => record.id) };
+}
+
+describe('a service that lists the records of one instant in another order for each page (it sorts by created_at alone)', () => {
+  it.each([
+    ['contacts list --all --json', ['contacts', 'list', '--all', '--json'], (stdout: string) => JSON.parse(stdout) as Array<{ id: string }>],
+    ['contacts export --format ndjson', ['contacts', 'export', '--format', 'ndjson'], (stdout: string) => stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: string })],
+  ])('%s prints every record once (12 of 350 were missing, exit 0)', async (_, argv, parse) => {
+    for (let index = 0; index < 300; index++) ws.api('POST', '/contacts', { name: `Instant ${index}`, email: `instant-${index}-${argv.length}@example.com` });
+    const service = shufflingInstantsWorkspace();
+    const result = await run(argv, { ws: service.workspace });
+    expect(result.code, result.stderr).toBe(0);
+    const printed = parse(result.stdout).map((record) => record.id);
+    expect(printed.filter((id, index) => printed.indexOf(id) !== index), 'printed twice').toEqual([]);
+    expect(new Set(printed)).toEqual(new Set(service.expected()));
+  });
+});
+
 describe('a service that repeats a record within a page', () => {
   // 2: within the first page; 49: the last of the first page, which the second page starts on (it
   // is held back), repeated at the head of the second; 120: within a later page.

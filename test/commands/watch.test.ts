@@ -50,7 +50,7 @@ describe('crm watch: polling', () => {
     const watching = startWatch(['contacts', '--interval', '1s']);
     await until(() => polls() >= 2, 'the baseline');
     // The baseline: the first 100 records, in two pages.
-    expect(ws.requests().slice(0, 2).map((request) => request.url)).toEqual(['/api/v1/contacts?limit=50&offset=0', '/api/v1/contacts?limit=50&offset=49']);
+    expect(ws.requests().slice(0, 2).map((request) => request.url)).toEqual(['/api/v1/contacts?limit=50&offset=0', '/api/v1/contacts?limit=50&offset=48']);
     const first = createContacts(2);
     await until(() => ids(watching.live.stdout).length === 2, 'two records');
     const second = createContacts(3);
@@ -76,9 +76,9 @@ describe('crm watch: polling', () => {
     // 120 new records, then 40 handled in a row end the poll.
     expect(ws.requests().map((request) => request.url)).toEqual([
       '/api/v1/contacts?limit=50&offset=0',
-      '/api/v1/contacts?limit=50&offset=49',
-      '/api/v1/contacts?limit=50&offset=98',
-      '/api/v1/contacts?limit=50&offset=147',
+      '/api/v1/contacts?limit=50&offset=48',
+      '/api/v1/contacts?limit=50&offset=96',
+      '/api/v1/contacts?limit=50&offset=144',
     ]);
   });
 

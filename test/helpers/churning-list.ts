@@ -30,6 +30,12 @@ export interface ChurnOptions {
   list?: readonly Row[];
   /** Run before the walk starts, on the list (an agent acting on the records of the last call). */
   before?: (list: Row[]) => void;
+  /**
+   * Records are created up to this many at one instant (one transaction, a clock of coarse
+   * resolution), and each answer lists those of one instant in an order of its own, as a database
+   * sorting by created_at alone may.
+   */
+  sameInstant?: number;
 }
 
 export interface ChurnRun {
@@ -72,8 +78,12 @@ export async function churn(options: ChurnOptions): Promise<ChurnRun> {
   const pick = (count: number) => Math.floor(rnd() * count);
   let clock = Date.UTC(2024, 0, 1);
   let serial = 0;
+  let atInstant = 0;
   const row = (id?: string): Row => {
-    clock += 1000;
+    if (!options.sameInstant || ++atInstant >= 1 + pick(options.sameInstant)) {
+      clock += 1000;
+      atInstant = 0;
+    }
     serial++;
     return { id: id ?? `r${serial}`, created_at: new Date(clock).toISOString(), n: serial };
   };
@@ -122,7 +132,7 @@ export async function churn(options: ChurnOptions): Promise<ChurnRun> {
     }
   };
   const respond = (offset: number, limit: number): TransportResponse => {
-    const rows = list.slice(offset, offset + limit);
+    const rows = (options.sameInstant ? reorderInstants(list, rnd) : list).slice(offset, offset + limit);
     const data = options.shape === 'bare' ? rows : options.shape === 'total' ? { contacts: rows, total: list.length } : { contacts: rows };
     return { status: 200, headers: {}, body: JSON.stringify({ data, error: null }) };
   };
@@ -163,6 +173,13 @@ export async function churn(options: ChurnOptions): Promise<ChurnRun> {
   await reading;
   const survivors = new Set(initial.filter((key) => !deletedKeys.has(key)));
   return { given, survivors, initial, requests: walk.requests, changes, error, walk, list };
+}
+
+/** The list with the records of each instant in an order of this answer's own (newest first still). */
+function reorderInstants(list: readonly Row[], rnd: () => number): Row[] {
+  const keyed = list.map((record, index) => ({ record, index, draw: rnd() }));
+  keyed.sort((a, b) => (a.record.created_at === b.record.created_at ? a.draw - b.draw : a.index - b.index));
+  return keyed.map(({ record }) => record);
 }
 
 /** What every run must show, whatever the rate: nothing twice, and an end that is complete or loud. */

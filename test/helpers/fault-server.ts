@@ -14,6 +14,7 @@ import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { openSandbox, type Sandbox, type SandboxResponse } from '../../src/sandbox/index.js';
 import { freshHome } from './crm.js';
 import { FaultScript, faultBody, logAndFaults, type AnswerFault } from './faults.js';
+import { distinctMilliseconds } from './inprocess.js';
 import type { LoggedRequest as ProxiedRequest, ScriptedServer } from './server.js';
 
 /** What goes wrong with the connection. The service acts on the request first: the worst case for a retry. */
@@ -127,7 +128,7 @@ export function useServedSandbox(contacts = 0): ServedSandbox {
   let dir: string;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'crm-served-'));
-    const sandbox = await openSandbox({ dbPath: join(dir, 'sandbox.db') });
+    const sandbox = await openSandbox({ dbPath: join(dir, 'sandbox.db'), now: distinctMilliseconds() });
     const api = (method: string, path: string, body?: unknown) => {
       const response = sandbox.handle({ method, url: `/api/v1${path}`, headers: { 'x-service-api-key': sandbox.apiKey }, body: body === undefined ? '' : JSON.stringify(body) });
       return { status: response.status, data: (JSON.parse(response.body) as { data: any }).data };

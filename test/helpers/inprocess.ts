@@ -62,9 +62,23 @@ async function freshDatabase(dir: string): Promise<string> {
   return dbPath;
 }
 
+/**
+ * The time for a test's sandbox: the machine's, but never the same millisecond twice, so that records
+ * a test creates in a loop are not created at one instant. Walks start their pages earlier among such
+ * records (src/http/paginate.ts); a test that counts a walk's requests would otherwise depend on
+ * how fast the machine is.
+ */
+export function distinctMilliseconds(): () => Date {
+  let last = 0;
+  return () => {
+    last = Math.max(Date.now(), last + 1);
+    return new Date(last);
+  };
+}
+
 export async function openWorkspace(): Promise<Workspace & { close(): void }> {
   const home = mkdtempSync(join(tmpdir(), 'crm-ws-'));
-  const sandbox = await openSandbox({ dbPath: await freshDatabase(home) });
+  const sandbox = await openSandbox({ dbPath: await freshDatabase(home), now: distinctMilliseconds() });
   const log: LoggedRequest[] = [];
   const faults = new FaultScript<Fault>();
   const handle = (method: string, url: string, headers: Record<string, string>, body: string) =>

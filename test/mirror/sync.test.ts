@@ -216,7 +216,7 @@ describe('crm sync --new', () => {
     // One page at a time for the first 196 records, then several in flight from where that walk stood:
     // the pages for the other 104, and at most a round of pages in flight past the first record held.
     const offsets = ws.requests(/GET \/api\/v1\/contacts/).map((request) => Number(new URL(request.url, 'http://x').searchParams.get('offset')));
-    expect(offsets.slice(0, 4)).toEqual([0, 49, 98, 147]);
+    expect(offsets.slice(0, 4)).toEqual([0, 48, 96, 144]);
     expect(offsets.length).toBeLessThanOrEqual(4 + 3 + PAGES_IN_FLIGHT);
     expect(reports[0]!.requests).toBe(offsets.length);
     const { replica, events } = withEvents();
