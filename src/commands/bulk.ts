@@ -16,6 +16,7 @@ import { CONCURRENCY } from '../registry/options.js';
 import type { FieldSpec } from '../registry/types.js';
 import type { Values } from './command.js';
 import { Already } from './already.js';
+import { NoRecordSent } from './no-record.js';
 import { keyedResource, parseKey, resolveKey } from './keys.js';
 
 /** More records than this are confirmed at a terminal. */
@@ -148,6 +149,8 @@ async function rowOf(id: string, action: (id: string) => Promise<unknown>, succe
   try {
     const value = await action(id);
     if (value instanceof Already) return { id, ok: true, result: `already_${value.state}`, error: null, record: value.record };
+    // The service sent no record back (./no-record.ts): the row's record is null, as for any write answered so.
+    if (value instanceof NoRecordSent) return { id, ok: true, result: success, error: null, record: null };
     return { id, ok: true, result: success, error: null, record: value };
   } catch (error) {
     const failure = toCliError(error);

@@ -14,6 +14,7 @@ import { RESOURCES, resourceNamed } from '../registry/resources.js';
 import { PAGE_DEFAULT, PAGE_MAX } from '../registry/service.js';
 import type { FieldSpec } from '../registry/types.js';
 import { buildBody } from './body.js';
+import { NoRecordSent, writtenRecord } from './no-record.js';
 import { actOnEach, confirmDeletion, readEach, readTargets, type Targets } from './bulk.js';
 import { resolveCall } from './keys.js';
 import type { Call, EndpointCommand, Values } from './command.js';
@@ -42,7 +43,7 @@ export async function runGeneric(ctx: Context, given: Call): Promise<Result> {
     default: {
       // The body's checks come first: a look-up is a request.
       const body = await buildBody(ctx, invocation);
-      return { ...record(await requestRecord(ctx, await resolveCall(ctx, invocation), op.method, body), viewOf(op)), quietId: op.kind === 'create' };
+      return { ...writtenRecord(await requestRecord(ctx, await resolveCall(ctx, invocation), op.method, body), viewOf(op)), quietId: op.kind === 'create' };
     }
   }
 }
@@ -189,17 +190,40 @@ export function walks({ options, walk }: Call): boolean {
   return walk !== undefined || options.all === true || (limit !== undefined && limit > PAGE_MAX);
 }
 
-/** A request whose answer must be a record (get, create, update); a 404 names the id. */
-export async function requestRecord(ctx: Context, invocation: Call, method: string, body?: JsonObject): Promise<unknown> {
-  const op = invocation.command;
+/**
+ * A request whose answer must be a record (get, create, update); a 404 names the id. A write about
+ * a record crm can name (an update, an action, a note of a contact) answered with none is a success:
+ * what crm knows of it (./no-record.ts).
+ */
+export async function requestRecord(ctx: Context, invocation: Call, method: string, body?: JsonObject): Promise<JsonObject | NoRecordSent> {
   const client = await ctx.client();
+  let data: unknown;
   try {
-    const data = await client.request(method, pathOf(invocation), { body });
-    if (!isObject(data)) throw noRecordError(op.noun);
-    return data;
+    data = await client.request(method, pathOf(invocation), { body });
   } catch (error) {
     throw namingTheId(error, invocation);
   }
+  return answeredRecord(data, invocation);
+}
+
+/** The record of a write's answer; none (null: no content), what crm knows of it when it can name it; anything else is malformed. */
+export function answeredRecord(data: unknown, invocation: Call): JsonObject | NoRecordSent {
+  const op = invocation.command;
+  if (isObject(data)) return data;
+  const known = data === null && op.method !== 'GET' ? knownOf(invocation) : undefined;
+  if (known === undefined) throw noRecordError(op.noun);
+  return new NoRecordSent(known, op.noun);
+}
+
+/**
+ * What crm knows of the record a write was about: the id it was sent for (an update, an action on
+ * the record), or its parent's (a note of a contact: contact_id). Undefined for a create of a record
+ * of its own, which has no id yet.
+ */
+function knownOf(invocation: Call): JsonObject | undefined {
+  const { noun, id } = subjectOf(invocation);
+  if (id === undefined || !invocation.command.path.includes('{id}')) return undefined;
+  return noun === invocation.command.noun ? { id } : { [`${noun}_id`]: id };
 }
 
 /**

@@ -28,6 +28,8 @@ export interface LoggedRequest {
 export interface Fault extends AnswerFault {
   /** Fail in the transport instead of answering (code as Node gives it: ECONNRESET, ECONNREFUSED...). */
   network?: { code: string; delivered: boolean };
+  /** The service handles the request (a write takes effect), then `status` and `body` are answered instead of its own. */
+  handled?: boolean;
 }
 
 /** A sandbox workspace for one test file, reached through a logging, fault-injecting transport. */
@@ -93,6 +95,7 @@ export async function openWorkspace(): Promise<Workspace & { close(): void }> {
     if (fault) {
       if (fault.network) throw new TransportError(`injected ${fault.network.code}`, fault.network.code, fault.network.delivered);
       if (fault.status !== undefined) {
+        if (fault.handled) handle(request.method, url, headers, request.body ?? '');
         return { status: fault.status, headers: { 'content-type': 'application/json', ...fault.headers }, body: faultBody(fault) };
       }
     }

@@ -74,7 +74,9 @@ export async function callTool(ctx: Context, tree: Tree, tool: Tool, given: Reco
     // A streamed list is read here, so a page that fails midway is a tool error too.
     const data = valueForModel(result.kind === 'list' ? await listData(tool, result, paging, shape) : singleData(tool, result, args, shape)) as Record<string, unknown>;
     const text = JSON.stringify(data);
-    if (!result.failure) return { content: [{ type: 'text', text }], structuredContent: data };
+    // What stderr says of a record (the service sent none back: what crm knows of it) is told the model too.
+    const notices = result.kind === 'record' ? (result.view?.notices ?? []).map((notice) => ({ type: 'text' as const, text: line(notice.replace(/^crm: warning: /, '')) })) : [];
+    if (!result.failure) return { content: [{ type: 'text', text }, ...notices], structuredContent: data };
     // Part of the work failed (a bulk action): what happened to each item, and the failure.
     return { isError: true, content: [{ type: 'text', text: line(messageOf(result.failure, tool, workspace)) }, { type: 'text', text }], structuredContent: data };
   } catch (error) {

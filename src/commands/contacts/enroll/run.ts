@@ -11,6 +11,7 @@ import { PAGE_MAX } from '../../../registry/service.js';
 import { isObject } from '../../../registry/values.js';
 import { Already, unlessAlready } from '../../already.js';
 import { buildBody } from '../../body.js';
+import { writtenRecord } from '../../no-record.js';
 import { actOnEach, readTargets } from '../../bulk.js';
 import { resolveCall } from '../../keys.js';
 import { idsField, requestRecord, viewOf, withId } from '../../endpoint.js';
@@ -46,7 +47,7 @@ export const run: Handler<Spec> = async (ctx, given) => {
     ctx.info(`Contact ${contactId} is already enrolled in sequence ${sequenceId}: nothing changed.`);
     return { ...record(data.record, viewOf(invocation.command)), outcome: 'already_enrolled' };
   }
-  return { ...record(data, viewOf(invocation.command)), outcome: 'enrolled' };
+  return { ...writtenRecord(data, viewOf(invocation.command)), outcome: 'enrolled' };
 };
 
 /** The contact's enrolment, when the sequence's enrolled contacts (read in part at most) hold it. */

@@ -16,7 +16,8 @@ import { fillPath } from '../../../http/url.js';
 import { Already, unlessAlready } from '../../already.js';
 import { buildBody, fetchChoices } from '../../body.js';
 import { actOnEach, readTargets } from '../../bulk.js';
-import { idsField, namingTheId } from '../../endpoint.js';
+import { answeredRecord, idsField, namingTheId, withId } from '../../endpoint.js';
+import { NoRecordSent, writtenRecord } from '../../no-record.js';
 import type { Handler, Input } from '../../command.js';
 import type { Spec } from './command.js';
 
@@ -36,7 +37,11 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
   const client = await ctx.client();
   // Each of several waits out a 429 as the others keep the shared pace; one deal fails as any command does.
   const move = (id: string, waitOutRateLimit = false) =>
-    unlessAlready(() => client.request('POST', fillPath(invocation.command.path, { id }), { body, waitOutRateLimit }), 'in_stage', () => dealIn(ctx, id, stage));
+    unlessAlready(
+      async () => answeredRecord(await client.request('POST', fillPath(invocation.command.path, { id }), { body, waitOutRateLimit }), withId(invocation, id)),
+      'in_stage',
+      () => dealIn(ctx, id, stage),
+    );
   if (!one) {
     return actOnEach(ctx, field, targets, {
       verb: 'Move',
@@ -55,8 +60,9 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
     ctx.info(`Deal ${dealOf(one)} is already in ${stageLabel(stage)}: nothing moved.`);
     return { ...record(data.record, { keys: invocation.command.columns }), outcome: 'already_in_stage' };
   }
+  if (data instanceof NoRecordSent) return { ...writtenRecord(data, {}), outcome: 'moved' };
   // The service may answer the deal with an `activity` member, or {deal, activity}: one shape out.
-  const moved = isObject(data) && isObject(data.deal) ? { ...data.deal, activity: data.activity } : data;
+  const moved = isObject(data.deal) ? { ...data.deal, activity: data.activity } : data;
   return { ...record(moved, { keys: invocation.command.columns, notes: isObject(moved) ? activityNote(moved.activity) : [] }), outcome: 'moved' };
 };
 
