@@ -68,6 +68,11 @@ export class Context {
   readonly signal: AbortSignal;
   /** What to do about writes an early end leaves uncertain; a command that can find them again says how. */
   uncertainWritesAdvice = 'check before running the command again';
+  /** The process's own command (not an MCP tool call): the process's signals may reach it. */
+  ownsProcess = false;
+  /** Ctrl-C cancelled the command, which took it (takeInterrupts): it ends itself, with its report. */
+  interrupted = false;
+  private interruptTakers = 0;
   private readonly init: ContextInit;
   private readonly settings: Settings;
   private api?: Api;
@@ -256,6 +261,23 @@ export class Context {
 
   onClose(cleanup: () => void): void {
     this.cleanups.push(cleanup);
+  }
+
+  /**
+   * Until the release is called, Ctrl-C is the command's to end (a bulk write: what is under way is
+   * cancelled, and it reports every record before it exits 130) rather than the process's at once.
+   */
+  takeInterrupts(): () => void {
+    this.interruptTakers++;
+    return () => void this.interruptTakers--;
+  }
+
+  /** Ctrl-C, when the command took it: every request and wait is cancelled, and true. False: the command ends at once. */
+  interrupt(): boolean {
+    if (this.interruptTakers === 0) return false;
+    this.interrupted = true;
+    this.cancellation.abort(new Error('interrupted'));
+    return true;
   }
 
   /** Releases what the command holds; also when it ends early (Ctrl-C, stdout gone: src/cli/io.ts). */

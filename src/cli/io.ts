@@ -137,10 +137,19 @@ export function isTruthy(value: string | undefined): boolean {
 /** Why a command ends before it is done: Ctrl-C, or stdout closed (`| head -1`) or failing (a full disk). */
 export type EarlyEnd = { reason: 'interrupted' } | { reason: 'output_closed' } | { reason: 'output_failed'; error: NodeJS.ErrnoException };
 
-/** Says why the command ends (when that is a failure) and releases what it holds; returns the exit code. */
-export type Ending = (end: EarlyEnd) => number;
+/**
+ * Says why the command ends (when that is a failure) and releases what it holds; returns the exit
+ * code, or CONTINUES when the command takes the interruption itself (a bulk write reports every
+ * record first). `again`: a second Ctrl-C, which ends the command at once whatever it does.
+ */
+export type Ending = (end: EarlyEnd, again: boolean) => number | typeof CONTINUES;
+
+/** What an Ending returns when the command ends itself, after the interruption, with its own report and code. */
+export const CONTINUES = 'continues';
 
 const endings = new Set<Ending>();
+/** Ctrl-C presses while the command runs: after one a command took, the next ends it at once. */
+let interrupts = 0;
 
 /**
  * While a command runs, Ctrl-C and a failing stdout end it here, in one place: the command reports
@@ -157,19 +166,27 @@ export function whileRunning(ending: Ending): () => void {
   if (endings.size === 1) process.on('SIGINT', onInterrupt);
   return () => {
     endings.delete(ending);
-    if (endings.size === 0) process.off('SIGINT', onInterrupt);
+    if (endings.size === 0) {
+      process.off('SIGINT', onInterrupt);
+      interrupts = 0;
+    }
   };
 }
 
 function onInterrupt(): void {
-  endEarly({ reason: 'interrupted' }, () => 130);
+  endEarly({ reason: 'interrupted' }, () => 130, interrupts++ > 0);
 }
 
-function endEarly(end: EarlyEnd, whenIdle: Ending): never {
+function endEarly(end: EarlyEnd, whenIdle: (end: EarlyEnd) => number, again = false): void {
   let code: number | undefined;
+  let continues = false;
   // Several only when tests run crm in-process; a process runs one command.
-  for (const ending of endings) code = ending(end);
-  process.exit(code ?? whenIdle(end));
+  for (const ending of endings) {
+    const outcome = ending(end, again);
+    if (outcome === CONTINUES) continues = true;
+    else code = outcome;
+  }
+  if (!continues) process.exit(code ?? whenIdle(end));
 }
 
 export function describeOutputFailure(error: NodeJS.ErrnoException): string {
@@ -181,7 +198,7 @@ export function describeOutputFailure(error: NodeJS.ErrnoException): string {
  * and exits 0; anything else (`> /dev/full`) is one line and exit 1, never a stack trace. `whenIdle`
  * answers when no command is running (help and version output).
  */
-export function handleOutputErrors(stream: OutStream, whenIdle: Ending): void {
+export function handleOutputErrors(stream: OutStream, whenIdle: (end: EarlyEnd) => number): void {
   stream.on?.('error', (error) => endEarly(error.code === 'EPIPE' ? { reason: 'output_closed' } : { reason: 'output_failed', error }, whenIdle));
 }
 

@@ -6,7 +6,7 @@ import { Context, type ContextInit } from './context.js';
 import { CliError, ExitCode, UNEXPECTED, earlyEndError, keyRefusedFromEnv, toCliError } from './errors.js';
 import { escapeForTerminal, safeLine, safeLines } from './format.js';
 import { maskCredentials } from '../http/url.js';
-import { drained, type EarlyEnd, type Ending, type OutStream } from './io.js';
+import { CONTINUES, drained, type EarlyEnd, type Ending, type OutStream } from './io.js';
 import type { Format } from './printer.js';
 import type { Result } from './result.js';
 
@@ -28,7 +28,9 @@ export interface RunSettings {
 
 export async function runAction(init: ContextInit, body: CommandBody, settings: RunSettings = {}): Promise<number> {
   const ctx = new Context(init);
-  const stopTracking = settings.track?.((end) => endEarly(end, ctx)) ?? (() => {});
+  // The process's own command: its signals may reach it (a bulk write stops on them and reports).
+  ctx.ownsProcess = settings.track !== undefined;
+  const stopTracking = settings.track?.((end, again) => endEarly(end, ctx, again)) ?? (() => {});
   try {
     // Every global check before the first request: format, fields, --jq's expression, timeout.
     ctx.output({ ignoreProfileSetting: settings.ignoreProfileOutput, defaultFormat: settings.defaultFormat, pipeFormat: settings.pipeFormat });
@@ -56,8 +58,13 @@ export async function runAction(init: ContextInit, body: CommandBody, settings: 
   }
 }
 
-/** Ctrl-C or a failing stdout (src/cli/io.ts): report why, release what the command holds (ctx.onClose). */
-function endEarly(end: EarlyEnd, ctx: Context): number {
+/**
+ * Ctrl-C or a failing stdout (src/cli/io.ts): report why, release what the command holds
+ * (ctx.onClose). A command that takes Ctrl-C (a bulk write) is only cancelled: it ends itself with
+ * its report; a second Ctrl-C ends it here.
+ */
+function endEarly(end: EarlyEnd, ctx: Context, again: boolean): number | typeof CONTINUES {
+  if (end.reason === 'interrupted' && !again && ctx.interrupt()) return CONTINUES;
   // Asked before close() cancels them: the writes under way may have taken effect.
   const uncertain = ctx.uncertainWrites();
   // First, so that a spinner is gone before the message is written; it cancels every request and wait.

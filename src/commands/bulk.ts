@@ -15,7 +15,9 @@ import { list, type ReportRow, type Result, type View } from '../cli/result.js';
 import { CONCURRENCY } from '../registry/options.js';
 import type { FieldSpec } from '../registry/types.js';
 import type { Values } from './command.js';
+import { HttpError } from '../http/errors.js';
 import { Already } from './already.js';
+import { stopOnSigterm } from './stop.js';
 import { NoRecordSent } from './no-record.js';
 import { keyedResource, parseKey, resolveKey } from './keys.js';
 
@@ -122,27 +124,62 @@ export async function resolveTargets(ctx: Context, field: FieldSpec, values: rea
  * own: `already_<state>`. A failure that concerns every record alike (the key refused, the rate
  * limit after its waits) stops what is not under way yet: those rows are `not_sent`. Each finished
  * id is told to ctx.progress. Once the command is cancelled no other id is started, and the ones
- * under way end at once: the run stops with a CancelledBulkError that says what was done.
+ * under way end at once: the run stops with a CancelledBulkError that says what was done (an MCP
+ * call's cancel). On the command line the process's signals stop it so too, and the report still
+ * accounts for every id (exit 130): SIGTERM starts no other id and lets those under way finish (as
+ * an import's rows); Ctrl-C cancels those under way too (`cancelled`: a write may have taken
+ * effect); the others are `not_sent`.
  */
 async function forEachId(ctx: Context, ids: readonly string[], action: (id: string) => Promise<unknown>, success: string, concurrency: number): Promise<Row[]> {
   (await ctx.client()).pace.maxInFlight = concurrency;
+  const stop = stopOnSignals(ctx);
   let finished = 0;
   let halted: CliError | undefined;
-  const rows = await pMap(
-    ids,
-    async (id): Promise<Row | undefined> => {
-      if (ctx.signal.aborted) return undefined;
-      if (halted) return { id, ok: false, result: 'not_sent', error: `not sent: ${halted.message}`, record: null, failure: halted };
-      const row = await rowOf(id, action, success, ctx.signal);
-      if (row?.failure && STOPS_AT_ONCE.has(row.failure.exitCode)) halted ??= row.failure;
-      if (row) ctx.progress({ done: ++finished, total: ids.length, message: `${id}: ${row.result}` });
-      return row;
-    },
-    // Twice as many rows under way as on the wire: those waiting out a Retry-After hold no place.
-    { concurrency: concurrency * 2 },
-  );
+  let rows: Array<Row | undefined>;
+  try {
+    rows = await pMap(
+      ids,
+      async (id): Promise<Row | undefined> => {
+        if (ctx.signal.aborted || stop.stoppedBy()) return undefined;
+        if (halted) return { id, ok: false, result: 'not_sent', error: `not sent: ${halted.message}`, record: null, failure: halted };
+        const row = await rowOf(id, action, success, ctx.signal);
+        if (row?.failure && STOPS_AT_ONCE.has(row.failure.exitCode)) halted ??= row.failure;
+        if (row) ctx.progress({ done: ++finished, total: ids.length, message: `${id}: ${row.result}` });
+        return row;
+      },
+      // Twice as many rows under way as on the wire: those waiting out a Retry-After hold no place.
+      { concurrency: concurrency * 2 },
+    );
+  } finally {
+    stop.release();
+  }
+  const stoppedBy = stop.stoppedBy();
+  if (stoppedBy) return rows.map((row, index) => row ?? notSentRow(ids[index]!, stoppedBy));
   if (ctx.signal.aborted) throw new CancelledBulkError(ids, rows);
   return rows as Row[];
+}
+
+/**
+ * While a bulk run goes on, on the command line: SIGTERM stops it before its next record (those
+ * under way finish) and Ctrl-C cancels those under way too (Context.takeInterrupts); `stoppedBy`
+ * says which, once one came. An MCP call's cancel is its ctx.signal alone.
+ */
+export function stopOnSignals(ctx: Context): { stoppedBy(): string | undefined; release(): void } {
+  if (!ctx.ownsProcess) return { stoppedBy: () => undefined, release: () => {} };
+  const sigterm = stopOnSigterm();
+  const releaseInterrupts = ctx.takeInterrupts();
+  return {
+    stoppedBy: () => (ctx.interrupted ? 'interrupted' : sigterm.signal.aborted ? 'stopped by SIGTERM' : undefined),
+    release: () => {
+      releaseInterrupts();
+      sigterm.dispose();
+    },
+  };
+}
+
+/** The row of a record a signal kept from being sent (WHY: "interrupted", "stopped by SIGTERM"). */
+export function notSentRow(id: string, why: string): Row {
+  return { id, ok: false, result: 'not_sent', error: `not sent: ${why}`, record: null, failure: new CliError(why, ExitCode.interrupted, { code: 'interrupted' }) };
 }
 
 async function rowOf(id: string, action: (id: string) => Promise<unknown>, success: string, signal: AbortSignal): Promise<Row | undefined> {
@@ -153,6 +190,8 @@ async function rowOf(id: string, action: (id: string) => Promise<unknown>, succe
     if (value instanceof NoRecordSent) return { id, ok: true, result: success, error: null, record: null };
     return { id, ok: true, result: success, error: null, record: value };
   } catch (error) {
+    // Cancelled while it waited for its turn: never sent, as the ids not started.
+    if (signal.aborted && error instanceof HttpError && error.kind === 'cancelled' && error.unsent) return undefined;
     const failure = toCliError(error);
     // Cancelled under way: the report says so (CancelledBulkError), whatever the request's own words.
     if (signal.aborted && failure.exitCode === ExitCode.interrupted) return { id, ok: false, result: 'cancelled', error: failure.hint ?? failure.message, record: null, failure };
@@ -198,6 +237,13 @@ export function report(rows: readonly Row[], view: View, hint?: string, several 
   const result = list(shown, { ...view, summary: countsOf(rows) });
   if (failed.length === 0) return result;
   if (!several && rows.length === 1 && failed[0]!.failure) return { ...result, failure: failed[0]!.failure };
+  // Stopped by Ctrl-C or SIGTERM (forEachId): the rows say what became of each record.
+  const stop = failed.find((row) => row.result === 'not_sent' && row.failure?.exitCode === ExitCode.interrupted) ?? failed.find((row) => row.result === 'cancelled');
+  if (stop) {
+    const why = stop.result === 'not_sent' ? stop.failure!.message : 'interrupted';
+    const done = rows.filter((row) => row.ok).length;
+    return { ...result, failure: new CliError(`${why} after ${done} of ${rows.length} (${countsOf(rows)})`, ExitCode.interrupted, { code: 'interrupted', hint }) };
+  }
   const stopped = failed.find((row) => row.failure && STOPS_AT_ONCE.has(row.failure.exitCode))?.failure;
   if (stopped) {
     const unsent = failed.filter((row) => row.result === 'not_sent').length;

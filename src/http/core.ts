@@ -199,7 +199,7 @@ export class ApiClient {
     /** How many times the request was sent: a failure after several says so. */
     let tries = 0;
     for (let attempt = 0; ; ) {
-      const startedAt = await this.cancellable(request, () => this.pace.turn(request.signal));
+      const startedAt = await this.cancellable(request, () => this.pace.turn(request.signal), tries === 0);
       let outcome: Outcome;
       let response: TransportResponse | undefined;
       let failure: TransportError | undefined;
@@ -266,19 +266,19 @@ export class ApiClient {
     }
   }
 
-  /** Runs a wait of the request; its signal aborted, the command is cancelled. */
-  private async cancellable<T>(request: TransportRequest, wait: () => Promise<T>): Promise<T> {
-    if (request.signal?.aborted) throw this.cancelledError(request, false);
+  /** Runs a wait of the request; its signal aborted, the command is cancelled (`unsent`: before any attempt was sent). */
+  private async cancellable<T>(request: TransportRequest, wait: () => Promise<T>, unsent = false): Promise<T> {
+    if (request.signal?.aborted) throw this.cancelledError(request, false, unsent);
     try {
       return await wait();
     } catch (error) {
-      if (request.signal?.aborted) throw this.cancelledError(request, false);
+      if (request.signal?.aborted) throw this.cancelledError(request, false, unsent);
       throw error;
     }
   }
 
-  private cancelledError(request: TransportRequest, sent: boolean): HttpError {
-    return cancelledError(sent && !isIdempotent(request.method) ? `${request.method} ${this.pathOf(request)} was sent: it may have taken effect on the service` : undefined);
+  private cancelledError(request: TransportRequest, sent: boolean, unsent = false): HttpError {
+    return cancelledError(sent && !isIdempotent(request.method) ? `${request.method} ${this.pathOf(request)} was sent: it may have taken effect on the service` : undefined, unsent);
   }
 
   /**

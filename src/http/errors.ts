@@ -29,6 +29,8 @@ interface HttpErrorDetails {
   location?: string;
   /** What the user can do about it, when the HTTP layer knows best (a refused transport). */
   hint?: string;
+  /** Cancelled before any attempt was sent (waiting for its turn at the shared pace): the service never saw it. */
+  unsent?: boolean;
 }
 
 export class HttpError extends Error {
@@ -38,6 +40,7 @@ export class HttpError extends Error {
   readonly retryAfterMs?: number;
   readonly location?: string;
   readonly hint?: string;
+  readonly unsent: boolean;
 
   constructor(kind: HttpErrorKind, message: string, details: HttpErrorDetails = {}) {
     super(message);
@@ -48,6 +51,7 @@ export class HttpError extends Error {
     this.retryAfterMs = details.retryAfterMs;
     this.location = details.location;
     this.hint = details.hint;
+    this.unsent = details.unsent ?? false;
   }
 }
 
@@ -55,4 +59,4 @@ export const invalidRequest = (message: string, hint?: string): HttpError =>
   new HttpError('invalid_request', message, { code: 'invalid_request', hint });
 
 /** The work was cancelled: what to say of it. */
-export const cancelledError = (hint?: string): HttpError => new HttpError('cancelled', 'cancelled', { code: 'cancelled', hint });
+export const cancelledError = (hint?: string, unsent = false): HttpError => new HttpError('cancelled', 'cancelled', { code: 'cancelled', hint, unsent });

@@ -111,6 +111,90 @@ describe('SIGINT while a write is under way', () => {
   });
 });
 
+describe('SIGINT and SIGTERM during a bulk write: the report accounts for every id', () => {
+  /**
+   * `crm ARGS -` with IDS on stdin, one request at a time, the third id's request never answered;
+   * SIGNAL once that request is sent. Its report (--json, on stdout), stderr, and exit code.
+   */
+  async function stopped(signal: 'SIGINT' | 'SIGTERM', args: string[], ids: string[], path: (id: string) => RegExp, extra: string[] = []) {
+    served.server.fault({ match: path(ids[2]!), connection: 'stall' });
+    const runEnv = env();
+    const child = spawn(process.execPath, [CRM_BIN, ...args, '-', '--concurrency', '1', '--json', ...extra], { env: runEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdin.end(`${ids.join('\n')}\n`);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    while (served.server.requests(path(ids[2]!)).length === 0 && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 20));
+    const sent = Date.now();
+    child.kill(signal);
+    const code = await closed;
+    capture(stdout + stderr, runEnv);
+    const rows = JSON.parse(stdout) as Array<{ id: string; ok: boolean; result: string; error: string | null }>;
+    // Every id once, in the order given; those not sent never reached the service.
+    expect(rows.map((row) => row.id)).toEqual(ids);
+    for (const row of rows.filter((one) => one.result === 'not_sent')) expect(served.server.requests(path(row.id))).toEqual([]);
+    expect(rows.slice(0, 2).map((row) => row.result)).not.toContain('not_sent');
+    expect(rows.at(-1)!.result).toBe('not_sent');
+    return { code, rows, stderr, ms: Date.now() - sent };
+  }
+
+  const tasks = (count: number) => Array.from({ length: count }, (_, n) => served.api('POST', '/tasks', { title: `Signal ${n}` }).data.id as string);
+  const completeOf = (id: string) => new RegExp(`^POST /api/v1/tasks/${id}/complete$`);
+
+  it('Ctrl-C (SIGINT) to tasks complete -: at once, exit 130; done, cancelled under way (may have taken effect), not sent', async () => {
+    const ids = tasks(8);
+    const { code, rows, stderr, ms } = await stopped('SIGINT', ['tasks', 'complete'], ids, completeOf);
+    expect(code).toBe(130);
+    expect(ms).toBeLessThan(PROMPTLY_MS);
+    expect(rows[0]).toMatchObject({ ok: true, result: 'completed' });
+    expect(rows[2]).toMatchObject({ ok: false, result: 'cancelled', error: `POST /tasks/${ids[2]}/complete was sent: it may have taken effect on the service` });
+    expect(rows.filter((row) => row.ok).every((row) => served.api('GET', `/tasks/${row.id}`).data.status === 'completed')).toBe(true);
+    const lines = stderr.trimEnd().split('\n');
+    expect(lines.slice(0, 2)).toEqual([
+      expect.stringMatching(/^crm: interrupted after 2 of 8 \(2 completed, 1 cancelled, 5 not sent\)$/),
+      'hint: the report lists each task; completing one again is harmless',
+    ]);
+    expect(JSON.parse(lines.at(-1)!).error).toMatchObject({ code: 'interrupted', exit_code: 130 });
+  });
+
+  it('SIGTERM to contacts delete - --yes: no other id is started, the one under way ends (here: times out), then the report; exit 130', async () => {
+    const ids = Array.from({ length: 8 }, (_, n) => served.api('POST', '/contacts', { name: `Term ${n}`, email: `term-${n}@example.com` }).data.id as string);
+    const deleteOf = (id: string) => new RegExp(`^DELETE /api/v1/contacts/${id}$`);
+    // The request under way is let finish: a stalled one, once its timeout is up (a DELETE is retried: each attempt stalls too).
+    const { code, rows, stderr } = await stopped('SIGTERM', ['contacts', 'delete'], ids, deleteOf, ['--yes', '--timeout', '2']);
+    expect(code).toBe(130);
+    expect(rows[0]).toMatchObject({ ok: true, result: 'deleted' });
+    expect(rows[2]!.result).not.toBe('not_sent');
+    expect(rows.filter((row) => row.result === 'not_sent').every((row) => row.error === 'not sent: stopped by SIGTERM')).toBe(true);
+    expect(rows.filter((row) => row.result === 'not_sent').every((row) => served.api('GET', `/contacts/${row.id}`).status === 200)).toBe(true);
+    expect(stderr.split('\n')[0]).toMatch(/^crm: stopped by SIGTERM after \d of 8 \(.*\d not sent\)$/);
+  });
+
+  it('Ctrl-C (SIGINT) to sequences enroll ID -: the batch under way cancelled, the batches after it not sent, each contact a row; exit 130', async () => {
+    const sequence = served.api('POST', '/sequences', { name: 'Signalled' }).data.id as string;
+    const contacts = (served.api('GET', '/contacts?limit=50').data.contacts as Array<{ id: string }>).concat(served.api('GET', '/contacts?limit=50&offset=50').data.contacts).map((contact) => contact.id);
+    const enrol = new RegExp(`^POST /api/v1/sequences/${sequence}/enroll$`);
+    served.server.fault({ match: enrol, connection: 'stall' });
+    const child = spawn(process.execPath, [CRM_BIN, 'sequences', 'enroll', sequence, '-', '--json'], { env: env(), stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdin.end(`${contacts.join('\n')}\n`);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    while (served.server.requests(enrol).length === 0 && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 20));
+    child.kill('SIGINT');
+    expect(await closed).toBe(130);
+    const rows = JSON.parse(stdout) as Array<{ id: string; result: string }>;
+    expect(rows.map((row) => row.id)).toEqual(contacts);
+    expect(rows.map((row) => row.result)).toEqual([...Array<string>(50).fill('cancelled'), ...Array<string>(50).fill('not_sent')]);
+    expect(served.server.requests(enrol)).toHaveLength(1);
+    expect(stderr.split('\n')[0]).toBe('crm: interrupted after 0 of 100 (50 cancelled, 50 not sent)');
+  });
+});
+
 describe('config files are never half-written', () => {
   it('a crm interrupted or killed at any moment of a write leaves a whole file, and the next write goes through at once', async () => {
     const home = freshHome();

@@ -8,7 +8,7 @@ import { toCliError, ExitCode } from '../../../cli/errors.js';
 import type { Result } from '../../../cli/result.js';
 import { isObject } from '../../../registry/values.js';
 import { buildBody } from '../../body.js';
-import { CancelledBulkError, confirmMany, countsOf, readTargets, report, resolveTargets, type Row } from '../../bulk.js';
+import { CancelledBulkError, confirmMany, countsOf, notSentRow, readTargets, report, resolveTargets, stopOnSignals, type Row } from '../../bulk.js';
 import { namingTheId, pathOf } from '../../endpoint.js';
 import type { Handler, Input } from '../../command.js';
 import type { Spec } from './command.js';
@@ -27,28 +27,36 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
   const ids = [...new Set(resolved.filter((item) => typeof item === 'string'))];
   const rows: Row[] = [];
   const client = await ctx.client();
-
-  for (let start = 0; start < ids.length; start += ENROLL_BATCH) {
-    // Cancelled: no other batch is sent, and the report says what was done.
-    if (ctx.signal.aborted) throw new CancelledBulkError(ids, rows);
-    const batch = ids.slice(start, start + ENROLL_BATCH);
-    try {
-      const data = await client.request('POST', path, { body: { ...base, contact_ids: batch }, waitOutRateLimit: true });
-      for (const id of batch) {
-        const result = outcomeOf(data, id);
-        rows.push({ id, ok: result !== 'not_found', result, error: result === 'not_found' ? 'contact not found' : null, record: null });
+  // On the command line, SIGTERM sends no other batch and Ctrl-C cancels the one under way: the contacts not sent are rows too.
+  const stop = stopOnSignals(ctx);
+  try {
+    for (let start = 0; start < ids.length && !stop.stoppedBy(); start += ENROLL_BATCH) {
+      // Cancelled: no other batch is sent, and the report says what was done.
+      if (ctx.signal.aborted) throw new CancelledBulkError(ids, rows);
+      const batch = ids.slice(start, start + ENROLL_BATCH);
+      try {
+        const data = await client.request('POST', path, { body: { ...base, contact_ids: batch }, waitOutRateLimit: true });
+        for (const id of batch) {
+          const result = outcomeOf(data, id);
+          rows.push({ id, ok: result !== 'not_found', result, error: result === 'not_found' ? 'contact not found' : null, record: null });
+        }
+      } catch (error) {
+        const failure = toCliError(namingTheId(error, invocation));
+        if (ctx.signal.aborted && failure.exitCode === ExitCode.interrupted) {
+          for (const id of batch) rows.push({ id, ok: false, result: 'cancelled', error: failure.hint ?? failure.message, record: null, failure });
+          if (stop.stoppedBy()) break;
+          throw new CancelledBulkError(ids, rows);
+        }
+        if (failure.exitCode === ExitCode.usage || failure.exitCode === ExitCode.interrupted) throw failure;
+        for (const id of batch) rows.push({ id, ok: false, result: 'failed', error: failure.message, record: null, failure });
       }
-    } catch (error) {
-      const failure = toCliError(namingTheId(error, invocation));
-      if (ctx.signal.aborted && failure.exitCode === ExitCode.interrupted) {
-        for (const id of batch) rows.push({ id, ok: false, result: 'cancelled', error: failure.hint ?? failure.message, record: null, failure });
-        throw new CancelledBulkError(ids, rows);
-      }
-      if (failure.exitCode === ExitCode.usage || failure.exitCode === ExitCode.interrupted) throw failure;
-      for (const id of batch) rows.push({ id, ok: false, result: 'failed', error: failure.message, record: null, failure });
+      ctx.progress({ done: rows.length, total: ids.length, message: `${rows.length} of ${ids.length}: ${countsOf(rows)}` });
     }
-    ctx.progress({ done: rows.length, total: ids.length, message: `${rows.length} of ${ids.length}: ${countsOf(rows)}` });
+  } finally {
+    stop.release();
   }
+  const stoppedBy = stop.stoppedBy();
+  if (stoppedBy) for (const id of ids.slice(rows.length)) rows.push(notSentRow(id, stoppedBy));
   return enrolmentReport(unresolved, rows, targets.many);
 };
 
