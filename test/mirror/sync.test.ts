@@ -3,9 +3,11 @@
 // are found by the next sync, exactly those, each once, in the change log; `--new` takes only new
 // records for a few requests; an interrupted sync leaves the replica as it was and the next one loses
 // nothing; the file is the owner's only.
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/http/core.js';
 import { PAGES_IN_FLIGHT } from '../../src/http/paginate.js';
@@ -380,6 +382,78 @@ describe('two syncs at once', () => {
     expect(read('SELECT count(*) AS n FROM contacts WHERE id = ?', gone!.id)).toEqual([{ n: 0 }]);
     await syncOnce({ tables: ['contacts'] });
     expect(read("SELECT event FROM changes WHERE resource = 'contacts' AND id = ? ORDER BY seq", gone!.id)).toEqual([{ event: 'deleted' }]);
+  });
+});
+
+/**
+ * Another process takes the replica's write lock (BEGIN IMMEDIATE), writes to it, says so, and
+ * commits HOLD_MS later: a second sync at the same moment, as cron and a person start one. A file
+ * that is not there yet is created as a sync starts one (WAL, the _meta table), the lock then taken.
+ */
+const HOLD_MS = 1500;
+function holdWriteLock(file: string): Promise<() => Promise<void>> {
+  const script = `
+    let db;
+    try { db = new (require('better-sqlite3'))(process.argv[1]); } catch { db = new (require('node:sqlite').DatabaseSync)(process.argv[1]); }
+    db.exec('PRAGMA busy_timeout = 60000');
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec('CREATE TABLE IF NOT EXISTS _meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+    db.exec('BEGIN IMMEDIATE');
+    db.prepare("INSERT OR REPLACE INTO _meta (key, value) VALUES ('other_writer', ?)").run(String(process.pid));
+    process.stdout.write('locked\\n');
+    setTimeout(() => { db.exec('COMMIT'); db.close(); }, ${HOLD_MS});
+  `;
+  const child = spawn(process.execPath, ['-e', script, file], { cwd: fileURLToPath(new URL('../..', import.meta.url)), stdio: ['ignore', 'pipe', 'inherit'] });
+  const ended = new Promise<number | null>((resolve) => child.on('close', resolve));
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('locked') && resolve(async () => void expect(await ended).toBe(0)));
+    child.on('error', reject);
+    void ended.then((code) => reject(new Error(`the lock holder ended (${code}) before it held the lock`)));
+  });
+}
+
+describe('two syncs at once: each takes the write lock before it reads what it will write over', () => {
+  it('a sync creating the replica while another writes it waits for it (BEGIN IMMEDIATE), and does not fail with SQLITE_BUSY(_SNAPSHOT)', async () => {
+    mkdirSync(dirname(path), { recursive: true });
+    const ended = await holdWriteLock(path);
+    // Deferred, its schema step would read, then find the snapshot it read stale once the other commits.
+    const replica = Replica.openForSync(path, BASE_URL);
+    replica.close();
+    await ended();
+    expect(read("SELECT key FROM _meta WHERE key IN ('other_writer', 'base_url', 'schema') ORDER BY key")).toEqual([{ key: 'base_url' }, { key: 'other_writer' }, { key: 'schema' }]);
+    expect((await syncOnce({ tables: ['contacts'] })).failure).toBeUndefined();
+  });
+
+  it('a sync applying a table while another writes waits for it, and applies (it read nothing the other changed)', async () => {
+    await syncOnce({ tables: ['contacts'] });
+    const [gone] = listAll('contacts');
+    expect(ws.api('DELETE', `/contacts/${gone!.id}`).status).toBe(200);
+    // The sync reads its pages, then applies while another process holds the write lock.
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let asked = 0;
+    const gated = new ApiClient({
+      baseUrl: BASE_URL,
+      apiKey: ws.apiKey,
+      userAgent: 'crm-test',
+      sleep: async () => {},
+      transport: async (request) => {
+        asked++;
+        const answer = await ws.transport(request);
+        await gate;
+        return answer;
+      },
+    });
+    const replica = Replica.openForSync(path, BASE_URL);
+    const running = sync({ client: gated, replica, tables: ['contacts'], mode: 'full' });
+    await until(() => asked > 0, 'the sync asks for its first page');
+    const ended = await holdWriteLock(path);
+    open();
+    const outcome = await running;
+    replica.close();
+    await ended();
+    expect(outcome.failure).toBeUndefined();
+    expect(byResource(outcome.reports).contacts).toEqual({ added: 0, changed: 0, removed: 1 });
   });
 });
 
