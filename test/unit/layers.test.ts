@@ -38,7 +38,8 @@ function sourceFiles(dir: string): string[] {
 
 /**
  * The module specifiers a source text imports: `import ... from`, `import '...'`, `export ... from`,
- * `import x = require(...)`, `import('...')` and `typeof import('...')` in a type.
+ * `import x = require(...)`, `require('...')` (a module's own require, from createRequire),
+ * `import('...')` and `typeof import('...')` in a type.
  */
 function specifiersOf(fileName: string, text: string): string[] {
   return importsIn(fileName, text).map((found) => found.specifier);
@@ -56,6 +57,7 @@ function importsIn(fileName: string, text: string): Array<{ specifier: string; t
     else if (ts.isExportDeclaration(node)) literal(node.moduleSpecifier);
     else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) literal(node.moduleReference.expression);
     else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) literal(node.arguments[0]);
+    else if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'require') literal(node.arguments[0]);
     else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) literal(node.argument.literal);
     ts.forEachChild(node, visit);
   };
@@ -136,9 +138,10 @@ describe('layers', () => {
       "const g = await import('./g.js');",
       "type H = typeof import('./h.js');",
       "const i = await import(\n  './i.js'\n);",
+      "const m = require('./m.js');",
       "// import j from './j.js';",
       "const k = \"import l from './l.js'\";",
     ].join('\n');
-    expect(specifiersOf('sample.ts', text)).toEqual(['./a.js', './b.js', './c.js', './d.js', './e.js', './f.js', './g.js', './h.js', './i.js']);
+    expect(specifiersOf('sample.ts', text)).toEqual(['./a.js', './b.js', './c.js', './d.js', './e.js', './f.js', './g.js', './h.js', './i.js', './m.js']);
   });
 });
