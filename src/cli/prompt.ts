@@ -11,7 +11,7 @@ export interface Choice {
 }
 
 export interface Prompter {
-  input(message: string, options?: { default?: string; required?: boolean; validate?: (value: string) => string | true }): Promise<string>;
+  input(message: string, options?: { required?: boolean; validate?: (value: string) => string | true }): Promise<string>;
   password(message: string): Promise<string>;
   confirm(message: string, defaultValue?: boolean): Promise<boolean>;
   select(message: string, choices: Choice[], defaultValue?: string): Promise<string>;
@@ -38,7 +38,6 @@ export function createPrompter(io: IOStreams): Prompter {
         input(
           {
             message,
-            default: options.default,
             required: options.required,
             validate: options.validate,
           },

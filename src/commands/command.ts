@@ -26,8 +26,6 @@ interface McpHints {
   openWorld?: boolean;
   /** It makes the change another tool makes (deals_stage: deals_update with a stage): it carries that tool's hints. */
   sameChangeAs?: EndpointName;
-  /** A list whose records are no one resource's (search results, per-stage totals): what it shows an agent unless asked for more. */
-  brief?: readonly string[];
   /** More an agent must know before calling it (a rate limit). */
   note?: string;
   /** Options a call must give that the command line may give otherwise (deals_stage's stage: its last argument there). */

@@ -107,7 +107,7 @@ function dispatch(store: Store, apiKey: string, request: SandboxRequest, sameKey
   const body = method === 'POST' || method === 'PATCH' ? parseBody(request.body) : {};
   const context = { store, params, query: url.searchParams, body };
   const reply = method === 'GET' ? store.read(() => route.handler(context)) : store.write(() => route.handler(context));
-  return jsonResponse(reply.status, reply.data, null, reply.headers);
+  return jsonResponse(reply.status, reply.data, null);
 }
 
 /** Answers one request with the service's envelope; never throws. */

@@ -47,7 +47,6 @@ export function conflict(message: string): ApiError {
 export interface Reply {
   status: number;
   data: unknown;
-  headers?: Record<string, string>;
 }
 
 export function ok(data: unknown): Reply {

@@ -157,12 +157,13 @@ function inputSchemaOf(op: EndpointCommand, brief: readonly string[] | undefined
 }
 
 /**
- * What a list returns an agent unless it asks for more: its definition's, else its resource's brief
- * fields; undefined for a list of the command's own rows (a bulk report).
+ * What a list returns an agent unless it asks for more: its resource's brief fields, else (search
+ * results, per-stage totals) its table's columns; undefined for a list of the command's own rows (a
+ * bulk report).
  */
 function briefOf(op: EndpointCommand): readonly string[] | undefined {
   if (op.kind !== 'list') return undefined;
-  return op.mcp.brief ?? (op.resource ? RESOURCES[op.resource].brief : op.columns);
+  return op.resource ? RESOURCES[op.resource].brief : op.columns;
 }
 
 /**
