@@ -46,8 +46,6 @@ interface ScanOptions {
    * ignored a filter), the list is read as for a filter the service does not have.
    */
   selected?: boolean;
-  /** Records read at most (PART_READ_MAX). */
-  max?: number;
   /** A newest-first list is read from its head up to this record (created before what the part wants): nothing after it can match. */
   stopAt?: (record: JsonObject) => boolean;
   /** The part wants no more than this many records (a contact is in a sequence once): the read stops there, complete. */
@@ -64,7 +62,7 @@ export async function scan(client: ApiClient, path: string, query: Query, option
       return { matched: records, count: Math.max(page.total ?? 0, records.length), complete, read: records.length, total: page.total, local: false };
     }
   }
-  const max = options.max ?? PART_READ_MAX;
+  const max = PART_READ_MAX;
   // A read that stops early (at a record created before what the part wants, at enough) asks for a page at a time.
   const walk = new Walk(client, path, query, { limit: max, key: options.key, concurrency: options.stopAt || options.enough ? 1 : PAGES_IN_FLIGHT });
   const matched: JsonObject[] = [];
