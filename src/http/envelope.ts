@@ -92,9 +92,12 @@ export interface ListPage {
   key?: string;
 }
 
-/** The count of a list: a number, or digits as text (a SQL count that a database driver gives as a string). */
+/**
+ * The count of a list: a whole number, or digits as text (a SQL count that a database driver gives as
+ * a string). Anything else (-3, 2.5, 1e400, which JSON reads as Infinity) counts nothing: it is no total.
+ */
 function totalOf(value: unknown): number | undefined {
-  if (typeof value === 'number') return value;
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
   return typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : undefined;
 }
 

@@ -189,6 +189,14 @@ describe('other workspaces', () => {
     expect(json(all)).toEqual(records);
   });
 
+  it.each([['-3'], ['2.5'], ['1e400']])('reads a total of %s as no total: the footer said "of -3" (or 2.5, or Infinity)', async (total) => {
+    const records = Array.from({ length: 5 }, (_, n) => ({ id: `con_odd${n}`, name: `Odd ${n}` }));
+    ws.fault({ status: 200, body: `{"data": {"contacts": ${JSON.stringify(records)}, "total": ${total}}, "error": null}` });
+    const table = await run(['contacts', 'list', '--limit', '5'], { ws, tty: { stdout: true, stderr: true, columns: 120 } });
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stderr).toMatch(/^Showing 1-5 contacts; more with --offset 5, or --all\.$/m);
+  });
+
   it('-q says on stderr how many records it printed no id for (a workspace that spells it ID or uuid), rather than printing nothing and nothing said', async () => {
     ws.fault({ status: 200, body: JSON.stringify([{ ID: 'u1', name: 'Upper' }, { id: 'x2', name: 'Lower' }, { ID: 'u3', name: 'Upper' }]) });
     const result = await run(['contacts', 'list', '-q'], { ws });
