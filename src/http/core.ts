@@ -3,7 +3,7 @@
 // codes or terminals: the CLI maps its HttpErrors (src/cli/errors.ts) and decides how to wait.
 
 import { HttpError, cancelledError, invalidRequest } from './errors.js';
-import { parseBody, readEnvelope, unwrapList, type ErrorMember, type ListPage } from './envelope.js';
+import { NESTING_MAX, nestsTooDeep, parseBody, readEnvelope, unwrapList, type ErrorMember, type ListPage } from './envelope.js';
 import { Pace, sleep as abortableSleep } from './pace.js';
 import { TIMEOUT_DEFAULT_SECONDS } from '../registry/global.js';
 import { API_KEY_HEADER, API_PREFIX } from '../registry/service.js';
@@ -136,6 +136,13 @@ export class ApiClient {
     } catch {
       if (response.status >= 400) throw this.statusError(response.status, plainTextError(response));
       throw new HttpError('malformed', `malformed response from the service (HTTP ${response.status}, not JSON)`, {
+        status: response.status,
+        code: 'malformed_response',
+      });
+    }
+    if (nestsTooDeep(response.body)) {
+      if (response.status >= 400) throw this.statusError(response.status, undefined);
+      throw new HttpError('malformed', `malformed response from the service (HTTP ${response.status}, JSON nested deeper than ${NESTING_MAX} levels)`, {
         status: response.status,
         code: 'malformed_response',
       });

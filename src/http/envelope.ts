@@ -25,6 +25,31 @@ export function recordCreatedAt(record: unknown): string | undefined {
   return isObject(record) && typeof record.created_at === 'string' ? record.created_at : undefined;
 }
 
+/**
+ * Arrays and objects inside one another a body may hold. JSON.parse reads any depth, but crm's
+ * readers and writers (JSON.stringify among them) recurse: a body of 10 KB nested 5,000 deep ended a
+ * command with 'crm: Maximum call stack size exceeded' (exit 1). No record of a CRM nests so deep.
+ */
+export const NESTING_MAX = 500;
+
+/** The body (JSON text) nests arrays and objects deeper than NESTING_MAX. */
+export function nestsTooDeep(text: string): boolean {
+  if (text.length <= NESTING_MAX) return false;
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const char = text.charCodeAt(index);
+    if (inString) {
+      if (char === 0x5c) index++; // a backslash: the next character is escaped
+      else if (char === 0x22) inString = false;
+    } else if (char === 0x22) inString = true;
+    else if (char === 0x5b || char === 0x7b) {
+      if (++depth > NESTING_MAX) return true;
+    } else if (char === 0x5d || char === 0x7d) depth--;
+  }
+  return false;
+}
+
 /** Throws a SyntaxError for a body that is not JSON (the caller maps that to a malformed response). */
 export function parseBody(text: string): ParsedBody {
   return readEnvelope(text.trim() === '' ? null : JSON.parse(text));

@@ -197,6 +197,23 @@ describe('other workspaces', () => {
     expect(table.stderr).toMatch(/^Showing 1-5 contacts; more with --offset 5, or --all\.$/m);
   });
 
+  it('a body nested deeper than 500 levels is a malformed response (exit 6, one line): it was "crm: Maximum call stack size exceeded", exit 1', async () => {
+    const deep = (depth: number) => `{"data": {"id": "con_deep", "name": "Deep", "nested": ${'['.repeat(depth)}${']'.repeat(depth)}}, "error": null}`;
+    for (const format of [[], ['--json'], ['-o', 'csv']]) {
+      ws.fault({ match: /con_deep/, status: 200, body: deep(5_000), times: Infinity });
+      const result = await run(['contacts', 'get', 'con_deep', ...format], { ws });
+      ws.verifyFaults();
+      expect(result.code, result.stderr).toBe(6);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(/^crm: malformed response from the service \(HTTP 200, JSON nested deeper than 500 levels\)\n/);
+    }
+    // 500 levels, the envelope's included, are read and printed.
+    ws.fault({ status: 200, body: deep(497) });
+    const fine = await run(['contacts', 'get', 'con_deep', '--json'], { ws });
+    expect(fine.code, fine.stderr).toBe(0);
+    expect(JSON.parse(fine.stdout).name).toBe('Deep');
+  });
+
   it('-q says on stderr how many records it printed no id for (a workspace that spells it ID or uuid), rather than printing nothing and nothing said', async () => {
     ws.fault({ status: 200, body: JSON.stringify([{ ID: 'u1', name: 'Upper' }, { id: 'x2', name: 'Lower' }, { ID: 'u3', name: 'Upper' }]) });
     const result = await run(['contacts', 'list', '-q'], { ws });
