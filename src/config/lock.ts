@@ -4,6 +4,7 @@
 
 import { linkSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { resolve } from 'node:path';
 
 export interface LockHolder {
   pid?: number;
@@ -14,6 +15,12 @@ type LockAttempt = { acquired: true; release(): void } | { acquired: false; hold
 
 /** A lock file whose holder cannot be named (cut short while written) is stale after this long. */
 const UNNAMED_STALE_MS = 30_000;
+/**
+ * The locks this process holds. A lock naming this process's pid that is not among them was left by
+ * an earlier process given the same pid: in a container, a crm killed (out of memory, say) and
+ * started again is pid 1 both times, and the lock looked held by a live process forever.
+ */
+const held = new Set<string>();
 
 /** Takes the lock at PATH unless a live process holds it; a lock of a process that is gone is taken over. */
 export function tryLock(path: string): LockAttempt {
@@ -21,7 +28,14 @@ export function tryLock(path: string): LockAttempt {
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
       writeFileSync(path, mine, { flag: 'wx', mode: 0o600 });
-      return { acquired: true, release: () => releaseIfMine(path, mine) };
+      held.add(resolve(path));
+      return {
+        acquired: true,
+        release: () => {
+          held.delete(resolve(path));
+          releaseIfMine(path, mine);
+        },
+      };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
@@ -67,6 +81,7 @@ function isGone(holder: LockHolder, path: string): boolean {
   }
   // Another machine's process cannot be asked (a shared drive): it holds the lock.
   if (holder.host !== undefined && holder.host !== hostname()) return false;
+  if (holder.pid === process.pid) return !held.has(resolve(path));
   try {
     process.kill(holder.pid, 0);
     return false;

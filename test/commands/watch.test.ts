@@ -4,7 +4,7 @@
 import { createHmac } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Transport } from '../../src/transport/types.js';
@@ -295,6 +295,15 @@ describe('crm watch: its state file', () => {
     expect((await first.stop()).code).toBe(0);
     // Released: the next watch may use it.
     expect((await watch(['contacts', '--once', '--state', state])).code).toBe(0);
+  });
+
+  it('a lock left by a watch that was killed, naming the pid this watch has (a container started again: pid 1 both times), is taken over: it was refused for good', async () => {
+    const state = stateFile();
+    writeFileSync(`${state}.lock`, `${process.pid} ${hostname()}\n`);
+    const result = await watch(['contacts', '--once', '--state', state]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(existsSync(state)).toBe(true);
+    expect(existsSync(`${state}.lock`)).toBe(false);
   });
 
   it('a --state that can no longer be written stops the watch (exit 1) naming the state file, not a temporary file', async () => {
