@@ -33,7 +33,8 @@
 //   not given out are taken too. Each page starts one record earlier to show it. The walk standing
 //   among more records of one instant than half a page (a bulk import) trusts their order, since no
 //   page may show where they begin, until a page shows the service changes it: then it fails with
-//   WalkUnordered, never ends with one missing.
+//   WalkUnordered, never ends with one missing. A walk continued from a position (an MCP cursor)
+//   knows too few of the records given out before to tell them from unread ones: it trusts the order.
 //
 // test/unit/walk.property.test.ts checks all of this against a model of such a list.
 
@@ -494,16 +495,16 @@ export class Walk implements AsyncIterable<unknown> {
    */
   private sameInstantBefore(page: Page, items: readonly unknown[], at: number): unknown[] | undefined {
     const instant = at < 0 ? undefined : recordCreatedAt(items[at]);
-    if (instant === undefined) return [];
+    // A walk continued from a position (an MCP cursor) knows only the last few records given out
+    // before: others of the instant would look unread and be given twice. It trusts the order.
+    if (instant === undefined || this.options.from !== undefined) return [];
     // Where the instant begins in the page.
     let start = at;
     while (start > 0 && recordCreatedAt(items[start - 1]) === instant) start--;
     const before = items.slice(start, at);
     const unread = before.filter((record) => !this.given.has(this.keyOf(record)));
     if (start > 0 || page.offset === 0) return unread;
-    // A walk continued from a position knows nothing of the instant it stands in: as for a long run.
-    const unknown = this.count === 0 && this.options.from !== undefined;
-    const long = unknown || (this.amongSameInstant() && instant === this.lastCreated && this.sameInstant >= MAX_MARGIN);
+    const long = this.amongSameInstant() && instant === this.lastCreated && this.sameInstant >= MAX_MARGIN;
     if (!long) return undefined;
     // More of them than half a page (a bulk import): no page may show where they begin. Their order
     // is trusted when the page lists those read before it again in the order they were read, enough

@@ -163,6 +163,19 @@ describe('records created at the same instant, listed in another order by each a
   });
 });
 
+describe('continued from where another walk stood (an MCP cursor), among records of one instant', () => {
+  // The walk continued knows only the last 3 records given out before: the others of the instant
+  // looked unread (given twice), or out of order (WalkUnordered).
+  it.each([[5], [300]])('instants of %i records: gives the rest once, with no error', async (each) => {
+    for (const limit of [20, 47, 60, 130]) {
+      const first = await churn({ seed: limit, size: 0, rate: 0, concurrency: 1, shape: 'total', shuffle: false, list: sameInstantRows(300, each), limit, resumable: true });
+      const rest = await churn({ seed: limit + 1, size: 0, rate: 0, concurrency: 1, shape: 'total', shuffle: false, list: first.list, from: first.walk.position() });
+      expect(rest.error, `--limit ${limit}`).toBeUndefined();
+      expect([...first.given, ...rest.given], `--limit ${limit}`).toEqual(first.initial);
+    }
+  });
+});
+
 /** SIZE records, newest first, created EACH at one instant (the last instant may hold fewer). */
 function sameInstantRows(size: number, each: number): Row[] {
   return Array.from({ length: size }, (_, index) => ({ id: `t${size - index}`, created_at: new Date(Date.UTC(2024, 0, 1) + Math.floor((size - index) / each) * 1000).toISOString(), n: size - index }));
