@@ -169,9 +169,11 @@ async function listResult(ctx: Context, invocation: Call, query: Query): Promise
   const offset = options.offset as number | undefined;
   if (walks(invocation)) {
     const walk = await walkList(client, invocation, path, { ...query, offset }, limit);
-    return list(walk, view, undefined, walk);
+    return list(namingTheIdOf(walk, invocation), view, undefined, walk);
   }
-  const page = await client.list(path, { ...query, limit, offset }, op.listKey);
+  const page = await client.list(path, { ...query, limit, offset }, op.listKey).catch((error: unknown) => {
+    throw namingTheId(error, invocation);
+  });
   const size = limit ?? PAGE_DEFAULT;
   // --limit holds when the service sends more (it ignores limit): the rest are the next --offset's.
   const rows = limit === undefined ? page.items : page.items.slice(0, limit);
@@ -182,6 +184,15 @@ async function listResult(ctx: Context, invocation: Call, query: Query): Promise
 /** A list read as a walk, streamed; a walk asked for (MCP) goes on from its cursor and can be continued again. */
 export function walkList(client: ApiClient, { command, walk }: Call, path: string, query: Query, limit?: number): Promise<Walk> {
   return streamedWalk(client, path, query, { limit, key: command.listKey, from: walk?.from, resumable: walk !== undefined });
+}
+
+/** A walk's records; a 404 of a record's list (contacts notes list ID, sequences contacts ID) names that record's id. */
+async function* namingTheIdOf(walk: Walk, invocation: Call): AsyncGenerator<unknown> {
+  try {
+    yield* walk;
+  } catch (error) {
+    throw namingTheId(error, invocation);
+  }
 }
 
 /** Whether a list is read as a walk: --all, --limit above a page, or a walk asked for (MCP). */
@@ -254,7 +265,25 @@ export function notFoundNamed(error: unknown, noun: string, id: string): unknown
   const named = /^(\w+) not found$/i.exec(said)?.[1]?.toLowerCase();
   const another = named !== undefined && named !== noun && named in RESOURCES;
   const message = !another && /^(\w+ )?not found$|^HTTP 404\b/i.test(said) ? `${noun} ${id} not found` : said.includes(id) ? said : `${said} (${noun} ${id})`;
-  return new CliError(message, ExitCode.notFound, { status: 404, code: error.code });
+  const kind = kindOfId(id);
+  const hint = kind && kind !== noun ? `${id} looks like ${possessive(kind)} id, not ${possessive(noun)}` : undefined;
+  return new CliError(message, ExitCode.notFound, { status: 404, code: error.code, hint });
+}
+
+/**
+ * The resource an id's prefix names, where a workspace writes its ids so (deal_x: a deal); undefined
+ * when it names none, or several. Only a hint after a 404: the spec leaves the form of ids open, so
+ * an id is never refused for its prefix.
+ */
+function kindOfId(id: string): string | undefined {
+  const prefix = /^([a-z]{3,})_[a-z0-9]/i.exec(id)?.[1]?.toLowerCase();
+  const kinds = prefix ? Object.keys(RESOURCES).filter((noun) => noun.startsWith(prefix)) : [];
+  return kinds.length === 1 ? kinds[0] : undefined;
+}
+
+/** "a deal's", "an account's". */
+function possessive(noun: string): string {
+  return `${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}'s`;
 }
 
 /** Which record a one-id command is about: the noun of the path's first collection, and its id. */

@@ -677,6 +677,12 @@ describe('crm mcp: the rest', () => {
     expect(textOf(twins)).toBe(`2 accounts have name "Twin Hint Ltd": ${second.id}, ${first.id} (pass one of the ids instead)`);
   });
 
+  it('an id of another kind is not found naming the record asked for, with the kind its prefix says, in a list of a record\'s too', async () => {
+    const session = await open();
+    expect(textOf(await call(session, 'contacts_notes_list', { id: DEMO.deal }))).toBe(`contact ${DEMO.deal} not found (${DEMO.deal} looks like a deal's id, not a contact's)`);
+    expect(textOf(await call(session, 'deals_get', { id: DEMO.contact }))).toBe(`deal ${DEMO.contact} not found (${DEMO.contact} looks like a contact's id, not a deal's)`);
+  });
+
   it('an unknown tool: one prefix, and the tool it most likely meant', async () => {
     const session = await open();
     await expect(session.client.callTool({ name: 'contacts_lsit', arguments: {} })).rejects.toThrow(/^MCP error -32602: unknown tool "contacts_lsit"; did you mean "contacts_list"\?$/);

@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DEMO } from '../../src/registry/demo.js';
 import { json, run, useWorkspace } from '../helpers/inprocess.js';
 
 const ws = useWorkspace();
@@ -239,6 +240,35 @@ describe('tasks complete', () => {
     expect(suggestion.code).toBe(4);
     expect(suggestion.stderr).toBe('crm: suggestion sug_missing not found\n');
     expect((await run(['tasks', 'complete'], { ws })).code).toBe(2);
+  });
+});
+
+describe('an id of another kind (a deal id given to contacts view)', () => {
+  it('is not found, exit 4, naming the record asked for, with a hint naming the kind its prefix says; a list of a record\'s (notes, a sequence\'s contacts) names it too', async () => {
+    for (const [argv, noun, kind] of [
+      [['contacts', 'view', DEMO.deal], 'contact', "a deal's"],
+      [['contacts', 'get', DEMO.deal], 'contact', "a deal's"],
+      [['accounts', 'view', DEMO.contact], 'account', "a contact's"],
+      [['deals', 'stage', DEMO.contact, 'negotiation'], 'deal', "a contact's"],
+      [['tasks', 'complete', DEMO.contact], 'task', "a contact's"],
+      [['contacts', 'notes', 'list', DEMO.deal], 'contact', "a deal's"],
+      [['contacts', 'notes', 'list', DEMO.deal, '--all'], 'contact', "a deal's"],
+      [['sequences', 'contacts', DEMO.task], 'sequence', "a task's"],
+    ] as const) {
+      const id = argv.find((arg) => arg.includes('_'))!;
+      const result = await run([...argv], { ws });
+      expect(result.code, argv.join(' ')).toBe(4);
+      const article = /^[aeiou]/.test(noun) ? 'an' : 'a';
+      expect(result.stderr, argv.join(' ')).toBe(`crm: ${noun} ${id} not found\nhint: ${id} looks like ${kind} id, not ${article} ${noun}'s\n`);
+    }
+  });
+
+  it('an unknown id whose prefix names no other kind, or its own, gets no hint', async () => {
+    for (const id of ['con_missing', 'zzz_missing', 'c_1', '12345']) {
+      const result = await run(['contacts', 'get', id], { ws });
+      expect(result.code, id).toBe(4);
+      expect(result.stderr, id).toBe(`crm: contact ${id} not found\n`);
+    }
   });
 });
 
