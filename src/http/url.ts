@@ -22,6 +22,15 @@ export function maskCredentials(text: string): string {
   });
 }
 
+/** A host, with a port or a path perhaps, written without its scheme. */
+const SCHEMELESS = /^[a-z0-9.-]+(:\d+)?(\/[^\s?#]*)?$/i;
+
+/** What a host without its scheme most likely meant: http for this machine (crm sandbox serve), https for any other. */
+function schemeFor(hostAndRest: string): 'http' | 'https' {
+  const host = hostAndRest.split(/[:/]/)[0]!.toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) ? 'http' : 'https';
+}
+
 /**
  * Normalises a user-given base URL: scheme required (http, https), no trailing slash,
  * and a URL with no path gets the spec's /api/v1 appended.
@@ -31,6 +40,8 @@ export function normalizeBaseUrl(input: string): string {
   // The URL parser would drop a line break or a tab silently: such a URL is refused, not cleaned up.
   const unsendable = unsendableUrl(input.trim());
   if (unsendable) throw invalidRequest(`invalid base URL ${JSON.stringify(shown)}: ${unsendable}`);
+  // A host with no scheme: localhost:3000 would parse as the scheme "localhost:", crm.example.com as nothing.
+  if (SCHEMELESS.test(input.trim())) throw invalidRequest(`invalid base URL: ${shown} (no scheme)`, `give a full URL with its scheme: ${schemeFor(input.trim())}://${input.trim()}`);
   let url: URL;
   try {
     url = new URL(input.trim());

@@ -37,6 +37,23 @@ describe('every check before the first request', () => {
   });
 
   it.each([
+    ['localhost:3000', 'http://localhost:3000'],
+    ['127.0.0.1:8080/api/v1', 'http://127.0.0.1:8080/api/v1'],
+    ['crm.example.com', 'https://crm.example.com'],
+    ['crm.example.com:8443', 'https://crm.example.com:8443'],
+  ])('a base URL without its scheme (%s; host:port once parsed as the scheme "localhost:") exits 2 saying so, with the URL meant, from the flag or CRM_BASE_URL; nothing sent', async (given, meant) => {
+    for (const [argv, extra] of [
+      [['--base-url', given, 'contacts', 'list'], {}],
+      [['contacts', 'list'], { CRM_BASE_URL: given }],
+    ] as const) {
+      const result = await run([...argv], { ws, env: env(extra) });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(`crm: invalid base URL: ${given} (no scheme)\nhint: give a full URL with its scheme: ${meant}\n`);
+    }
+    expect(ws.requests()).toHaveLength(0);
+  });
+
+  it.each([
     [['contacts', 'list', '--limit', '1', '--fields', 'id,nmae'], 'crm: unknown field "nmae" for contacts (fields: id, name, email, company, phone, title, status, account_id, list_ids, score, next_best_action, scored_at, created_at, updated_at)'],
     [['deals', 'get', 'deal_1', '--fields', 'name,activites.0.to_stage'], 'crm: unknown field "activites.0.to_stage" for deals (fields: id, name, amount, currency, stage, status, account_id, contact_id, close_date, created_at, updated_at, activities, activity)'],
     [['tasks', 'complete', 'task_1', '--fields', 'id,record.title,eror'], 'crm: unknown field "eror" for tasks (fields: id, ok, result, error, record)'],
