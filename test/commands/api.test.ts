@@ -150,3 +150,25 @@ describe('crm api -i', () => {
     expect(ws.requests()).toEqual([]);
   });
 });
+
+describe('crm api: a path the service has no endpoint for', () => {
+  it('its 404 says which endpoint it most likely meant, the ids given kept; a known path (a record not found) and one near nothing have no hint', async () => {
+    for (const [argv, meant] of [
+      [['api', '/contact'], '/contacts'],
+      [['api', `/contacts/${DEMO.contact}/note`], `/contacts/${DEMO.contact}/notes`],
+      [['api', '-X', 'POST', `/contacts/${DEMO.contact}/sequence`, '-f', `sequence_id=${DEMO.sequence}`], `/contacts/${DEMO.contact}/sequences`],
+      [['api', '/pipeline/stage'], '/pipeline/stages'],
+    ] as const) {
+      const result = await run([...argv], { ws });
+      expect(result.code, argv.join(' ')).toBe(4);
+      const path = argv.find((arg) => arg.startsWith('/'))!;
+      expect(result.stderr.split('\n')[1], argv.join(' ')).toBe(`hint: no endpoint ${path} in the service's API: did you mean ${meant}?`);
+    }
+    const missing = await run(['api', '/contacts/con_missing'], { ws });
+    expect(missing.code).toBe(4);
+    expect(missing.stderr).toBe('crm: Contact not found\n');
+    const nowhere = await run(['api', '/nothing/here'], { ws });
+    expect(nowhere.code).toBe(4);
+    expect(nowhere.stderr).toBe('crm: Not found: GET /api/v1/nothing/here\n');
+  });
+});

@@ -1,14 +1,15 @@
 // crm api [METHOD] PATH: raw access to any endpoint through the same core (auth, retries, errors), with
 // the same printer: JSON unless a format is asked for, --fields and -q as everywhere.
 
-import { usageError } from '../../cli/errors.js';
+import { CliError, toCliError, usageError } from '../../cli/errors.js';
 import { safeLine } from '../../cli/format.js';
 import { deepMerge, parseChoice, parseSetPairs, readSource, checkKeys } from '../../cli/input.js';
 import { list, record, type Result } from '../../cli/result.js';
 import { ENDPOINTS } from '../../registry/endpoints.js';
-import { isObject } from '../../registry/values.js';
+import { closestName, isObject } from '../../registry/values.js';
 import type { Query } from '../../http/url.js';
 import { HEADER_VALUE, reason } from '../../http/core.js';
+import { HttpError } from '../../http/errors.js';
 import { API_KEY_HEADER, API_METHODS, API_PREFIX } from '../../registry/service.js';
 import { streamedWalk } from '../stream.js';
 import type { Handler } from '../command.js';
@@ -44,7 +45,9 @@ export const run: Handler<Spec> = async (ctx, { args, options }) => {
 
   const client = await ctx.client();
   if (options.paginate) return list(await streamedWalk(client, path, query, { headers }));
-  const answer = await client.exchange(method, path, { query, body, headers });
+  const answer = await client.exchange(method, path, { query, body, headers }).catch((error: unknown) => {
+    throw withPathHint(error, path);
+  });
   const result = resultOf(options.raw ? answer.envelope : answer.data);
   return options.include ? { ...result, head: headLines(answer.status, answer.headers) } : result;
 };
@@ -127,14 +130,36 @@ function splitPath(input: string): { path: string; query: Query } {
   return { path: encoded, query: Object.fromEntries(new URLSearchParams(search)) };
 }
 
+/** The registry's path templates that PATH fits, `{id}` standing for any one segment. */
+function fitsEndpoint(segments: readonly string[], template: string): boolean {
+  const parts = template.split('/').filter(Boolean);
+  return parts.length === segments.length && parts.every((part, at) => /^\{\w+\}$/.test(part) || part === segments[at]);
+}
+
+/**
+ * A 404 of a path the spec has no endpoint for (a typo: /contact, /contacts/ID/note) says which it
+ * most likely meant, its ids kept; a 404 of a known path (a record not found) is as it was.
+ */
+function withPathHint(error: unknown, path: string): unknown {
+  if (!(error instanceof HttpError) || error.status !== 404) return error;
+  const segments = path.split('/').filter(Boolean);
+  const templates = [...new Set(Object.values(ENDPOINTS).map((endpoint) => endpoint.path))];
+  if (templates.some((template) => fitsEndpoint(segments, template))) return error;
+  // Each template with the given path's own segments in its placeholders, where it has as many.
+  const candidates = templates.map((template) => {
+    const parts = template.split('/').filter(Boolean);
+    return `/${parts.map((part, at) => (/^\{\w+\}$/.test(part) && parts.length === segments.length ? segments[at] : part)).join('/')}`;
+  });
+  const meant = closestName(path, candidates);
+  if (!meant) return error;
+  const failure = toCliError(error);
+  return new CliError(failure.message, failure.exitCode, { status: failure.status, code: failure.code, hint: `no endpoint ${path} in the service's API: did you mean ${meant}?` });
+}
+
 /** The path template of the registry's GET that PATH calls, when that GET answers one record (a get, /analytics). */
 function oneRecordEndpoint(path: string): string | undefined {
   const segments = path.split('/').filter(Boolean);
-  const matches = (template: string) => {
-    const parts = template.split('/').filter(Boolean);
-    return parts.length === segments.length && parts.every((part, at) => part === '{id}' || part === segments[at]);
-  };
-  return Object.values(ENDPOINTS).find((endpoint) => endpoint.method === 'GET' && endpoint.kind === 'get' && matches(endpoint.path))?.path;
+  return Object.values(ENDPOINTS).find((endpoint) => endpoint.method === 'GET' && endpoint.kind === 'get' && fitsEndpoint(segments, endpoint.path))?.path;
 }
 
 /** -f values are always strings: quote them so that --set's JSON reading keeps them as text. */
