@@ -530,6 +530,8 @@ describe('crm mcp: text from the service is escaped for the model', () => {
     expect(JSON.parse(textOf(get)).name).toBe('Red\\u001b[31m alert\\u0007');
     const notes = await call(session, 'contacts_notes_list', { id: contact });
     expect(notes.structuredContent.items[0].body).toBe('line one\nline\ttwo\r\n\\u001b]52;c;cGF5bG9hZA==\\u0007');
+    // And the instructions tell the model what such an escape is.
+    expect(session.client.getInstructions()).toContain('Control, invisible and direction-changing characters in them are written as \\uXXXX escapes.');
   });
 });
 
