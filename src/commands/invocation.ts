@@ -36,7 +36,7 @@ export function parseInvocation<C extends Command>(command: C, rawArgs: Values, 
     const label = `--${flagName(field)}`;
     // `--status "$STATUS"` with nothing in it: sent as status= the filter selects nothing, and every
     // record comes back (the sandbox), to be piped into an update or a delete.
-    if (LIST_FILTERS.has(field) && typeof raw === 'string' && raw.trim() === '') throw usageError(`invalid ${label} ${JSON.stringify(raw)} (an empty filter)`, 'leave the flag out to list every record');
+    if (LIST_FILTERS.has(field) && typeof raw === 'string' && raw.trim() === '') throw usageError(`invalid ${label} ${JSON.stringify(raw)} (an empty filter)`, `leave ${label} out to list every record`);
     options[field.name] = field.repeatable ? (Array.isArray(raw) ? raw : [raw]).map((item) => parseField(item, field, label)) : parseField(raw, field, label);
   }
   if (options.all && options.limit !== undefined) throw usageError('--all and --limit cannot be used together', '--all has no limit');

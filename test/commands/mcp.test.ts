@@ -632,6 +632,9 @@ describe('crm mcp: the rest', () => {
     const before = ws.requests().length;
     const refused = await call(session, 'contacts_list', { status: '' });
     expect(refused).toMatchObject({ isError: true, content: [{ text: 'invalid arguments for contacts_list: status must NOT have fewer than 1 characters' }] });
+    // Blank is empty too, and the way out is said in the tool's words (an argument, not a flag).
+    const blank = await call(session, 'contacts_list', { search: '  ' });
+    expect(blank).toMatchObject({ isError: true, content: [{ text: 'invalid search "  " (an empty filter) (leave search out to list every record)' }] });
     expect(ws.requests().slice(before)).toEqual([]);
   });
 
