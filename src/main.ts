@@ -252,9 +252,41 @@ export async function main(argv: string[], init: MainInit = {}): Promise<number>
     if (!(error instanceof CommanderError)) throw error;
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 0;
     // Commander's usage errors are exit 2, in one line (its "did you mean" comes on a line of its own).
-    return usageFailure(error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' '));
+    const message = error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
+    return usageFailure(message, /Did you mean/.test(message) ? undefined : wayOut(program, words, error));
   }
   return exitCode;
+}
+
+/** Words people bring from other tools for what crm names otherwise; offered only where the command exists. */
+const SYNONYMS: Readonly<Record<string, readonly string[]>> = {
+  show: ['view', 'get'],
+  describe: ['view', 'get'],
+  add: ['create'],
+  move: ['stage'],
+  login: ['auth login'],
+  logout: ['auth logout'],
+  whoami: ['auth status'],
+};
+
+/**
+ * What to do after an unknown command or option commander has no near name for: the command a word
+ * of another tool means (`crm contacts show`: `crm contacts view`; `crm login`: `crm auth login`),
+ * else where the commands or flags are listed.
+ */
+function wayOut(program: Command, words: readonly string[], error: CommanderError): string | undefined {
+  // The command path: the leading words that name commands (an option's value is not among the words).
+  const path: string[] = [];
+  for (const word of words) if (findCommand(program, [...path, word]) && path.length === words.indexOf(word)) path.push(word);
+  const help = ['crm', ...path, '--help'].join(' ');
+  const unknown = /'([^']*)'/.exec(error.message)?.[1] ?? '';
+  if ((unknown === 'version' || unknown === '-v') && path.length === 0) return '`crm --version` prints the version';
+  if (error.code === 'commander.unknownOption') return path.length === 0 ? '`crm help flags` lists the global flags' : `\`${help}\` lists its flags, \`crm help flags\` the global ones`;
+  if (error.code !== 'commander.unknownCommand') return undefined;
+  // The tree is built only along the words given: a synonym in another group is checked by its group.
+  const meant = (SYNONYMS[unknown] ?? []).find((words) => findCommand(program, [...path, words.split(' ')[0]!]));
+  if (meant) return `did you mean \`${['crm', ...path, meant].join(' ')}\`?`;
+  return `\`${help}\` lists the commands`;
 }
 
 /** What an unknown `crm help WORDS` most likely meant: a topic, or a command with its last word misspelt. */

@@ -47,10 +47,10 @@ describe('errors as --json prints them, whichever way JSON was asked for (item 1
     for (const argv of [['contacts', 'list', '--bogus'], ['contacts', 'lst'], ['contacts', 'list', '--limit', '0']]) {
       const result = await run(argv, { env: home });
       expect(result.code).toBe(2);
-      expect(result.stderr, argv.join(' ')).toMatch(/\n\{"error":\{"message":.*"exit_code":2\}\}\n$/);
+      expect(result.stderr, argv.join(' ')).toMatch(/\n\{"error":\{"message":.*"exit_code":2(,"hint":"[^\n]*")?\}\}\n$/);
     }
     // A flag that asks for another format wins over the profile's, for these errors as for the others.
-    expect((await run(['contacts', 'list', '--bogus', '-o', 'tsv'], { env: home })).stderr).toBe("crm: unknown option '--bogus'\n");
+    expect((await run(['contacts', 'list', '--bogus', '-o', 'tsv'], { env: home })).stderr).toBe("crm: unknown option '--bogus'\nhint: `crm contacts list --help` lists its flags, `crm help flags` the global ones\n");
   });
 
   it('a format that is not JSON prints no JSON error object', async () => {

@@ -148,6 +148,30 @@ describe('help topics', () => {
   });
 });
 
+describe('an unknown command or option with no near name says what to do', () => {
+  it.each([
+    [['contacts', 'show', 'con_1'], "unknown command 'show'", 'did you mean `crm contacts view`?'],
+    [['tasks', 'show', 'task_1'], "unknown command 'show'", 'did you mean `crm tasks view`?'],
+    [['contacts', 'add', '--name', 'Ada'], "unknown command 'add'", 'did you mean `crm contacts create`?'],
+    [['deals', 'move', 'deal_1', 'won'], "unknown command 'move'", 'did you mean `crm deals stage`?'],
+    [['login'], "unknown command 'login'", 'did you mean `crm auth login`?'],
+    [['whoami'], "unknown command 'whoami'", 'did you mean `crm auth status`?'],
+    [['version'], "unknown command 'version'", '`crm --version` prints the version'],
+    [['-v'], "unknown option '-v'", '`crm --version` prints the version'],
+    [['opportunities', 'list'], "unknown command 'opportunities'", '`crm --help` lists the commands'],
+    [['profiles', 'show'], "unknown command 'show'", '`crm profiles --help` lists the commands'],
+    [['--profile', 'x', 'contacts', 'notes', 'edit'], "unknown command 'edit'", '`crm contacts notes --help` lists the commands'],
+    [['contacts', 'list', '-s', 'lead'], "unknown option '-s'", '`crm contacts list --help` lists its flags, `crm help flags` the global ones'],
+    [['--bogus'], "unknown option '--bogus'", '`crm help flags` lists the global flags'],
+  ])('%j: exit 2, one line naming it, a hint with the way out, nothing sent', async (argv, message, hint) => {
+    const result = await run([...argv], { ws });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(`crm: ${message}\nhint: ${hint}\n`);
+    expect(ws.requests()).toEqual([]);
+  });
+});
+
 describe('gh habits (--json a,b: test/commands/jq.test.ts)', () => {
   it('other excess arguments keep commander\'s message', async () => {
     const result = await run(['tasks', 'list', '--overdue', 'yes'], { ws });
