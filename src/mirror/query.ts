@@ -5,11 +5,16 @@
 // shorter prefixes, a name it does not know by finding the name).
 
 import type { Statement } from '../sqlite/database.js';
+import { closestName } from '../registry/values.js';
 import { MirrorError } from './errors.js';
 import type { Replica } from './replica.js';
 
 /** The statements that read. WITH may lead to a write: the read-only connection refuses that one. */
 const READING = new Set(['SELECT', 'WITH', 'VALUES', 'EXPLAIN', 'PRAGMA']);
+/** SQLite's other statements: each writes, or begins or ends a transaction. */
+const WRITING = new Set(['ALTER', 'ANALYZE', 'ATTACH', 'BEGIN', 'COMMIT', 'CREATE', 'DELETE', 'DETACH', 'DROP', 'END', 'INSERT', 'REINDEX', 'RELEASE', 'REPLACE', 'ROLLBACK', 'SAVEPOINT', 'UPDATE', 'VACUUM']);
+/** Other databases' ways to list tables and columns: what --schema does here. */
+const SCHEMA_WORDS = new Set(['SHOW', 'DESCRIBE', 'DESC']);
 
 interface QueryRows {
   /** The result's columns in order (also when no row comes back). */
@@ -21,6 +26,8 @@ interface QueryRows {
 export function runQuery(replica: Replica, sql: string): QueryRows {
   const statement = onlyStatement(sql);
   const keyword = /^[A-Za-z]+/.exec(statement.slice(skipSpace(statement, 0)))?.[0]?.toUpperCase();
+  // A word that begins no statement SQLite has (SELEC, SHOW TABLES) is a mistake, not a write.
+  if (keyword && !READING.has(keyword) && !WRITING.has(keyword)) throw notAStatement(sql, keyword);
   if (!keyword || !READING.has(keyword)) {
     throw new MirrorError(`the replica is read-only: ${keyword ? `${keyword} statements are refused` : 'this is not a statement that reads'} (only \`crm sync\` changes it)`, { usage: true, code: 'read_only' });
   }
@@ -122,6 +129,15 @@ function lineAndColumn(sql: string, index: number): { line: number; column: numb
 
 const SYNTAX = /^(?:near "([\s\S]*)": syntax error|unrecognized token: "([\s\S]*)")$/;
 const NAMED = /^(?:no such (?:table|column|function)|ambiguous column name): (.+)$/;
+
+/** "SELEC 1": where it is, and what it most likely meant (--schema for SHOW and DESCRIBE). */
+function notAStatement(sql: string, keyword: string): MirrorError {
+  const at = skipSpace(sql, 0);
+  const { line, column } = lineAndColumn(sql, at);
+  const meant = SCHEMA_WORDS.has(keyword) ? undefined : closestName(keyword, [...READING]);
+  const hint = meant ? `did you mean ${meant}?` : SCHEMA_WORDS.has(keyword) ? '`crm query --schema` lists the tables, views and columns' : `a statement that reads begins with ${[...READING].join(', ')}`;
+  return new MirrorError(`SQL: near "${sql.slice(at, at + keyword.length)}": syntax error (line ${line}, column ${column})`, { usage: true, code: 'sql_error', hint });
+}
 
 const wouldWrite = () => new MirrorError('the replica is read-only: this statement would write (only `crm sync` changes it)', { usage: true, code: 'read_only' });
 

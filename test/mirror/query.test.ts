@@ -73,6 +73,19 @@ describe('crm query', () => {
     expect(existsSync(target)).toBe(false);
   });
 
+  it.each([
+    ['SELEC * FROM contacts', 'SQL: near "SELEC": syntax error (line 1, column 1)', 'did you mean SELECT?'],
+    ['\n  slect id FROM contacts', 'SQL: near "slect": syntax error (line 2, column 3)', 'did you mean SELECT?'],
+    ['SHOW TABLES', 'SQL: near "SHOW": syntax error (line 1, column 1)', '`crm query --schema` lists the tables, views and columns'],
+    ['DESCRIBE contacts', 'SQL: near "DESCRIBE": syntax error (line 1, column 1)', '`crm query --schema` lists the tables, views and columns'],
+    ['GRANT ALL ON contacts', 'SQL: near "GRANT": syntax error (line 1, column 1)', 'a statement that reads begins with SELECT, WITH, VALUES, EXPLAIN, PRAGMA'],
+  ])('a word that begins no statement (%s) is a syntax error with the way out, not a write refused', (sql, message, hint) => {
+    const error = failure(sql);
+    expect(error.usage).toBe(true);
+    expect(error.message).toBe(message);
+    expect(error.hint).toBe(hint);
+  });
+
   it('says where a syntax error is, in one line', () => {
     expect(failure('SELECT * FORM contacts').message).toBe('SQL: near "FORM": syntax error (line 1, column 10)');
     expect(failure('SELECT id,\n  name\nFROM contacts WHERE id = = 1').message).toBe('SQL: near "=": syntax error (line 3, column 26)');
