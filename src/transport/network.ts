@@ -34,6 +34,9 @@ const UNREACHABLE: Record<string, string> = {
   UND_ERR_CONNECT_TIMEOUT: 'timed out',
 };
 
+/** The hint of a host that is not there: the base URL is what names it. */
+const CHECK_BASE_URL = 'check the base URL (`crm auth status` shows it)';
+
 export interface NetworkOptions {
   /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY (or their lower-case forms) are read. */
   env: NodeJS.ProcessEnv;
@@ -278,7 +281,9 @@ class Exchange implements Dispatcher.DispatchHandler {
     if (code in UNREACHABLE) {
       const what = code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? undefined : UNREACHABLE[code];
       if (proxy) return new TransportError(`could not connect to the proxy ${proxy} (${UNREACHABLE[code]})`, code, false, { hint: 'check HTTPS_PROXY, HTTP_PROXY and NO_PROXY' });
-      return new TransportError(what ? `could not connect to ${host} (${what})` : `could not resolve host ${new URL(`http://${host}`).hostname}`, code, false);
+      // A host no name service knows, or where nothing listens: most often a base URL mistyped.
+      const hint = code === 'ECONNREFUSED' ? `${CHECK_BASE_URL}, and that the service is up` : what ? undefined : CHECK_BASE_URL;
+      return new TransportError(what ? `could not connect to ${host} (${what})` : `could not resolve host ${new URL(`http://${host}`).hostname}`, code, false, { hint });
     }
     if (isCertificateError(error)) {
       return new TransportError(`TLS error talking to ${host}: ${error.message}`, code, false, {

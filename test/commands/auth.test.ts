@@ -59,6 +59,17 @@ describe('auth login', () => {
     expect(() => readConfig(home)).toThrow(/ENOENT/);
   });
 
+  it('a host that is not there (nothing listening, no such name): exit 6, nothing saved, and a hint to check --base-url', async () => {
+    const home = freshHome();
+    for (const code of ['ECONNREFUSED', 'ENOTFOUND']) {
+      ws.fault({ match: /contacts/, network: { code, delivered: false }, times: 4 });
+      const result = await run(['auth', 'login', '--base-url', server.url, '--with-key'], { ws, env: home, stdin: `${server.apiKey}\n`, sleep: async () => {} });
+      expect(result.code, code).toBe(6);
+      expect(result.stderr, code).toBe(`crm: injected ${code}; tried 4 times\nhint: nothing was saved; check --base-url\n`);
+    }
+    expect(() => readConfig(home)).toThrow(/ENOENT/);
+  });
+
   it('without a key on stdin or a terminal: exit 2, nothing sent', async () => {
     const noKey = await crm(['auth', 'login', '--base-url', server.url], { env: freshHome() });
     expect(noKey.code).toBe(2);

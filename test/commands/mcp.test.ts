@@ -688,6 +688,14 @@ describe('crm mcp: the rest', () => {
     expect(textOf(await call(session, 'deals_get', { id: DEMO.contact }))).toBe(`deal ${DEMO.contact} not found (${DEMO.contact} looks like a contact's id, not a deal's)`);
   });
 
+  it('a host that is not there says which setting names it and who can fix it, not the command line\'s `crm auth status`', async () => {
+    const session = await open({ sleep: async () => {} });
+    ws.fault({ match: /GET \/api\/v1\/deals/, network: { code: 'ECONNREFUSED', delivered: false }, times: 4 });
+    const refused = await call(session, 'deals_list');
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toBe(`injected ECONNREFUSED; tried 4 times (the base URL in this server's configuration (CRM_BASE_URL) names ${new URL(BASE_URL).host}, which cannot be reached: check it where this MCP server is configured, and that the service is up)`);
+  });
+
   it('an unknown tool: one prefix, and the tool it most likely meant', async () => {
     const session = await open();
     await expect(session.client.callTool({ name: 'contacts_lsit', arguments: {} })).rejects.toThrow(/^MCP error -32602: unknown tool "contacts_lsit"; did you mean "contacts_list"\?$/);

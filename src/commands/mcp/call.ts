@@ -23,7 +23,7 @@ import type { KeyOf } from '../invocation.js';
 import type { WalkPosition } from '../../http/paginate.js';
 import { cursorScope, decodeCursor, encodeCursor } from './cursor.js';
 import { CURSOR, DATA, FULL, LIST_MAX, SHAPING, toolArgsOf, type Tool } from './tools.js';
-import { refusedKeyAdvice, type Workspace } from './workspace.js';
+import { refusedKeyAdvice, unreachableAdvice, type Workspace } from './workspace.js';
 
 export interface ToolResult {
   [key: string]: unknown;
@@ -309,9 +309,14 @@ function messageOf(error: unknown, tool: Tool, workspace: Workspace): string {
   if (failure.exitCode === ExitCode.interrupted && failure.hint) message += ` (${failure.hint})`;
   // Those above say it in the agent's terms already (a CLI's hint would say --wait, crm auth login).
   const saidAlready = [ExitCode.auth, ExitCode.rateLimited, ExitCode.interrupted] as number[];
-  if (failure.hint && !saidAlready.includes(failure.exitCode)) message += ` (${inToolTerms(failure.hint, tool.op)})`;
+  // A host that is not there: the command line's hint names `crm auth status`, which an agent cannot run.
+  if (failure.exitCode === ExitCode.network && NOWHERE.has(failure.code ?? '')) message += ` (${unreachableAdvice(workspace)})`;
+  else if (failure.hint && !saidAlready.includes(failure.exitCode)) message += ` (${inToolTerms(failure.hint, tool.op)})`;
   return message;
 }
+
+/** The codes of a network failure whose host is not there: not found by its name, or nothing listening. */
+const NOWHERE = new Set(['enotfound', 'eai_again', 'econnrefused']);
 
 /** A local check speaks of the command line (--due, ID): here it names the tool's arguments (due_date, id). */
 function inToolTerms(message: string, op: EndpointCommand): string {

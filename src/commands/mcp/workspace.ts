@@ -12,6 +12,8 @@ export interface Workspace {
   keyFrom?: string;
   /** The host that checks the key. */
   host?: string;
+  /** Where the base URL came from: --base-url, CRM_BASE_URL, or the profile. */
+  urlFrom?: string;
   /** The host refused the key when the server started (set by the start-up check). */
   keyRefused?: boolean;
 }
@@ -23,7 +25,7 @@ export function workspaceOf(ctx: Context): Workspace {
   const urlFrom = ctx.options.baseUrl ? '--base-url' : ctx.env.CRM_BASE_URL ? 'CRM_BASE_URL' : profile;
   const keyFrom = target.keySource === 'env' ? 'CRM_API_KEY' : profile;
   const from = urlFrom === keyFrom ? urlFrom : `${urlFrom} / ${keyFrom}`;
-  return { description: `the workspace at ${maskCredentials(target.baseUrl)} (${from})`, keyFrom, host: hostOf(target.baseUrl) };
+  return { description: `the workspace at ${maskCredentials(target.baseUrl)} (${from})`, keyFrom, host: hostOf(target.baseUrl), urlFrom };
 }
 
 function hostOf(baseUrl: string): string {
@@ -38,4 +40,10 @@ function hostOf(baseUrl: string): string {
 export function refusedKeyAdvice(workspace: Workspace): string {
   const where = workspace.keyFrom ? ` (${workspace.keyFrom})` : '';
   return `the API key in this server's configuration${where} was refused by ${workspace.host ?? 'the service'}: it must be replaced where this MCP server is configured; calling again will not help`;
+}
+
+/** What a tool error adds when the workspace's host is not there (not found, nothing listening): who can fix the URL. */
+export function unreachableAdvice(workspace: Workspace): string {
+  const where = workspace.urlFrom ? ` (${workspace.urlFrom})` : '';
+  return `the base URL in this server's configuration${where} names ${workspace.host ?? 'a host'}, which cannot be reached: check it where this MCP server is configured, and that the service is up`;
 }

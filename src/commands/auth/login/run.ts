@@ -57,7 +57,9 @@ export const run: Handler<Spec> = async (ctx, { options }) => {
     if (failure.status !== 403) {
       // A 404 or a page that is not JSON: most likely no API at that URL (a path of the web app, /api).
       const elsewhere = failure.status === 404 || failure.code === 'malformed_response';
-      throw new CliError(failure.message, failure.exitCode, { status: failure.status, code: failure.code, hint: elsewhere ? NOT_THE_API_HINT : 'nothing was saved' });
+      // A host that is not there (not found, refused): the URL given is the one to check.
+      const nowhere = failure.code === 'enotfound' || failure.code === 'eai_again' || failure.code === 'econnrefused';
+      throw new CliError(failure.message, failure.exitCode, { status: failure.status, code: failure.code, hint: elsewhere ? NOT_THE_API_HINT : nowhere ? 'nothing was saved; check --base-url' : 'nothing was saved' });
     }
     ctx.warn(`the key works but cannot read contacts (${failure.message})`);
   }
