@@ -139,7 +139,8 @@ export function parseValue(raw: unknown, field: Pick<FieldSpec, 'type' | 'choice
  */
 export function parseId(raw: string, label: string): string {
   const id = raw.trim();
-  if (id === '' || id === '.' || id === '..') throw usageError(`invalid ${label} ${JSON.stringify(raw)}`);
+  if (id === '') throw usageError(`invalid ${label} ${JSON.stringify(raw)} (${raw === '' ? 'empty' : 'only whitespace'})`);
+  if (id === '.' || id === '..') throw usageError(`invalid ${label} ${JSON.stringify(raw)} (a step in a path, not an id)`);
   if (id === '-') throw usageError(`invalid ${label} "-" (one id is taken here, not ids from stdin)`);
   if (/[\u0000-\u001f\u007f-\u009f]/.test(id)) throw usageError(`invalid ${label} (it holds a control character)`);
   const character = /[\s/\\?#]/.exec(id)?.[0];

@@ -28,6 +28,9 @@ describe('every check before the first request', () => {
     [['search', 'x', '--types', 'people'], {}, 'crm: invalid --types "people" (expected one of: contacts, deals, accounts, tasks)'],
     [['sequences', 'enroll', DEMO.sequence, '--file', '/no/such/ids.txt'], {}, 'crm: cannot read --file /no/such/ids.txt: no such file or directory'],
     [['tasks', 'complete', DEMO.task, 'a\u001bb'], {}, 'crm: invalid ID (it holds a control character)'],
+    [['contacts', 'get', ''], {}, 'crm: invalid ID "" (empty)'],
+    [['deals', 'stage', '  ', 'proposal'], {}, 'crm: invalid ID "  " (only whitespace)'],
+    [['contacts', 'notes', 'list', '..'], {}, 'crm: invalid ID ".." (a step in a path, not an id)'],
   ])('%j exits 2 and sends nothing', async (argv, extra, message) => {
     const result = await run(argv, { ws, env: env(extra) });
     expect(result.code).toBe(2);
