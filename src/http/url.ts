@@ -55,6 +55,12 @@ export function normalizeBaseUrl(input: string): string {
   if (url.search || url.hash) throw invalidRequest(`invalid base URL: ${shown} (no query or fragment allowed)`);
   if (url.username || url.password) throw invalidRequest(`invalid base URL: ${shown} (no user or password in the URL)`);
   const path = url.pathname.replace(/\/+$/, '');
+  // The API base ends in /api/v1: more after it is an endpoint's path, copied with it (/api/v1/contacts).
+  const beyond = path.indexOf(`${API_PREFIX}/`);
+  if (beyond >= 0) {
+    const base = `${url.protocol}//${url.host}${path.slice(0, beyond + API_PREFIX.length)}`;
+    throw invalidRequest(`invalid base URL: ${shown} (the API base ends in ${API_PREFIX}; ${path.slice(beyond + API_PREFIX.length)} is an endpoint's path)`, `give ${base}${beyond === 0 ? ', or the origin alone' : ''}`);
+  }
   return `${url.protocol}//${url.host}${path === '' ? API_PREFIX : path}`;
 }
 

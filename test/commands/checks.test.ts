@@ -56,6 +56,24 @@ describe('every check before the first request', () => {
     expect(ws.requests()).toHaveLength(0);
   });
 
+  it('a base URL with an endpoint\'s path after /api/v1 (copied with it) exits 2 naming the base to give, from the flag, CRM_BASE_URL or config set; nothing sent', async () => {
+    const given = 'https://crm.example.com/api/v1/contacts';
+    const said = `crm: invalid base URL: ${given} (the API base ends in /api/v1; /contacts is an endpoint's path)\nhint: give https://crm.example.com/api/v1, or the origin alone\n`;
+    for (const [argv, extra] of [
+      [['--base-url', given, 'contacts', 'list'], {}],
+      [['contacts', 'list'], { CRM_BASE_URL: given }],
+      [['config', 'set', 'base_url', given], {}],
+    ] as const) {
+      const result = await run([...argv], { ws, env: env(extra) });
+      expect(result.code, argv.join(' ')).toBe(2);
+      expect(result.stderr, argv.join(' ')).toBe(said);
+    }
+    // Under a path of its own, the base is that path's /api/v1.
+    const tenant = await run(['contacts', 'list'], { ws, env: env({ CRM_BASE_URL: 'https://crm.example.com/t/acme/api/v1/deals/deal_1/' }) });
+    expect(tenant.stderr).toBe("crm: invalid base URL: https://crm.example.com/t/acme/api/v1/deals/deal_1/ (the API base ends in /api/v1; /deals/deal_1 is an endpoint's path)\nhint: give https://crm.example.com/t/acme/api/v1\n");
+    expect(ws.requests()).toHaveLength(0);
+  });
+
   it.each([
     [['contacts', 'list', '--limit', '1', '--fields', 'id,nmae'], 'crm: unknown field "nmae" for contacts (fields: id, name, email, company, phone, title, status, account_id, list_ids, score, next_best_action, scored_at, created_at, updated_at)'],
     [['deals', 'get', 'deal_1', '--fields', 'name,activites.0.to_stage'], 'crm: unknown field "activites.0.to_stage" for deals (fields: id, name, amount, currency, stage, status, account_id, contact_id, close_date, created_at, updated_at, activities, activity)'],
