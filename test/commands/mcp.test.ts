@@ -651,6 +651,9 @@ describe('crm mcp: the rest', () => {
     const before = ws.requests().length;
     const refused = await call(session, 'accounts_update', { ids: [DEMO.account] });
     expect(refused).toMatchObject({ isError: true, content: [{ text: 'nothing to update (pass at least one of name, domain, industry, employees or data)' }] });
+    // A required text that is blank is missing: said in arguments, not the command line's flags.
+    const blank = await call(session, 'tasks_create', { title: '   ' });
+    expect(blank).toMatchObject({ isError: true, content: [{ text: 'missing required title (pass the arguments, or data)' }] });
     expect(ws.requests().slice(before)).toEqual([]);
   });
 

@@ -325,6 +325,7 @@ function inToolTerms(message: string, op: EndpointCommand): string {
   for (const field of [...op.args, ...toolArgsOf(op)]) names.set(field.name.toUpperCase(), field.name);
   // A tool takes no --set (key=value text): its data says the same, so "--set or --data" is data.
   names.set('--set', DATA.name);
-  const withoutSet = message.replace(/, --set or --data/g, ' or --data').replace(/--set\/--data/g, '--data');
+  // A tool has arguments where the command line has flags.
+  const withoutSet = message.replace(/, --set or --data/g, ' or --data').replace(/--set\/--data/g, '--data').replace(/\bflag(s?)\b/g, 'argument$1');
   return withoutSet.replace(/--[a-z][a-z-]*|\b[A-Z][A-Z_]*\b/g, (word) => names.get(word) ?? word);
 }
