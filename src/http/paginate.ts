@@ -16,7 +16,8 @@
 //   seen and shrinks while the list is still, and one record more when records say when they were
 //   created (below): a still list costs 1 request for the first 50 records and 1 for every 48 after
 //   (49 without created_at), plus one to find the end (a short page, never `total`;
-//   but a short page that `total` says records follow is a service's smaller cap, not the end).
+//   but a short page that `total` says records follow is a service's smaller cap, not the end, and
+//   without a total, before any page as long as asked, one more page tells a cap from the end).
 // - A long walk keeps `concurrency` pages in flight, each planned to start on the last record of the
 //   one before and taken in list order by the same rule, whatever order they are answered in. A
 //   page that failed after the core's retries halves the pages in flight and is asked again; a page
@@ -203,6 +204,12 @@ export class Walk implements AsyncIterable<unknown> {
   private totalHint?: number;
   /** Records a page holds at most: PAGE_MAX, or fewer once a service gave fewer than asked and `total` said more follow. */
   private pageSize = PAGE_MAX;
+  /** A page came back as long as asked: the service's pages are not shorter, so a short one is the end. */
+  private sizeShown = false;
+  /** The last page taken was shorter than asked. */
+  private shortBefore = false;
+  /** The next page is asked after a short one without a total, to tell a cap from the end. */
+  private probing = false;
   private readonly inFlight: Page[] = [];
   /** Aborted when the walk ends (the list's end, --limit, a reader that stopped): the pages in flight are cancelled. */
   private readonly ending = new AbortController();
@@ -382,11 +389,18 @@ export class Walk implements AsyncIterable<unknown> {
     // Where the record at INDEX of the page (without repeats) was in the list; past its end, after the page.
     const place = (index: number) => page.offset + (places[index] ?? answer.items.length);
     const anchor = this.started ? this.continuation(items) : { from: 0, at: -1 };
-    if (anchor === undefined) return this.searchBack(page, items, short);
+    if (anchor) this.noteInstants(items);
+    const unordered = anchor && this.sameInstantBefore(page, items, anchor.at);
+    if (anchor === undefined || unordered === undefined) {
+      // The page after a short one, asked to tell a cap from the end, that does not follow on (the
+      // list changed much meanwhile): the short page is taken for the end, as without asking.
+      if (this.probing) {
+        this.ended = true;
+        return;
+      }
+      return this.searchBack(page, items, short);
+    }
     const { from } = anchor;
-    this.noteInstants(items);
-    const unordered = this.sameInstantBefore(page, items, anchor.at);
-    if (unordered === undefined) return this.searchBack(page, items, short);
     const first = !this.started;
     const heldBefore = new Set(this.held.map(this.keyOf));
     if (this.started) {
@@ -407,13 +421,20 @@ export class Walk implements AsyncIterable<unknown> {
       // The page ends on the last record given out: the one held back is further on.
       this.next = place(items.length);
     }
-    // A short page ends the list, unless the service's total says records follow it and the page
-    // brought records not read before: a service that gives fewer than asked (a cap below the spec's
-    // 50) would otherwise end the walk after its first page. Its size is then the size of the pages
-    // asked for. A total that counts records the list does not give costs one more page, not a failure.
+    // A short page ends the list, unless the page brought records not read before and the service's
+    // total says records follow it, or, without a total, no page yet was as long as asked: a service
+    // that gives fewer than asked (a cap below the spec's 50) would otherwise end the walk after its
+    // first page. Its size is then the size of the pages asked for, and one more page from the last
+    // record tells. A total that counts records the list does not give costs one more page, not a failure.
+    if (!short) this.sizeShown = true;
     const brought = fresh.filter((record) => !heldBefore.has(this.keyOf(record))).length;
-    const more = short && brought > 0 && answer.total !== undefined && page.offset + answer.items.length < answer.total;
-    if (more) this.pageSize = Math.max(2, Math.min(this.pageSize, answer.items.length));
+    const totalSaysMore = answer.total !== undefined && page.offset + answer.items.length < answer.total;
+    const mayBeCapped = short && brought > 0 && answer.total === undefined && !this.sizeShown;
+    const more = short && brought > 0 && (totalSaysMore || mayBeCapped);
+    // Without a total, the second short page that brings records shows the cap (the first may be the end).
+    if (totalSaysMore || (mayBeCapped && this.shortBefore)) this.pageSize = Math.max(2, Math.min(this.pageSize, answer.items.length));
+    this.shortBefore = short;
+    this.probing = more && !totalSaysMore;
     this.ended = short && !more;
     if (short || fresh.length > 1) {
       this.fruitless = 0;
@@ -426,6 +447,8 @@ export class Walk implements AsyncIterable<unknown> {
       // a page that did not follow on, one more each page (a short list is not asked for many pages
       // past its end; a list that moves is followed with fewer pages in flight, which keep up with more).
       this.concurrency = first && this.totalHint !== undefined ? this.ceiling : Math.min(this.ceiling, this.concurrency + 1);
+      // Asking whether a short page was the end: that page alone.
+      if (this.probing) this.concurrency = 1;
     } else if (++this.fruitless >= FRUITLESS_PAGES) {
       throw new WalkOutpaced(`${this.fruitless} pages in a row brought nothing new (records are created faster than they can be read, or the service ignores offset)`, this.count);
     }

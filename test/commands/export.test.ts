@@ -259,7 +259,8 @@ describe('a service that repeats a record within a page', () => {
  * limit asked (a workspace, or a proxy, with a lower cap than the spec's 50), with a `total` that
  * counts `overcount` records more than the list holds (deleted ones, say).
  */
-function cappedWorkspace(cap: number, overcount = 0) {
+/** A service that gives at most CAP records a page, whatever the limit; its total counts OVERCOUNT records too many, or is left out (a bare array). */
+function cappedWorkspace(cap: number, overcount: number | 'no total' = 0) {
   let pages = 0;
   const transport: Transport = async (request) => {
     const url = new URL(request.url);
@@ -267,10 +268,34 @@ function cappedWorkspace(cap: number, overcount = 0) {
     pages++;
     const answer = await ws.transport(request);
     const { data } = JSON.parse(answer.body) as { data: { contacts: unknown[]; total: number } };
-    return { ...answer, body: JSON.stringify({ data: { contacts: data.contacts.slice(0, cap), total: data.total + overcount }, error: null }) };
+    const contacts = data.contacts.slice(0, cap);
+    return { ...answer, body: JSON.stringify({ data: overcount === 'no total' ? contacts : { contacts, total: data.total + overcount }, error: null }) };
   };
   return { workspace: { ...ws, transport } as Workspace, pages: () => pages };
 }
+
+describe('a service whose pages are shorter than asked, and that sends no total (a bare array)', () => {
+  it.each([
+    ['contacts list --all --json', ['contacts', 'list', '--all', '--json'], (stdout: string) => JSON.parse(stdout) as Array<{ id: string }>],
+    ['contacts export --format ndjson', ['contacts', 'export', '--format', 'ndjson'], (stdout: string) => stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: string })],
+  ])('%s prints every record once, in list order: it printed the first 20, exit 0', async (_, argv, parse) => {
+    for (let index = 0; index < 90; index++) ws.api('POST', '/contacts', { name: `Bare ${index}`, email: `bare-${index}-${argv.length}@example.com` });
+    const expected = liveIds();
+    const service = cappedWorkspace(20, 'no total');
+    const result = await run(argv, { ws: service.workspace });
+    expect(result.code, result.stderr).toBe(0);
+    expect(parse(result.stdout).map((record) => record.id)).toEqual(expected);
+  });
+
+  it('a list shorter than a page costs one request more, which tells it from a cap', async () => {
+    ws.fault({ match: /contacts\?limit=50&offset=0$/, status: 200, body: JSON.stringify([{ id: 'con_b1', name: 'One' }, { id: 'con_b2', name: 'Two' }]) });
+    ws.fault({ match: /contacts\?limit=50&offset=1$/, status: 200, body: JSON.stringify([{ id: 'con_b2', name: 'Two' }]) });
+    const result = await run(['contacts', 'list', '--all', '-q'], { ws });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe('con_b1\ncon_b2\n');
+    expect(ws.requests().map((request) => request.url)).toEqual(['/api/v1/contacts?limit=50&offset=0', '/api/v1/contacts?limit=50&offset=1']);
+  });
+});
 
 describe('a service whose pages are shorter than asked, and whose total says more records follow', () => {
   it.each([
