@@ -35,7 +35,7 @@ const UNREACHABLE: Record<string, string> = {
 };
 
 /** The hint of a host that is not there: the base URL is what names it. */
-const CHECK_BASE_URL = 'check the base URL (`crm auth status` shows it)';
+const CHECK_BASE_URL = "check the base URL (--base-url, CRM_BASE_URL or the profile's base_url)";
 
 export interface NetworkOptions {
   /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY (or their lower-case forms) are read. */

@@ -13,7 +13,7 @@ describe('the network transport', () => {
   it('6: nothing listening (connection refused)', async () => {
     const closed = await crm(['contacts', 'list'], { env: { ...live.env, CRM_BASE_URL: 'http://127.0.0.1:9/api/v1' } });
     expect(closed.code).toBe(6);
-    expect(closed.stderr).toBe('crm: could not connect to 127.0.0.1:9 (connection refused); tried 4 times\nhint: check the base URL (`crm auth status` shows it), and that the service is up\n');
+    expect(closed.stderr).toBe("crm: could not connect to 127.0.0.1:9 (connection refused); tried 4 times\nhint: check the base URL (--base-url, CRM_BASE_URL or the profile's base_url), and that the service is up\n");
   });
 
   it('6: a request that outlives --timeout (a POST is not repeated, and says it may have been created and how to look)', async () => {

@@ -225,7 +225,7 @@ describe('the network transport', () => {
     const error = await failure(transport({ method: 'POST', url: 'http://127.0.0.1:9/api/v1/contacts', headers: {}, body: '{}', timeoutMs: 5000 }));
     expect(error).toMatchObject({ code: 'ECONNREFUSED', delivered: false, final: false, message: 'could not connect to 127.0.0.1:9 (connection refused)' });
     // Most often a base URL mistyped, or a service not started: the hint says where to look.
-    expect(error.hint).toBe('check the base URL (`crm auth status` shows it), and that the service is up');
+    expect(error.hint).toBe("check the base URL (--base-url, CRM_BASE_URL or the profile's base_url), and that the service is up");
   });
 
   it('tells when a request was handed to a connection', async () => {
