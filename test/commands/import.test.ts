@@ -42,6 +42,26 @@ describe('contacts import: reading and checking', () => {
     expect(existsSync(`${file}.crm-checkpoint`)).toBe(false);
   });
 
+  it('a row whose email an earlier row has (in any case) is invalid, naming that line, before anything is sent: --upsert takes both', async () => {
+    const tag = unique();
+    const file = inputFile('twice.csv', `name,email\nAnn,ann-${tag}@example.com\nBob,bob-${tag}@example.com\nAnn Again,ANN-${tag}@example.com\n`);
+    const dry = await run(['contacts', 'import', file, '--dry-run', '-o', 'ndjson'], { ws });
+    expect(dry.code).toBe(7);
+    expect(rowsOf(dry.stdout).map((row) => [row.line, row.result, row.error])).toEqual([
+      [2, 'would_create', null],
+      [3, 'would_create', null],
+      [4, 'invalid', `email ANN-${tag}@example.com is on line 2 too (--upsert updates that contact with this row)`],
+    ]);
+    expect(ws.requests()).toEqual([]);
+    const sent = await run(['contacts', 'import', file, '--concurrency', '4', '-o', 'ndjson'], { ws });
+    expect(sent.code).toBe(7);
+    expect(ws.requests(/^POST/).map((request) => JSON.parse(request.body).name)).toEqual(['Ann', 'Bob']);
+    expect(withEmail(`ann-${tag}@example.com`).map((contact: { name: string }) => contact.name)).toEqual(['Ann']);
+    const upsert = await run(['contacts', 'import', file, '--upsert', '--resume', '-o', 'ndjson'], { ws });
+    expect(rowsOf(upsert.stdout).map((row) => [row.line, row.result])).toEqual([[2, 'created'], [3, 'created'], [4, 'updated']]);
+    expect(withEmail(`ann-${tag}@example.com`).map((contact: { name: string }) => contact.name)).toEqual(['Ann Again']);
+  });
+
   it('keeps quoting, line breaks and UTF-8 intact (BOM, semicolons, a spreadsheet’s trailing empty rows)', async () => {
     const tag = unique();
     const text = `\uFEFFName;Email;Company;Title\r\n"Zoë Ångström";zoe-${tag}@example.com;"Smith; Jones & ""Sons""";"Line one\r\nline two"\r\n李小龙;li-${tag}@example.com;功夫 🐉;\r\n;;;\r\n`;

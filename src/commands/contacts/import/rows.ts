@@ -64,6 +64,25 @@ function parseMaps(maps: readonly string[]): Map<string, string> {
   return mapping;
 }
 
+/**
+ * Without --upsert, a valid row whose email an earlier valid row has (in any case) is invalid: both
+ * would be sent at once, and which became the contact would depend on which answer came first.
+ */
+export function refuseRepeatedEmails(rows: ImportRow[]): void {
+  const firstLine = new Map<string, number>();
+  for (const row of rows) {
+    if (typeof row.body?.email !== 'string') continue;
+    const email = row.body.email.toLowerCase();
+    const earlier = firstLine.get(email);
+    if (earlier === undefined) {
+      firstLine.set(email, row.line);
+      continue;
+    }
+    row.problem = `email ${row.body.email} is on line ${earlier} too (--upsert updates that contact with this row)`;
+    delete row.body;
+  }
+}
+
 /** `Email`, ` account-id `, `List IDs` → the contact field of that name. */
 function fieldNamed(column: string): FieldSpec | undefined {
   const name = column.trim().toLowerCase().replace(/[\s-]+/g, '_');

@@ -27,7 +27,7 @@ import { SCORE_CALLS_PER_WINDOW } from '../../../registry/service.js';
 import { Scorer } from '../../scoring.js';
 import { stopOnSigterm, type Stopper } from '../../stop.js';
 import { Checkpoint, CheckpointUnwritable, MARK_AHEAD, type RowEntry } from './checkpoint.js';
-import { detectFormat, readImportFile, type ImportFile, type ImportFormat, type ImportRow } from './rows.js';
+import { detectFormat, readImportFile, refuseRepeatedEmails, type ImportFile, type ImportFormat, type ImportRow } from './rows.js';
 import type { Handler } from '../../command.js';
 import type { Spec } from '../import/command.js';
 
@@ -77,6 +77,7 @@ export const run: Handler<Spec> = async (ctx, { args, options }) => {
   const encoding = (options.encoding ?? 'utf8') as TextEncoding;
   const { text, bom } = decodeText(bytes, source, encoding);
   const input = await readImportFile(text, detectFormat(text, source, options.format as ImportFormat | undefined), (options.map ?? []), source);
+  if (!options.upsert) refuseRepeatedEmails(input.rows);
   if (input.ignored.length > 0) {
     const names = input.ignored.map((name) => `"${safeLine(name)}"`).join(', ');
     ctx.warn(`ignoring ${input.ignored.length === 1 ? 'a column that is not a contact field' : 'columns that are not contact fields'}: ${names} (send one with --map COLUMN=FIELD)`);
