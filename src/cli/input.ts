@@ -83,6 +83,13 @@ function parseList(raw: string, label: string, choices?: readonly string[]): str
   return choices ? items.map((item) => parseChoice(item, choices, label)) : items;
 }
 
+/** The array a text holds when it is a JSON array of strings and numbers; else undefined. */
+function jsonArrayIn(text: string): unknown[] | undefined {
+  if (!text.trimStart().startsWith('[')) return undefined;
+  const value = parseJsonOrUndefined(text);
+  return Array.isArray(value) && value.every((item) => typeof item === 'string' || typeof item === 'number') ? value : undefined;
+}
+
 type Value = string | number | boolean | string[] | unknown;
 
 /**
@@ -98,7 +105,9 @@ export function parseValue(raw: unknown, field: Pick<FieldSpec, 'type' | 'choice
   }
   if (type === 'json') return typeof raw === 'string' ? parseJsonValue(raw, label) : raw;
   if (type === 'ids' || type === 'list') {
-    const items = Array.isArray(raw) ? raw.map((item) => String(item).trim()).filter(Boolean) : parseList(String(raw), label, field.choices);
+    // A JSON array as text is what -o csv writes for a list (`["lst_a","lst_b"]`, `[]`): an export reads back.
+    const listed = typeof raw === 'string' ? jsonArrayIn(raw) : raw;
+    const items = Array.isArray(listed) ? listed.map((item) => String(item).trim()).filter(Boolean) : parseList(String(raw), label, field.choices);
     return field.choices ? items.map((item) => parseChoice(item, field.choices!, label)) : items;
   }
   if (typeof raw === 'number' && (type === 'integer' || type === 'number')) return parseValue(String(raw), field, label);

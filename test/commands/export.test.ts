@@ -123,6 +123,18 @@ describe('contacts export', () => {
     expect(ws.requests()).toEqual([]);
   });
 
+  it('a CSV export read back by contacts import keeps every field a contact can be given, its lists among them', async () => {
+    const original = ws.api('GET', '/contacts?limit=50').data.contacts.find((contact: { list_ids: string[]; account_id: string | null }) => contact.list_ids.length > 1 && contact.account_id);
+    const exported = await run(['contacts', 'export', '--search', original.email], { ws });
+    expect(exported.code).toBe(0);
+    ws.api('DELETE', `/contacts/${original.id}`);
+    const imported = await run(['contacts', 'import', '-', '--format', 'csv', '-q'], { ws, stdin: exported.stdout });
+    expect(imported.code).toBe(0);
+    const copy = ws.api('GET', `/contacts/${imported.stdout.trim()}`).data;
+    const given = ['name', 'email', 'company', 'phone', 'title', 'status', 'account_id', 'list_ids'];
+    expect(Object.fromEntries(given.map((field) => [field, copy[field]]))).toEqual(Object.fromEntries(given.map((field) => [field, original[field]])));
+  });
+
   // The rate the walk promises to keep up with: 3 records created or deleted a request, here one
   // created, one of those just read deleted (which pulls the rest of the list earlier) and one anywhere.
   it.each([
