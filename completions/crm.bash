@@ -230,7 +230,7 @@ __crm_flag_values() {
         'contacts tasks add --description-file') echo '@file' ;;
         'contacts enroll --sequence') echo '@dynamic sequences' ;;
         'contacts enroll --set' | 'contacts enroll --data' | 'contacts enroll --concurrency') ;;
-        'contacts import --format') echo 'csv ndjson' ;;
+        'contacts import --format') echo 'csv ndjson json' ;;
         'contacts import --encoding') echo 'utf8 latin1 cp1252' ;;
         'contacts import --map' | 'contacts import --concurrency') ;;
         'contacts import --errors' | 'contacts import --checkpoint') echo '@file' ;;

@@ -456,7 +456,7 @@ complete -c crm -n '__crm_at \'contacts\'' -a rm -d 'Delete a contact (or severa
 complete -c crm -n '__crm_at \'contacts\'' -a notes -d 'A contact\'s notes'
 complete -c crm -n '__crm_at \'contacts\'' -a tasks -d 'A contact\'s tasks'
 complete -c crm -n '__crm_at \'contacts\'' -a enroll -d 'Enrol a contact (or several) into a sequence'
-complete -c crm -n '__crm_at \'contacts\'' -a import -d 'Create contacts from a CSV or NDJSON file: every row checked first, sent concurrently, resumable'
+complete -c crm -n '__crm_at \'contacts\'' -a import -d 'Create contacts from a CSV, NDJSON or JSON file: every row checked first, sent concurrently, resumable'
 complete -c crm -n '__crm_at \'contacts\'' -a export -d 'Write every contact as CSV, NDJSON or JSON, page by page in constant memory'
 complete -c crm -n '__crm_at \'contacts\'' -s h -l help -d 'show help'
 
@@ -553,7 +553,7 @@ complete -c crm -n '__crm_at \'contacts enroll\'' -l concurrency -x -d 'requests
 complete -c crm -n '__crm_at \'contacts enroll\'' -s h -l help -d 'show help'
 
 # crm contacts import
-complete -c crm -n '__crm_at \'contacts import\'' -l format -x -a 'csv ndjson' -d 'input format (default: from the file name, else from its first character)'
+complete -c crm -n '__crm_at \'contacts import\'' -l format -x -a 'csv ndjson json' -d 'input format (default: from the file name, else from its first character)'
 complete -c crm -n '__crm_at \'contacts import\'' -l encoding -x -a 'utf8 latin1 cp1252' -d 'the file\'s encoding when it is not UTF-8: cp1252 (a spreadsheet\'s "CSV" saved on Windows) or latin1'
 complete -c crm -n '__crm_at \'contacts import\'' -l map -x -d 'read column COLUMN into contact field FIELD: COLUMN=FIELD (repeatable)'
 complete -c crm -n '__crm_at \'contacts import\'' -l concurrency -x -d 'requests at a time (default 4)'

@@ -11,7 +11,7 @@ export const WATCHABLE = ['contacts', 'deals', 'tasks', 'accounts', 'sequences']
 export const REPLICA_TABLES = ['contacts', 'accounts', 'deals', 'sequences', 'tasks', 'stages', 'enrollments', 'notes'] as const;
 export type ReplicaTable = (typeof REPLICA_TABLES)[number];
 export const EXPORT_FORMATS = ['csv', 'ndjson', 'json'] as const;
-export const IMPORT_FORMATS = ['csv', 'ndjson'] as const;
+export const IMPORT_FORMATS = ['csv', 'ndjson', 'json'] as const;
 /** latin1 is read as windows-1252 (cp1252), its superset, as browsers read it. */
 export const TEXT_ENCODINGS = ['utf8', 'latin1', 'cp1252'] as const;
 

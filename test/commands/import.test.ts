@@ -62,6 +62,29 @@ describe('contacts import: reading and checking', () => {
     expect(withEmail(`ann-${tag}@example.com`).map((contact: { name: string }) => contact.name)).toEqual(['Ann Again']);
   });
 
+  it('reads a JSON array (what -o json writes; a .json file, or a first character [), each row numbered by the line its item starts on', async () => {
+    const tag = unique();
+    const items = [{ id: 'con_old', name: 'Js One', email: `js1-${tag}@example.com`, list_ids: [] }, 'text', { name: 'Js Bad', email: 'nope' }, { name: 'Js, "Two"\n', email: `js2-${tag}@example.com` }];
+    const text = `${JSON.stringify(items, null, 2)}\n`;
+    const dry = await run(['contacts', 'import', inputFile('people.json', text), '--dry-run', '-o', 'ndjson'], { ws });
+    expect(rowsOf(dry.stdout).map((row) => [row.line, row.result, row.error])).toEqual([
+      [2, 'would_create', null],
+      [8, 'invalid', 'not a JSON object'],
+      [9, 'invalid', 'email: invalid email "nope"'],
+      [13, 'would_create', null],
+    ]);
+    expect(ws.requests()).toEqual([]);
+    const sent = await run(['contacts', 'import', '-', '-o', 'ndjson'], { ws, stdin: text });
+    expect(sent.code).toBe(7);
+    expect(ws.requests(/^POST/).map((request) => JSON.parse(request.body))).toEqual([
+      { name: 'Js One', email: `js1-${tag}@example.com`, list_ids: [] },
+      { name: 'Js, "Two"', email: `js2-${tag}@example.com` },
+    ]);
+    const notArray = await run(['contacts', 'import', inputFile('one.json', '{"name": "A",\n "email": "a@example.com"}'), '--format', 'json'], { ws });
+    expect(notArray.stderr).toMatch(/^crm: .*one\.json: not a JSON array of contacts\n/);
+    expect(notArray.code).toBe(2);
+  });
+
   it('keeps quoting, line breaks and UTF-8 intact (BOM, semicolons, a spreadsheet’s trailing empty rows)', async () => {
     const tag = unique();
     const text = `\uFEFFName;Email;Company;Title\r\n"Zoë Ångström";zoe-${tag}@example.com;"Smith; Jones & ""Sons""";"Line one\r\nline two"\r\n李小龙;li-${tag}@example.com;功夫 🐉;\r\n;;;\r\n`;
@@ -101,7 +124,7 @@ describe('contacts import: reading and checking', () => {
     [['--map', 'name=__proto__'], 'crm: --map: "__proto__" is not allowed as a name'],
     [['--map', 'company=name'], 'crm: columns "name" and "company" both fill name'],
     [['--concurrency', '0'], 'crm: invalid --concurrency "0" (expected an integer between 1 and 32)'],
-    [['--format', 'xlsx'], 'crm: invalid --format "xlsx" (expected one of: csv, ndjson)'],
+    [['--format', 'xlsx'], 'crm: invalid --format "xlsx" (expected one of: csv, ndjson, json)'],
   ])('refuses %j with exit 2 before sending anything', async (flags, message) => {
     const result = await run(['contacts', 'import', inputFile('a.csv', 'name,email,company\nA,a@example.com,C\n'), ...flags], { ws });
     expect(result.code).toBe(2);

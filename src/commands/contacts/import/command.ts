@@ -7,8 +7,8 @@ import { defineCommand, type CommandSpec } from '../../command.js';
 
 const spec = {
   command: ['contacts', 'import'],
-  summary: 'Create contacts from a CSV or NDJSON file: every row checked first, sent concurrently, resumable',
-  args: [{ name: 'file', type: 'file', description: 'a CSV file with a header row, an NDJSON file, or - for stdin' }],
+  summary: 'Create contacts from a CSV, NDJSON or JSON file: every row checked first, sent concurrently, resumable',
+  args: [{ name: 'file', type: 'file', description: 'a CSV file with a header row, an NDJSON file, a JSON array, or - for stdin' }],
   options: [
     { name: 'format', type: 'string', description: 'input format (default: from the file name, else from its first character)', choices: IMPORT_FORMATS },
     { name: 'encoding', type: 'string', description: 'the file\'s encoding when it is not UTF-8: cp1252 (a spreadsheet\'s "CSV" saved on Windows) or latin1', choices: TEXT_ENCODINGS },

@@ -1,6 +1,6 @@
 // Reading an import file into contact bodies, every row checked before anything is sent. CSV (a
-// header row; comma, semicolon or tab; a UTF-8 BOM tolerated; csv-parse) or NDJSON (one JSON object
-// a line). Columns are matched to contact fields by name (`Email`, `account-id`), or by --map
+// header row; comma, semicolon or tab; a UTF-8 BOM tolerated; csv-parse), NDJSON (one JSON object
+// a line) or a JSON array of objects (what `-o json` writes). Columns are matched to contact fields by name (`Email`, `account-id`), or by --map
 // COLUMN=FIELD, which may also name a field the registry does not know (a workspace's own: sent as
 // given). Other columns are ignored with a warning, so an export can be imported as it is. A row is
 // checked as `contacts create` checks its flags: required fields, the email rule, typed values.
@@ -39,14 +39,18 @@ const REQUIRED_FIELDS = CONTACT_FIELDS.filter((field) => field.required);
 /** Format from --format, else the file name, else the first character (`{`: NDJSON). */
 export function detectFormat(text: string, source: string, asked: ImportFormat | undefined): ImportFormat {
   if (asked) return asked;
-  if (/\.(nd)?jsonl?$/i.test(source)) return 'ndjson';
+  const first = text.replace(/^\uFEFF/, '').trimStart()[0];
+  // `.json` is an array (`-o json`), or NDJSON by another name.
+  if (/\.json$/i.test(source)) return first === '[' ? 'json' : 'ndjson';
+  if (/\.(ndjson|jsonl)$/i.test(source)) return 'ndjson';
   if (/\.(csv|txt)$/i.test(source)) return 'csv';
-  return text.replace(/^\uFEFF/, '').trimStart().startsWith('{') ? 'ndjson' : 'csv';
+  return first === '{' ? 'ndjson' : first === '[' ? 'json' : 'csv';
 }
 
 export async function readImportFile(text: string, format: ImportFormat, maps: readonly string[], source: string): Promise<ImportFile> {
   const mapping = parseMaps(maps);
-  return format === 'csv' ? readCsv(text, mapping, source) : readNdjson(text, mapping);
+  if (format === 'csv') return readCsv(text, mapping, source);
+  return objectRows(format === 'json' ? jsonArrayItems(text, source) : ndjsonLines(text), mapping);
 }
 
 /** --map COLUMN=FIELD (COLUMN=, with no field: leave the column out, quietly). */
@@ -184,27 +188,81 @@ function delimiterOf(text: string): string {
   return count > 0 ? best : ',';
 }
 
-function readNdjson(text: string, mapping: Map<string, string>): ImportFile {
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-  const parsed: Array<{ line: number; text: string; object?: JsonObject; problem?: string }> = [];
-  const keys = new Set<string>();
-  lines.forEach((lineText, index) => {
+/** A record of a JSON or NDJSON input: where it starts, its text, and the object or why it is none. */
+interface ObjectEntry {
+  line: number;
+  text: string;
+  object?: JsonObject;
+  problem?: string;
+}
+
+function entryOf(line: number, text: string, value: unknown): ObjectEntry {
+  return isObject(value) ? { line, text, object: value } : { line, text, problem: 'not a JSON object' };
+}
+
+function ndjsonLines(text: string): ObjectEntry[] {
+  const entries: ObjectEntry[] = [];
+  text.replace(/^\uFEFF/, '').split(/\r?\n/).forEach((lineText, index) => {
     if (lineText.trim() === '') return;
-    const entry: (typeof parsed)[number] = { line: index + 1, text: lineText };
     try {
-      const value: unknown = JSON.parse(lineText);
-      if (isObject(value)) {
-        entry.object = value;
-        for (const key of Object.keys(value)) keys.add(key);
-      } else entry.problem = 'not a JSON object';
+      entries.push(entryOf(index + 1, lineText, JSON.parse(lineText)));
     } catch (error) {
-      entry.problem = `not valid JSON: ${(error as Error).message}`;
+      entries.push({ line: index + 1, text: lineText, problem: `not valid JSON: ${(error as Error).message}` });
     }
-    parsed.push(entry);
   });
+  return entries;
+}
+
+/** The items of a JSON array (what `-o json` writes), each with the line it starts on. */
+function jsonArrayItems(text: string, source: string): ObjectEntry[] {
+  const body = text.replace(/^\uFEFF/, '');
+  let items: unknown;
+  try {
+    items = JSON.parse(body);
+  } catch (error) {
+    throw usageError(`${source}: not valid JSON: ${(error as Error).message}`, 'give a JSON array of contacts, or one JSON object a line (NDJSON)');
+  }
+  if (!Array.isArray(items)) throw usageError(`${source}: not a JSON array of contacts`, 'give a JSON array of contacts, or one JSON object a line (NDJSON)');
+  const lines = itemLines(body);
+  return items.map((item, index) => entryOf(lines[index] ?? 1, JSON.stringify(item), item));
+}
+
+/** The line each item of a valid JSON array starts on: a value begun at depth 1, outside strings. */
+function itemLines(text: string): number[] {
+  const lines: number[] = [];
+  let line = 1;
+  let depth = 0;
+  let inString = false;
+  let expectItem = false;
+  for (let at = 0; at < text.length; at++) {
+    const char = text[at]!;
+    if (char === '\n') line++;
+    if (inString) {
+      if (char === '\\') at++;
+      else if (char === '"') inString = false;
+      continue;
+    }
+    if (/\s/.test(char)) continue;
+    if (depth === 1 && expectItem && char !== ']') {
+      lines.push(line);
+      expectItem = false;
+    }
+    if (char === '"') inString = true;
+    else if (char === '[' || char === '{') {
+      depth++;
+      if (depth === 1) expectItem = true;
+    } else if (char === ']' || char === '}') depth--;
+    else if (char === ',' && depth === 1) expectItem = true;
+  }
+  return lines;
+}
+
+function objectRows(entries: readonly ObjectEntry[], mapping: Map<string, string>): ImportFile {
+  const keys = new Set<string>();
+  for (const { object } of entries) if (object) for (const key of Object.keys(object)) keys.add(key);
   const columns = [...keys];
   const { fields, ignored } = resolveColumns(columns, mapping);
-  const rows = parsed.map(({ line, text: lineText, object, problem }): ImportRow => {
+  const rows = entries.map(({ line, text: lineText, object, problem }): ImportRow => {
     if (!object) return { line, cells: [lineText], problem };
     const values = columns.map((key) => (Object.hasOwn(object, key) ? object[key] : undefined));
     return { line, cells: [lineText], ...toBody(fields, values) };
