@@ -206,8 +206,6 @@ export class Walk implements AsyncIterable<unknown> {
   private pageSize = PAGE_MAX;
   /** A page came back as long as asked: the service's pages are not shorter, so a short one is the end. */
   private sizeShown = false;
-  /** The last page taken was shorter than asked. */
-  private shortBefore = false;
   /** The next page is asked after a short one without a total, to tell a cap from the end. */
   private probing = false;
   private readonly inFlight: Page[] = [];
@@ -389,17 +387,15 @@ export class Walk implements AsyncIterable<unknown> {
     // Where the record at INDEX of the page (without repeats) was in the list; past its end, after the page.
     const place = (index: number) => page.offset + (places[index] ?? answer.items.length);
     const anchor = this.started ? this.continuation(items) : { from: 0, at: -1 };
+    // The page after a short one, asked to tell a cap from the end, that holds none of the walk's
+    // records (the list changed much meanwhile): the short page is taken for the end, as without asking.
+    if (anchor === undefined && this.probing) {
+      this.ended = true;
+      return;
+    }
     if (anchor) this.noteInstants(items);
     const unordered = anchor && this.sameInstantBefore(page, items, anchor.at);
-    if (anchor === undefined || unordered === undefined) {
-      // The page after a short one, asked to tell a cap from the end, that does not follow on (the
-      // list changed much meanwhile): the short page is taken for the end, as without asking.
-      if (this.probing) {
-        this.ended = true;
-        return;
-      }
-      return this.searchBack(page, items, short);
-    }
+    if (anchor === undefined || unordered === undefined) return this.searchBack(page, items, short);
     const { from } = anchor;
     const first = !this.started;
     const heldBefore = new Set(this.held.map(this.keyOf));
@@ -424,16 +420,16 @@ export class Walk implements AsyncIterable<unknown> {
     // A short page ends the list, unless the page brought records not read before and the service's
     // total says records follow it, or, without a total, no page yet was as long as asked: a service
     // that gives fewer than asked (a cap below the spec's 50) would otherwise end the walk after its
-    // first page. Its size is then the size of the pages asked for, and one more page from the last
-    // record tells. A total that counts records the list does not give costs one more page, not a failure.
+    // first page. Its size is then the size of the pages asked for (without a total, for the one more
+    // page from the last record that tells: a list that ends there ends whatever its size), so that
+    // the next page starts within the service's page. A total that counts records the list does not
+    // give costs one more page, not a failure.
     if (!short) this.sizeShown = true;
     const brought = fresh.filter((record) => !heldBefore.has(this.keyOf(record))).length;
     const totalSaysMore = answer.total !== undefined && page.offset + answer.items.length < answer.total;
     const mayBeCapped = short && brought > 0 && answer.total === undefined && !this.sizeShown;
     const more = short && brought > 0 && (totalSaysMore || mayBeCapped);
-    // Without a total, the second short page that brings records shows the cap (the first may be the end).
-    if (totalSaysMore || (mayBeCapped && this.shortBefore)) this.pageSize = Math.max(2, Math.min(this.pageSize, answer.items.length));
-    this.shortBefore = short;
+    if (totalSaysMore || mayBeCapped) this.pageSize = Math.max(2, Math.min(this.pageSize, answer.items.length));
     this.probing = more && !totalSaysMore;
     this.ended = short && !more;
     if (short || fresh.length > 1) {
@@ -492,7 +488,7 @@ export class Walk implements AsyncIterable<unknown> {
       run = instant !== undefined && index > 0 && instant === recordCreatedAt(items[index - 1]) ? run + 1 : 1;
       const next = recordCreatedAt(items[index + 1]);
       // A run that reaches an end of the page may go on beyond it; one of half a page or more is a bulk import's.
-      if (index + 1 < items.length && next !== instant && run < index + 1 && run < MAX_MARGIN) this.widestInstant = Math.max(this.widestInstant, run);
+      if (index + 1 < items.length && next !== instant && run < index + 1 && run < this.halfPage()) this.widestInstant = Math.max(this.widestInstant, run);
     }
     // A run that fills the page goes on from the page before.
     const last = recordCreatedAt(items.at(-1));
@@ -507,7 +503,20 @@ export class Walk implements AsyncIterable<unknown> {
   private instantMargin(): number {
     const run = this.lastInstant;
     if (run <= 1) return 0;
-    return Math.min(run < MAX_MARGIN ? run : SAME_ORDER_SHOWN + 1, this.pageSize >> 1);
+    return Math.min(run < this.halfPage() ? run : this.orderShown() + 1, this.halfPage());
+  }
+
+  /**
+   * Half the pages the service gives: no page from the walk's margin shows where an instant of more
+   * records begins (a service with a cap below 50 gives smaller pages, so the bar is lower).
+   */
+  private halfPage(): number {
+    return this.pageSize >> 1;
+  }
+
+  /** Records read before that a page must list again in their order, among such an instant: SAME_ORDER_SHOWN, or fewer when half a page is fewer. */
+  private orderShown(): number {
+    return Math.min(SAME_ORDER_SHOWN, this.halfPage());
   }
 
   /**
@@ -527,7 +536,7 @@ export class Walk implements AsyncIterable<unknown> {
     const before = items.slice(start, at);
     const unread = before.filter((record) => !this.given.has(this.keyOf(record)));
     if (start > 0 || page.offset === 0) return unread;
-    const long = this.amongSameInstant() && instant === this.lastCreated && this.sameInstant >= MAX_MARGIN;
+    const long = this.amongSameInstant() && instant === this.lastCreated && this.sameInstant >= this.halfPage();
     if (!long) return undefined;
     // More of them than half a page (a bulk import): no page may show where they begin. Their order
     // is trusted when the page lists those read before it again in the order they were read, enough
@@ -535,7 +544,7 @@ export class Walk implements AsyncIterable<unknown> {
     const order = before.map((record) => this.given.order(this.keyOf(record)));
     const kept = unread.length === 0 && order.every((serial, index) => index === 0 || serial! > order[index - 1]!);
     if (!kept) throw new WalkUnordered(instant, this.count);
-    return before.length >= SAME_ORDER_SHOWN ? [] : undefined;
+    return before.length >= this.orderShown() ? [] : undefined;
   }
 
   /**

@@ -271,8 +271,12 @@ describe('a service that repeats a record within a page', () => {
  * limit asked (a workspace, or a proxy, with a lower cap than the spec's 50), with a `total` that
  * counts `overcount` records more than the list holds (deleted ones, say).
  */
-/** A service that gives at most CAP records a page, whatever the limit; its total counts OVERCOUNT records too many, or is left out (a bare array). */
-function cappedWorkspace(cap: number, overcount: number | 'no total' = 0) {
+/**
+ * A service that gives at most CAP records a page, whatever the limit; its total counts OVERCOUNT
+ * records too many, or is left out (a bare array). INSTANTS, when given, are the `created_at` of
+ * each contact by id (several created at one instant, listed in the sandbox's order).
+ */
+function cappedWorkspace(cap: number, overcount: number | 'no total' = 0, instants?: ReadonlyMap<string, string>) {
   let pages = 0;
   const transport: Transport = async (request) => {
     const url = new URL(request.url);
@@ -280,7 +284,7 @@ function cappedWorkspace(cap: number, overcount: number | 'no total' = 0) {
     pages++;
     const answer = await ws.transport(request);
     const { data } = JSON.parse(answer.body) as { data: { contacts: unknown[]; total: number } };
-    const contacts = data.contacts.slice(0, cap);
+    const contacts = data.contacts.slice(0, cap).map((contact) => (instants ? { ...(contact as object), created_at: instants.get((contact as { id: string }).id) } : contact));
     return { ...answer, body: JSON.stringify({ data: overcount === 'no total' ? contacts : { contacts, total: data.total + overcount }, error: null }) };
   };
   return { workspace: { ...ws, transport } as Workspace, pages: () => pages };
@@ -301,11 +305,31 @@ describe('a service whose pages are shorter than asked, and that sends no total 
 
   it('a list shorter than a page costs one request more, which tells it from a cap', async () => {
     ws.fault({ match: /contacts\?limit=50&offset=0$/, status: 200, body: JSON.stringify([{ id: 'con_b1', name: 'One' }, { id: 'con_b2', name: 'Two' }]) });
-    ws.fault({ match: /contacts\?limit=50&offset=1$/, status: 200, body: JSON.stringify([{ id: 'con_b2', name: 'Two' }]) });
+    ws.fault({ match: /contacts\?limit=2&offset=1$/, status: 200, body: JSON.stringify([{ id: 'con_b2', name: 'Two' }]) });
     const result = await run(['contacts', 'list', '--all', '-q'], { ws });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe('con_b1\ncon_b2\n');
-    expect(ws.requests().map((request) => request.url)).toEqual(['/api/v1/contacts?limit=50&offset=0', '/api/v1/contacts?limit=50&offset=1']);
+    expect(ws.requests().map((request) => request.url)).toEqual(['/api/v1/contacts?limit=50&offset=0', '/api/v1/contacts?limit=2&offset=1']);
+  });
+});
+
+describe('a service whose pages are shorter than asked, and whose records were created several at one instant (in an order it keeps)', () => {
+  // The walk's bar for an instant too long to show whole (half a page) and the records of it a page
+  // must list again were fixed for pages of 50: against pages of 20 or 10, it searched back until it
+  // gave up (walk_outpaced, exit 1), or without a total ended after the first page (exit 0).
+  it.each([
+    [25, 20, 'no total'],
+    [10, 9, 0],
+    [10, 140, 0],
+    [10, 140, 'no total'],
+  ] as const)('pages of %i, %i records an instant, total %s: every record once, in list order, exit 0', async (cap, each, overcount) => {
+    for (let index = 0; index < 130; index++) ws.api('POST', '/contacts', { name: `Instant ${index}`, email: `instant-${index}-${cap}-${each}-${overcount}@example.com` });
+    const expected = liveIds();
+    const instants = new Map(expected.map((id, index) => [id, new Date(Date.UTC(2024, 0, 1) - Math.floor(index / each) * 1000).toISOString()]));
+    const service = cappedWorkspace(cap, overcount, instants);
+    const result = await run(['contacts', 'list', '--all', '--json'], { ws: service.workspace });
+    expect(result.code, result.stderr).toBe(0);
+    expect((JSON.parse(result.stdout) as Array<{ id: string }>).map((record) => record.id)).toEqual(expected);
   });
 });
 

@@ -87,11 +87,12 @@ describe('a natural key found', () => {
 
   it('an account is matched by its exact name among what the search gives (a search that matches more loosely, or not at all)', async () => {
     const loose = [{ id: 'acc_1x', name: 'Globex Logistics Europe' }, { id: ACCOUNT, name: NAME }, { id: 'acc_3x', name: 'Umbrella Health' }];
-    ws.fault({ match: /GET \/api\/v1\/accounts\?search/, status: 200, body: JSON.stringify({ data: loose, error: null }), times: 2 });
+    ws.fault({ match: /GET \/api\/v1\/accounts\?search=.*offset=0$/, status: 200, body: JSON.stringify({ data: loose, error: null }) });
+    ws.fault({ match: /GET \/api\/v1\/accounts\?search=.*offset=2$/, status: 200, body: JSON.stringify({ data: loose.slice(2), error: null }) });
     const result = await run(['accounts', 'update', NAME, '--industry', 'Freight', '--json'], { ws });
     expect(result.code, result.stderr).toBe(0);
     // Without a total, one page more from the last record tells a short page from a service's cap.
-    expect(sent()).toEqual([ACCOUNT_LOOKUP, ACCOUNT_LOOKUP.replace('offset=0', 'offset=2'), `PATCH /api/v1/accounts/${ACCOUNT}`]);
+    expect(sent()).toEqual([ACCOUNT_LOOKUP, ACCOUNT_LOOKUP.replace('limit=50&offset=0', 'limit=3&offset=2'), `PATCH /api/v1/accounts/${ACCOUNT}`]);
   });
 });
 
