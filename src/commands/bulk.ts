@@ -197,7 +197,9 @@ async function rowOf(id: string, action: (id: string) => Promise<unknown>, succe
     if (signal.aborted && failure.exitCode === ExitCode.interrupted) return { id, ok: false, result: 'cancelled', error: failure.hint ?? failure.message, record: null, failure };
     if (failure.exitCode === ExitCode.usage || failure.exitCode === ExitCode.interrupted) throw failure;
     // `record: null`: every row has the same members, whichever id failed.
-    return { id, ok: false, result: failure.status === 404 ? 'not_found' : 'failed', error: failure.message, record: null, failure };
+    // A 404's hint is about this id (it looks like another kind's): the row keeps it, as one id's stderr would.
+    const reason = failure.status === 404 && failure.hint ? `${failure.message} (${failure.hint})` : failure.message;
+    return { id, ok: false, result: failure.status === 404 ? 'not_found' : 'failed', error: reason, record: null, failure };
   }
 }
 

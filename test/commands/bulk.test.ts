@@ -117,6 +117,22 @@ describe('`-`: what stdin lists', () => {
     for (const lead of leads) expect(ws.api('GET', `/contacts/${lead.id}`).data.status).toBe('customer');
   });
 
+  it('a line not found names its id in its row, and an id of another kind says what it looks like (deals stage -, contacts update -; CRLF, a blank line, no last newline)', async () => {
+    const deal = ws.api('GET', '/deals?limit=1').data.deals[0].id as string;
+    const [task] = newTasks(1);
+    const stdin = `${deal}\r\n\r\n${task} \r\ndeal_nothere0000`;
+    const staged = await run(['deals', 'stage', '-', '--stage', 'negotiation', '--json'], { ws, stdin });
+    expect(staged.code).toBe(7);
+    expect(json(staged).map((row: { id: string; result: string; error: string | null }) => [row.id, row.result, row.error])).toEqual([
+      [deal, expect.stringMatching(/^(moved|already_in_stage)$/), null],
+      [task, 'not_found', `deal ${task} not found (${task} looks like a task's id, not a deal's)`],
+      ['deal_nothere0000', 'not_found', 'deal deal_nothere0000 not found'],
+    ]);
+    const updated = await run(['contacts', 'update', '-', '--set', 'title=X', '--json'], { ws, stdin: `${deal}\n` });
+    expect(updated.code).toBe(7);
+    expect(json(updated)[0].error).toBe(`contact ${deal} not found (${deal} looks like a deal's id, not a contact's)`);
+  });
+
   it.each([
     ['--json (a JSON array of records)', ['--json']],
     ['-o ndjson', ['-o', 'ndjson']],

@@ -16,7 +16,7 @@ import { fillPath } from '../../../http/url.js';
 import { Already, unlessAlready } from '../../already.js';
 import { buildBody, fetchChoices } from '../../body.js';
 import { actOnEach, readTargets } from '../../bulk.js';
-import { answeredRecord, idsField, namingTheId, withId } from '../../endpoint.js';
+import { answeredRecord, idsField, namingEachId, namingTheId, withId } from '../../endpoint.js';
 import { NoRecordSent, writtenRecord } from '../../no-record.js';
 import type { Handler, Input } from '../../command.js';
 import type { Spec } from './command.js';
@@ -49,7 +49,7 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
       success: 'moved',
       concurrency: invocation.options.concurrency,
       view: { columns: ['id', 'result', 'record.name', 'record.stage', 'error'], noun: 'deals' },
-      act: (id) => move(id, true),
+      act: (id) => namingEachId(invocation, id, () => move(id, true)),
       hint: 'the report lists each deal; moving one again to the same stage changes nothing',
     });
   }
