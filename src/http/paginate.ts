@@ -396,6 +396,9 @@ export class Walk implements AsyncIterable<unknown> {
     if (anchor) this.noteInstants(items);
     const unordered = anchor && this.sameInstantBefore(page, items, anchor.at);
     if (anchor === undefined || unordered === undefined) return this.searchBack(page, items, short);
+    // A page planned before the walk knew how many records of that instant it read: the page that
+    // starts far enough back is asked for (a search step back may show them and nothing after).
+    if (typeof unordered === 'number') return this.searchBack(page, items, short, unordered);
     const { from } = anchor;
     const first = !this.started;
     const heldBefore = new Set(this.held.map(this.keyOf));
@@ -522,10 +525,11 @@ export class Walk implements AsyncIterable<unknown> {
   /**
    * Records created at the instant of the record AT (the one the page follows on from) that the page
    * lists before it, not given out yet: the service ordered that instant's records otherwise for this
-   * page. Undefined when the page may not show them all: it does not show where that instant's
-   * records begin, so that some of them may be listed before the page.
+   * page. When the page may not show them all (it does not show where that instant's records begin,
+   * so that some of them may be listed before the page; or, among more of them than half a page, it
+   * lists fewer of those read before than it must): where a page that does would start.
    */
-  private sameInstantBefore(page: Page, items: readonly unknown[], at: number): unknown[] | undefined {
+  private sameInstantBefore(page: Page, items: readonly unknown[], at: number): unknown[] | number {
     const instant = at < 0 ? undefined : recordCreatedAt(items[at]);
     // A walk continued from a position (an MCP cursor) knows only the last few records given out
     // before: others of the instant would look unread and be given twice. It trusts the order.
@@ -537,22 +541,23 @@ export class Walk implements AsyncIterable<unknown> {
     const unread = before.filter((record) => !this.given.has(this.keyOf(record)));
     if (start > 0 || page.offset === 0) return unread;
     const long = this.amongSameInstant() && instant === this.lastCreated && this.sameInstant >= this.halfPage();
-    if (!long) return undefined;
+    // One record before those of the instant read in a row (the one AT may be the last of them).
+    if (!long) return page.offset + at - (instant === this.lastCreated ? this.sameInstant : 0) - 1;
     // More of them than half a page (a bulk import): no page may show where they begin. Their order
     // is trusted when the page lists those read before it again in the order they were read, enough
     // of them that a service which shuffles them could hardly do so by chance.
     const order = before.map((record) => this.given.order(this.keyOf(record)));
     const kept = unread.length === 0 && order.every((serial, index) => index === 0 || serial! > order[index - 1]!);
     if (!kept) throw new WalkUnordered(instant, this.count);
-    return before.length >= this.orderShown() ? [] : undefined;
+    return before.length >= this.orderShown() ? [] : page.offset + at - this.orderShown();
   }
 
   /**
    * A page that holds none of the walk's records: what it follows on from was pulled earlier (or
    * deleted). A page is asked for half a page before it, so that the two overlap whatever moves
-   * meanwhile; this one is kept, and taken after it if it then follows on.
+   * meanwhile (or from START); this one is kept, and taken after it if it then follows on.
    */
-  private searchBack(page: Page, items: readonly unknown[], short: boolean): void {
+  private searchBack(page: Page, items: readonly unknown[], short: boolean, start?: number): void {
     // The whole list, and nothing in it: every record has gone; none can be missing.
     if (short && items.length === 0 && page.offset === 0) {
       this.held = [];
@@ -569,7 +574,10 @@ export class Walk implements AsyncIterable<unknown> {
       throw new WalkOutpaced(where, this.count);
     }
     this.searches++;
-    this.inFlight.unshift(this.ask(Math.max(0, page.offset - Math.min(SEARCH_STEP, this.pageSize >> 1)), this.pageSize, 0), { ...page, missed: true });
+    const step = page.offset - Math.min(SEARCH_STEP, this.pageSize >> 1);
+    // A page from START, less the margin of the shifts seen, if that is nearer than a step back.
+    const from = start === undefined ? step : Math.max(step, Math.min(start - this.margin, page.offset - 1));
+    this.inFlight.unshift(this.ask(Math.max(0, from), this.pageSize, 0), { ...page, missed: true });
   }
 }
 

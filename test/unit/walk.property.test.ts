@@ -13,7 +13,8 @@
 // A failing run names its seed; a seed that once failed is kept below as a test of its own.
 // `npm run test:reliability` runs twenty times as many seeds; both print the request counts at the end.
 import { describe, expect, it } from 'vitest';
-import { PAGES_IN_FLIGHT, WalkOutpaced, WalkUnordered, changesKeptUpWith } from '../../src/http/paginate.js';
+import { ApiClient } from '../../src/http/core.js';
+import { PAGES_IN_FLIGHT, Walk, WalkOutpaced, WalkUnordered, changesKeptUpWith } from '../../src/http/paginate.js';
 import { checkRun, churn, type ChurnOptions, type Row } from '../helpers/churning-list.js';
 import { recordFigure } from '../helpers/evidence.js';
 
@@ -173,6 +174,35 @@ describe('continued from where another walk stood (an MCP cursor), among records
       expect(rest.error, `--limit ${limit}`).toBeUndefined();
       expect([...first.given, ...rest.given], `--limit ${limit}`).toEqual(first.initial);
     }
+  });
+});
+
+describe('pages in flight from a service that gives fewer than 50 a page, among records of one instant in an order it keeps', () => {
+  // Pages planned before the walk knew how many records of an instant it had read started too late
+  // to show where it begins, or too few of it read before; a search half a page back ended on the
+  // record held back, bringing nothing: 8 searches, then walk_outpaced (exit 1) from a still list.
+  it.each([
+    [137, 11, 10],
+    [137, 26, 20],
+    [137, 49, 20],
+    [3000, 51, 20],
+  ])('%i records, %i an instant, pages of %i: every record once, in list order', async (size, each, cap) => {
+    const list = sameInstantRows(size, each);
+    const client = new ApiClient({
+      baseUrl: 'https://crm.test/api/v1',
+      apiKey: 'key_live_abcdefghijklmnopqrstuvwxyz123456',
+      userAgent: 'crm/test',
+      maxRetries: 0,
+      transport: async (request) => {
+        const query = new URL(request.url).searchParams;
+        const offset = Number(query.get('offset'));
+        const contacts = list.slice(offset, offset + Math.min(cap, Number(query.get('limit'))));
+        return { status: 200, headers: {}, body: JSON.stringify({ data: { contacts, total: list.length }, error: null }) };
+      },
+    });
+    const given: string[] = [];
+    for await (const record of new Walk(client, '/contacts', {}, { key: 'contacts', concurrency: PAGES_IN_FLIGHT })) given.push((record as Row).id);
+    expect(given).toEqual(list.map((record) => record.id));
   });
 });
 
