@@ -139,6 +139,10 @@ describe('contacts import: reading and checking', () => {
     const headerless = await run(['contacts', 'import', inputFile('c.csv', 'who,where\nAda,London\n')], { ws });
     expect(headerless.code).toBe(2);
     expect(headerless.stderr).toContain("no column holds a contact's name or email");
+    // A HubSpot export: First Name, Last Name, Email. Every row would be invalid alike: one line says why.
+    const unnamed = await run(['contacts', 'import', inputFile('hubspot.csv', 'Record ID,First Name,Last Name,Email\r\n1,Ada,Lovelace,ada@example.com\r\n2,Alan,Turing,alan@example.com\r\n')], { ws });
+    expect(unnamed.code).toBe(2);
+    expect(unnamed.stderr).toMatch(/^crm: .*hubspot\.csv: no column holds a contact's name\nhint: its columns: Record ID, First Name, Last Name, Email; name it with --map COLUMN=name\n$/);
     expect(ws.requests()).toEqual([]);
   });
   it('--errors keeps a row with quotes and line breaks whole, so the file can be fixed and read back', async () => {

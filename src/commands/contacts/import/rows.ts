@@ -6,6 +6,7 @@
 // checked as `contacts create` checks its flags: required fields, the email rule, typed values.
 
 import { usageError } from '../../../cli/errors.js';
+import { safeLine } from '../../../cli/format.js';
 import { checkKeys, checkName, parseValue } from '../../../cli/input.js';
 import { isObject, type JsonObject } from '../../../registry/values.js';
 import type { IMPORT_FORMATS } from '../../../registry/local.js';
@@ -154,8 +155,11 @@ async function readCsv(text: string, mapping: Map<string, string>, source: strin
   if (headerAt < 0) throw usageError(`${source} is empty: a CSV import needs a header row`, 'for example: name,email,company');
   const columns = records[headerAt]!.map((column) => column.trim());
   const { fields, ignored } = resolveColumns(columns, mapping);
-  if (!fields.some((field) => field?.required)) {
-    throw usageError(`${source}: no column holds a contact's name or email`, `its columns: ${columns.join(', ')}; name them with --map COLUMN=FIELD`);
+  // A required field no column fills would make every row invalid alike: one line says it instead.
+  const missing = REQUIRED_FIELDS.filter((required) => !fields.some((field) => field?.name === required.name)).map((field) => field.name);
+  if (missing.length > 0) {
+    const mapping = missing.map((name) => `--map COLUMN=${name}`).join(' and ');
+    throw usageError(`${source}: no column holds a contact's ${missing.join(' or ')}`, `its columns: ${columns.map(safeLine).join(', ')}; name ${missing.length > 1 ? 'them' : 'it'} with ${mapping}`);
   }
   const rows: ImportRow[] = [];
   // A record starts on the line after the records before it: a line each, and one more for each
