@@ -85,6 +85,17 @@ describe('contacts import: reading and checking', () => {
     expect(notArray.code).toBe(2);
   });
 
+  it('reads the separator from a first line sep=; (a CSV made for Excel), numbering the rows after it as the file does', async () => {
+    const tag = unique();
+    const file = inputFile('excel.csv', `\uFEFFsep=;\r\nName;Email;Company\r\nAda;ada-${tag}@example.com;Engines, Ltd\r\nBad;nope;\r\n`);
+    const dry = await run(['contacts', 'import', file, '--dry-run', '-o', 'ndjson'], { ws });
+    expect(rowsOf(dry.stdout).map((row) => [row.line, row.result, row.company ?? row.error])).toEqual([
+      [3, 'would_create', 'Engines, Ltd'],
+      [4, 'invalid', 'email: invalid email "nope"'],
+    ]);
+    expect(ws.requests()).toEqual([]);
+  });
+
   it('keeps quoting, line breaks and UTF-8 intact (BOM, semicolons, a spreadsheet’s trailing empty rows)', async () => {
     const tag = unique();
     const text = `\uFEFFName;Email;Company;Title\r\n"Zoë Ångström";zoe-${tag}@example.com;"Smith; Jones & ""Sons""";"Line one\r\nline two"\r\n李小龙;li-${tag}@example.com;功夫 🐉;\r\n;;;\r\n`;

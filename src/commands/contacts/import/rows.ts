@@ -143,9 +143,11 @@ function toBody(fields: ReadonlyArray<FieldSpec | undefined>, values: ArrayLike<
 
 async function readCsv(text: string, mapping: Map<string, string>, source: string): Promise<ImportFile> {
   const { parse } = await import('csv-parse/sync');
+  // Excel's own first line `sep=;` names the separator (a file made for Excel in many locales); no header.
+  const sepLine = /^\uFEFF?sep=([,;\t|])\r?\n/i.exec(text);
   let records: string[][];
   try {
-    records = parse(text, { bom: true, relax_column_count: true, relax_quotes: true, delimiter: delimiterOf(text) });
+    records = parse(sepLine ? text.slice(sepLine[0].length) : text, { bom: true, relax_column_count: true, relax_quotes: true, delimiter: sepLine?.[1] ?? delimiterOf(text) });
   } catch (error) {
     const line = (error as { lines?: number }).lines;
     throw usageError(`${source}${line ? ` line ${line}` : ''}: not valid CSV: ${(error as Error).message}`);
@@ -164,7 +166,7 @@ async function readCsv(text: string, mapping: Map<string, string>, source: strin
   const rows: ImportRow[] = [];
   // A record starts on the line after the records before it: a line each, and one more for each
   // line break inside a quoted value (csv-parse's own byte offsets, its info option, cost a third more).
-  let line = 1;
+  let line = sepLine ? 2 : 1;
   for (const [index, cells] of records.entries()) {
     const start = line;
     line += 1 + lineBreaksIn(cells);
