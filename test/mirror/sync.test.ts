@@ -41,6 +41,26 @@ function client(): ApiClient {
   return new ApiClient({ baseUrl: BASE_URL, apiKey: ws.apiKey, transport: ws.transport, userAgent: 'crm-test', sleep: async () => {} });
 }
 
+/** A client whose answers are held back until open() is called: a sync that has asked (asked() > 0) and waits for its pages. */
+function heldClient(): { client: ApiClient; asked: () => number; open: () => void } {
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  let asked = 0;
+  const held = new ApiClient({
+    baseUrl: BASE_URL,
+    apiKey: ws.apiKey,
+    userAgent: 'crm-test',
+    sleep: async () => {},
+    transport: async (request) => {
+      asked++;
+      const answer = await ws.transport(request);
+      await gate;
+      return answer;
+    },
+  });
+  return { client: held, asked: () => asked, open };
+}
+
 async function syncOnce(options: Partial<SyncOptions> = {}): Promise<{ reports: TableReport[]; failure?: unknown; replica: Replica }> {
   const replica = Replica.openForSync(path, BASE_URL);
   try {
@@ -352,25 +372,11 @@ describe('two syncs at once', () => {
     await syncOnce({ tables: ['contacts'] });
     const [gone] = listAll('contacts');
     // The stale sync reads the whole list now and is answered only once the other sync has committed.
-    let open!: () => void;
-    const gate = new Promise<void>((resolve) => (open = resolve));
-    let asked = 0;
-    const stale = new ApiClient({
-      baseUrl: BASE_URL,
-      apiKey: ws.apiKey,
-      userAgent: 'crm-test',
-      sleep: async () => {},
-      transport: async (request) => {
-        asked++;
-        const answer = await ws.transport(request);
-        await gate;
-        return answer;
-      },
-    });
+    const { client: stale, asked, open } = heldClient();
     const staleReplica = Replica.openForSync(path, BASE_URL);
     const warnings: string[] = [];
     const staleSync = sync({ client: stale, replica: staleReplica, tables: ['contacts'], mode: 'full', onWarning: (message) => warnings.push(message) });
-    await until(() => asked > 0, 'the stale sync asks for its first page');
+    await until(() => asked() > 0, 'the stale sync asks for its first page');
     expect(ws.api('DELETE', `/contacts/${gone!.id}`).status).toBe(200);
     expect(byResource((await syncOnce({ tables: ['contacts'] })).reports).contacts).toEqual({ added: 0, changed: 0, removed: 1 });
     open();
@@ -429,24 +435,10 @@ describe('two syncs at once: each takes the write lock before it reads what it w
     const [gone] = listAll('contacts');
     expect(ws.api('DELETE', `/contacts/${gone!.id}`).status).toBe(200);
     // The sync reads its pages, then applies while another process holds the write lock.
-    let open!: () => void;
-    const gate = new Promise<void>((resolve) => (open = resolve));
-    let asked = 0;
-    const gated = new ApiClient({
-      baseUrl: BASE_URL,
-      apiKey: ws.apiKey,
-      userAgent: 'crm-test',
-      sleep: async () => {},
-      transport: async (request) => {
-        asked++;
-        const answer = await ws.transport(request);
-        await gate;
-        return answer;
-      },
-    });
+    const { client: gated, asked, open } = heldClient();
     const replica = Replica.openForSync(path, BASE_URL);
     const running = sync({ client: gated, replica, tables: ['contacts'], mode: 'full' });
-    await until(() => asked > 0, 'the sync asks for its first page');
+    await until(() => asked() > 0, 'the sync asks for its first page');
     const ended = await holdWriteLock(path);
     open();
     const outcome = await running;

@@ -112,32 +112,38 @@ describe('SIGINT while a write is under way', () => {
 });
 
 describe('SIGINT and SIGTERM during a bulk write: the report accounts for every id', () => {
+  /** The built crm with ARGS and INPUT on stdin, sent SIGNAL once the service has a request matching SENT: what it printed, its exit code, and how long it took to end. */
+  async function signalledOnceSent(args: string[], input: string, sent: RegExp, signal: 'SIGINT' | 'SIGTERM') {
+    const runEnv = env();
+    const child = spawn(process.execPath, [CRM_BIN, ...args], { env: runEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdin.end(input);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    while (served.server.requests(sent).length === 0 && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 20));
+    const at = Date.now();
+    child.kill(signal);
+    const code = await closed;
+    capture(stdout + stderr, runEnv);
+    return { code, stdout, stderr, ms: Date.now() - at };
+  }
+
   /**
    * `crm ARGS -` with IDS on stdin, one request at a time, the third id's request never answered;
    * SIGNAL once that request is sent. Its report (--json, on stdout), stderr, and exit code.
    */
   async function stopped(signal: 'SIGINT' | 'SIGTERM', args: string[], ids: string[], path: (id: string) => RegExp, extra: string[] = []) {
     served.server.fault({ match: path(ids[2]!), connection: 'stall' });
-    const runEnv = env();
-    const child = spawn(process.execPath, [CRM_BIN, ...args, '-', '--concurrency', '1', '--json', ...extra], { env: runEnv, stdio: ['pipe', 'pipe', 'pipe'] });
-    child.stdin.end(`${ids.join('\n')}\n`);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
-    while (served.server.requests(path(ids[2]!)).length === 0 && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 20));
-    const sent = Date.now();
-    child.kill(signal);
-    const code = await closed;
-    capture(stdout + stderr, runEnv);
+    const { code, stdout, stderr, ms } = await signalledOnceSent([...args, '-', '--concurrency', '1', '--json', ...extra], `${ids.join('\n')}\n`, path(ids[2]!), signal);
     const rows = JSON.parse(stdout) as Array<{ id: string; ok: boolean; result: string; error: string | null }>;
     // Every id once, in the order given; those not sent never reached the service.
     expect(rows.map((row) => row.id)).toEqual(ids);
     for (const row of rows.filter((one) => one.result === 'not_sent')) expect(served.server.requests(path(row.id))).toEqual([]);
     expect(rows.slice(0, 2).map((row) => row.result)).not.toContain('not_sent');
     expect(rows.at(-1)!.result).toBe('not_sent');
-    return { code, rows, stderr, ms: Date.now() - sent };
+    return { code, rows, stderr, ms };
   }
 
   const tasks = (count: number) => Array.from({ length: count }, (_, n) => served.api('POST', '/tasks', { title: `Signal ${n}` }).data.id as string);
@@ -177,16 +183,8 @@ describe('SIGINT and SIGTERM during a bulk write: the report accounts for every 
     const contacts = (served.api('GET', '/contacts?limit=50').data.contacts as Array<{ id: string }>).concat(served.api('GET', '/contacts?limit=50&offset=50').data.contacts).map((contact) => contact.id);
     const enrol = new RegExp(`^POST /api/v1/sequences/${sequence}/enroll$`);
     served.server.fault({ match: enrol, connection: 'stall' });
-    const child = spawn(process.execPath, [CRM_BIN, 'sequences', 'enroll', sequence, '-', '--json'], { env: env(), stdio: ['pipe', 'pipe', 'pipe'] });
-    child.stdin.end(`${contacts.join('\n')}\n`);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
-    while (served.server.requests(enrol).length === 0 && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 20));
-    child.kill('SIGINT');
-    expect(await closed).toBe(130);
+    const { code, stdout, stderr } = await signalledOnceSent(['sequences', 'enroll', sequence, '-', '--json'], `${contacts.join('\n')}\n`, enrol, 'SIGINT');
+    expect(code).toBe(130);
     const rows = JSON.parse(stdout) as Array<{ id: string; result: string }>;
     expect(rows.map((row) => row.id)).toEqual(contacts);
     expect(rows.map((row) => row.result)).toEqual([...Array<string>(50).fill('cancelled'), ...Array<string>(50).fill('not_sent')]);
