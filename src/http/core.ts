@@ -140,7 +140,7 @@ export class ApiClient {
         code: 'malformed_response',
       });
     }
-    if (nestsTooDeep(response.body)) {
+    if (nestsTooDeep(envelope)) {
       if (response.status >= 400) throw this.statusError(response.status, undefined);
       throw new HttpError('malformed', `malformed response from the service (HTTP ${response.status}, JSON nested deeper than ${NESTING_MAX} levels)`, {
         status: response.status,

@@ -207,11 +207,13 @@ describe('other workspaces', () => {
       expect(result.stdout).toBe('');
       expect(result.stderr).toMatch(/^crm: malformed response from the service \(HTTP 200, JSON nested deeper than 500 levels\)\n/);
     }
-    // 500 levels, the envelope's included, are read and printed.
-    ws.fault({ status: 200, body: deep(497) });
+    // 500 levels, the envelope's and the record's included, are read and printed; 501 are not.
+    ws.fault({ status: 200, body: deep(498) });
     const fine = await run(['contacts', 'get', 'con_deep', '--json'], { ws });
     expect(fine.code, fine.stderr).toBe(0);
     expect(JSON.parse(fine.stdout).name).toBe('Deep');
+    ws.fault({ status: 200, body: deep(499) });
+    expect((await run(['contacts', 'get', 'con_deep', '--json'], { ws })).code).toBe(6);
   });
 
   it('-q says on stderr how many records it printed no id for (a workspace that spells it ID or uuid), rather than printing nothing and nothing said', async () => {
