@@ -18,6 +18,13 @@ const liveIds = (): string[] => {
   }
 };
 
+/** The two commands that walk a whole list, each with how to read the records it printed. */
+type ListReader = [name: string, argv: string[], records: (stdout: string) => Array<{ id: string }>];
+const WHOLE_LIST: ListReader[] = [
+  ['contacts list --all --json', ['contacts', 'list', '--all', '--json'], (stdout) => JSON.parse(stdout) as Array<{ id: string }>],
+  ['contacts export --format ndjson', ['contacts', 'export', '--format', 'ndjson'], (stdout) => stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: string })],
+];
+
 /** A deterministic choice of records (the same test, the same deletions). */
 function chooser(seed: number) {
   let state = seed;
@@ -221,10 +228,7 @@ function shufflingInstantsWorkspace() {
 }
 
 describe('a service that lists the records of one instant in another order for each page (it sorts by created_at alone)', () => {
-  it.each([
-    ['contacts list --all --json', ['contacts', 'list', '--all', '--json'], (stdout: string) => JSON.parse(stdout) as Array<{ id: string }>],
-    ['contacts export --format ndjson', ['contacts', 'export', '--format', 'ndjson'], (stdout: string) => stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: string })],
-  ])('%s prints every record once (12 of 350 were missing, exit 0)', async (_, argv, parse) => {
+  it.each(WHOLE_LIST)('%s prints every record once (12 of 350 were missing, exit 0)', async (_, argv, parse) => {
     for (let index = 0; index < 300; index++) ws.api('POST', '/contacts', { name: `Instant ${index}`, email: `instant-${index}-${argv.length}@example.com` });
     const service = shufflingInstantsWorkspace();
     const result = await run(argv, { ws: service.workspace });
@@ -238,10 +242,7 @@ describe('a service that lists the records of one instant in another order for e
 describe('a service that repeats a record within a page', () => {
   // 2: within the first page; 49: the last of the first page, which the second page starts on (it
   // is held back), repeated at the head of the second; 120: within a later page.
-  it.each([
-    ['contacts list --all --json', ['contacts', 'list', '--all', '--json'], (stdout: string) => JSON.parse(stdout) as Array<{ id: string }>],
-    ['contacts export --format ndjson', ['contacts', 'export', '--format', 'ndjson'], (stdout: string) => stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: string })],
-  ])('%s prints each record once, every one, in list order', async (_, argv, parse) => {
+  it.each(WHOLE_LIST)('%s prints each record once, every one, in list order', async (_, argv, parse) => {
     for (let index = 0; index < 150; index++) ws.api('POST', '/contacts', { name: `Repeated ${index}`, email: `repeated-${index}-${argv.length}@example.com` });
     const service = repeatingWorkspace([2, 49, 120]);
     const result = await run(argv, { ws: service.workspace });
@@ -291,10 +292,7 @@ function cappedWorkspace(cap: number, overcount: number | 'no total' = 0, instan
 }
 
 describe('a service whose pages are shorter than asked, and that sends no total (a bare array)', () => {
-  it.each([
-    ['contacts list --all --json', ['contacts', 'list', '--all', '--json'], (stdout: string) => JSON.parse(stdout) as Array<{ id: string }>],
-    ['contacts export --format ndjson', ['contacts', 'export', '--format', 'ndjson'], (stdout: string) => stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: string })],
-  ])('%s prints every record once, in list order: it printed the first 20, exit 0', async (_, argv, parse) => {
+  it.each(WHOLE_LIST)('%s prints every record once, in list order: it printed the first 20, exit 0', async (_, argv, parse) => {
     for (let index = 0; index < 90; index++) ws.api('POST', '/contacts', { name: `Bare ${index}`, email: `bare-${index}-${argv.length}@example.com` });
     const expected = liveIds();
     const service = cappedWorkspace(20, 'no total');
@@ -334,10 +332,10 @@ describe('a service whose pages are shorter than asked, and whose records were c
 });
 
 describe('a service whose pages are shorter than asked, and whose total says more records follow', () => {
-  it.each([
-    ['contacts list --all --json', ['contacts', 'list', '--all', '--json'], (stdout: string) => JSON.parse(stdout) as Array<{ id: string }>, 0],
-    ['contacts export --format ndjson', ['contacts', 'export', '--format', 'ndjson'], (stdout: string) => stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: string }), 0],
-    ['contacts list --all --json (a total that counts 7 records too many)', ['contacts', 'list', '--all', '--json'], (stdout: string) => JSON.parse(stdout) as Array<{ id: string }>, 7],
+  it.each<[...ListReader, number]>([
+    [...WHOLE_LIST[0]!, 0],
+    [...WHOLE_LIST[1]!, 0],
+    ['contacts list --all --json (a total that counts 7 records too many)', WHOLE_LIST[0]![1], WHOLE_LIST[0]![2], 7],
   ])('%s prints every record once, in list order, not only the first page', async (_, argv, parse, overcount) => {
     for (let index = 0; index < 150; index++) ws.api('POST', '/contacts', { name: `Capped ${index}`, email: `capped-${index}-${argv.length}-${overcount}@example.com` });
     const expected = liveIds();
