@@ -72,7 +72,10 @@ export const interruptedError = (hint?: string): CliError => new CliError('inter
 
 /** Why a command ended early, as the failure a user sees; undefined when that is no failure (`| head -1`). */
 export function earlyEndError(end: EarlyEnd, uncertain?: UncertainWrites): CliError | undefined {
-  if (end.reason === 'interrupted') return interruptedError(uncertain && uncertain.writes.length > 0 ? unansweredHint(uncertain) : undefined);
+  const hint = uncertain && uncertain.writes.length > 0 ? unansweredHint(uncertain) : undefined;
+  if (end.reason === 'interrupted') return interruptedError(hint);
+  // The words of a bulk write stopped so (src/commands/bulk.ts), and the exit code of any interruption.
+  if (end.reason === 'terminated') return new CliError('stopped by SIGTERM', ExitCode.interrupted, { code: 'interrupted', hint });
   if (end.reason === 'output_failed') return new CliError(describeOutputFailure(end.error), ExitCode.service, { code: 'output_failed' });
   return undefined;
 }

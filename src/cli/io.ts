@@ -134,8 +134,8 @@ export function isTruthy(value: string | undefined): boolean {
   return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
 }
 
-/** Why a command ends before it is done: Ctrl-C, or stdout closed (`| head -1`) or failing (a full disk). */
-export type EarlyEnd = { reason: 'interrupted' } | { reason: 'output_closed' } | { reason: 'output_failed'; error: NodeJS.ErrnoException };
+/** Why a command ends before it is done: Ctrl-C, SIGTERM, or stdout closed (`| head -1`) or failing (a full disk). */
+export type EarlyEnd = { reason: 'interrupted' } | { reason: 'terminated' } | { reason: 'output_closed' } | { reason: 'output_failed'; error: NodeJS.ErrnoException };
 
 /**
  * Says why the command ends (when that is a failure) and releases what it holds; returns the exit
@@ -152,9 +152,11 @@ const endings = new Set<Ending>();
 let interrupts = 0;
 
 /**
- * While a command runs, Ctrl-C and a failing stdout end it here, in one place: the command reports
- * why and releases what it holds (spinners, databases, checkpoints: Context.onClose), and the process
- * exits with the command's code. Node's default for SIGINT would kill the process mid-way. Files are
+ * While a command runs, Ctrl-C, SIGTERM and a failing stdout end it here, in one place: the command
+ * reports why (a write under way may have taken effect) and releases what it holds (spinners,
+ * databases, checkpoints: Context.onClose), and the process exits with the command's code. Node's
+ * default for either signal would kill the process mid-way, silently. A command that stops at a safe
+ * point on SIGTERM (src/commands/stop.ts, mcp, sandbox serve) listens itself and is left to. Files are
  * never half-written: config writes are atomic and synchronous, so a signal is handled between
  * writes, never inside one. Returns the function that stops tracking the command.
  *
@@ -163,11 +165,15 @@ let interrupts = 0;
  */
 export function whileRunning(ending: Ending): () => void {
   endings.add(ending);
-  if (endings.size === 1) process.on('SIGINT', onInterrupt);
+  if (endings.size === 1) {
+    process.on('SIGINT', onInterrupt);
+    process.on('SIGTERM', onTerminate);
+  }
   return () => {
     endings.delete(ending);
     if (endings.size === 0) {
       process.off('SIGINT', onInterrupt);
+      process.off('SIGTERM', onTerminate);
       interrupts = 0;
     }
   };
@@ -175,6 +181,12 @@ export function whileRunning(ending: Ending): () => void {
 
 function onInterrupt(): void {
   endEarly({ reason: 'interrupted' }, () => 130, interrupts++ > 0);
+}
+
+function onTerminate(): void {
+  // Another listener is the command's own: it stops at its safe point and reports (a bulk write, an import, watch).
+  if (process.listenerCount('SIGTERM') > 1) return;
+  endEarly({ reason: 'terminated' }, () => 130);
 }
 
 function endEarly(end: EarlyEnd, whenIdle: (end: EarlyEnd) => number, again = false): void {

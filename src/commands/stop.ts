@@ -1,9 +1,9 @@
 // Long-running commands (watch, import) stop at a safe point on SIGTERM (a service manager, `kill`)
 // instead of dying mid-way: the signal aborts what is waiting (a sleep, a delivery, the rows not yet
 // started), the command saves its state, reports and returns. Only these commands listen, and only
-// while they run. Ctrl-C is the runner's for every command (src/cli/io.ts): it ends the command at
-// once, after its Context.onClose cleanups (the import's checkpoint is written there; watch's state
-// is whole after every record).
+// while they run; any other command SIGTERM ends as Ctrl-C does (src/cli/io.ts). Ctrl-C is the
+// runner's for every command: it ends the command at once, after its Context.onClose cleanups (the
+// import's checkpoint is written there; watch's state is whole after every record).
 
 export interface Stopper {
   /** Aborted when SIGTERM arrives. */

@@ -83,19 +83,41 @@ describe('SIGINT to a process in a pipeline', () => {
   });
 });
 
-describe('SIGINT while a write is under way', () => {
-  it('exit 130 at once, saying the POST was sent and may have taken effect', async () => {
-    served.server.fault({ match: /^POST/, connection: 'stall' });
-    const child = spawn(process.execPath, [CRM_BIN, 'contacts', 'create', '--name', 'Under Way', '--email', 'under-way@example.com'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+describe('SIGINT and SIGTERM while a write is under way', () => {
+  /** The built crm with ARGS, sent SIGNAL once the service has a request matching SENT (stalled): its exit code, stderr, and how long it took to end. */
+  async function signalledWhileStalled(args: string[], sent: RegExp, signal: 'SIGINT' | 'SIGTERM') {
+    served.server.fault({ match: sent, connection: 'stall' });
+    const child = spawn(process.execPath, [CRM_BIN, ...args], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
-    while (served.server.requests(/^POST/).length === 0 && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 20));
-    const sent = Date.now();
-    child.kill('SIGINT');
-    expect(await closed).toBe(130);
-    expect(Date.now() - sent).toBeLessThan(PROMPTLY_MS);
-    expect(stderr).toBe('crm: interrupted\nhint: POST /contacts was sent and may have taken effect: check before running the command again\n');
+    while (served.server.requests(sent).length === 0 && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 20));
+    const at = Date.now();
+    child.kill(signal);
+    const code = await closed;
+    return { code, stderr, ms: Date.now() - at };
+  }
+  const MAY_HAVE_TAKEN_EFFECT = 'hint: POST /contacts was sent and may have taken effect: check before running the command again\n';
+
+  it('SIGINT: exit 130 at once, saying the POST was sent and may have taken effect', async () => {
+    const { code, stderr, ms } = await signalledWhileStalled(['contacts', 'create', '--name', 'Under Way', '--email', 'under-way@example.com'], /^POST/, 'SIGINT');
+    expect(code).toBe(130);
+    expect(ms).toBeLessThan(PROMPTLY_MS);
+    expect(stderr).toBe(`crm: interrupted\n${MAY_HAVE_TAKEN_EFFECT}`);
+  });
+
+  it('SIGTERM (kill, a service manager): the same words and exit 130, never a silent end', async () => {
+    const { code, stderr, ms } = await signalledWhileStalled(['contacts', 'create', '--name', 'Terminated', '--email', 'terminated@example.com'], /^POST/, 'SIGTERM');
+    expect(code).toBe(130);
+    expect(ms).toBeLessThan(PROMPTLY_MS);
+    expect(stderr).toBe(`crm: stopped by SIGTERM\n${MAY_HAVE_TAKEN_EFFECT}`);
+  });
+
+  it('SIGTERM to an update of one record (a PATCH, which is safe to send again): exit 130, saying it was stopped', async () => {
+    const contact = served.api('POST', '/contacts', { name: 'Patched', email: 'patched-term@example.com' }).data;
+    const { code, stderr } = await signalledWhileStalled(['contacts', 'update', contact.id, '--company', 'Elsewhere'], /^PATCH/, 'SIGTERM');
+    expect(code).toBe(130);
+    expect(stderr).toBe('crm: stopped by SIGTERM\n');
   });
 
   it('a GET under way says nothing more than that it was interrupted', async () => {
