@@ -1,9 +1,11 @@
 // The replica's file: one SQLite database per profile, owner-only (0600 in a 0700 directory; SQLite
 // gives its -wal and -shm files the database's mode), in WAL mode so that `crm query` reads the last
-// committed sync while another sync writes. It remembers the workspace it holds: a sync of another
-// workspace into it is refused rather than mixing two workspaces' records.
+// committed sync while another sync writes. It remembers the workspace it holds (the base URL, and a
+// digest of the API key: two workspaces of one service share the base URL): a sync of another
+// workspace into it is refused rather than mixing two workspaces' records, and reading it under
+// another workspace's key is refused too (commands/mirror/replica.ts).
 
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { openDatabase, type Database } from '../sqlite/database.js';
 import { MirrorError } from './errors.js';
@@ -18,10 +20,27 @@ const PAGE_SIZE = 16_384;
 export const CACHE_KIB = 2_048;
 const MMAP_BYTES = 256 * 1_048_576;
 
+/** The workspace a replica holds: the service's base URL and which key read it (the service names no workspace). */
+export interface ReplicaWorkspace {
+  baseUrl: string;
+  /** keyFingerprint() of the key the syncs used. */
+  key: string;
+}
+
 interface ReplicaInfo {
   /** Random, made when the replica is created: change events of another replica are another sequence. */
   id: string;
   baseUrl: string;
+  /** keyFingerprint() of the syncs' key; undefined in a replica of a crm that did not keep it. */
+  key?: string;
+}
+
+/**
+ * Which key reads a workspace, as a replica remembers it: a digest (SHA-256, 128 bits of it) of the
+ * base URL and the key, from which the key cannot be had back. Never shown: it only tells two keys apart.
+ */
+export function keyFingerprint(baseUrl: string, apiKey: string | undefined): string {
+  return createHash('sha256').update(`crm replica\n${baseUrl}\n${apiKey ?? ''}`).digest('hex').slice(0, 32);
 }
 
 interface ResourceStatus {
@@ -36,6 +55,8 @@ interface ResourceStatus {
 
 export class Replica {
   private closed = false;
+  /** This open emptied a replica of an older crm, which did not record the key its records were read with. */
+  emptied = false;
 
   private constructor(
     readonly db: Database,
@@ -43,11 +64,11 @@ export class Replica {
   ) {}
 
   /**
-   * Opens the replica to write (a sync), creating it for `baseUrl`, and brings its tables to this
+   * Opens the replica to write (a sync), creating it for `workspace`, and brings its tables to this
    * crm's schema (rebuilt from `_record` when the registry's fields changed). A replica of another
-   * workspace is refused.
+   * workspace is refused; one of a crm that did not record the key is emptied (see migrate).
    */
-  static openForSync(path: string, baseUrl: string): Replica {
+  static openForSync(path: string, workspace: ReplicaWorkspace): Replica {
     const db = damagedSaid(path, () => openDatabase(path, { ownerOnly: true, busyTimeoutMs: BUSY_TIMEOUT_MS, label: LABEL }));
     const replica = new Replica(db, path);
     try {
@@ -60,7 +81,7 @@ export class Replica {
       // The page cache is SQLite's default size whichever the binding (better-sqlite3's is 16 MiB),
       // so a sync's memory does not grow with the workspace (bench/mirror.mjs: 1,000 against 100,000).
       db.exec(`PRAGMA cache_size = -${CACHE_KIB}`);
-      replica.migrate(baseUrl);
+      replica.migrate(workspace);
     } catch (error) {
       db.close();
       throw damage(path, error) ?? error;
@@ -95,7 +116,7 @@ export class Replica {
 
   info(): ReplicaInfo {
     const read = (key: string) => (this.db.prepare('SELECT value FROM _meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
-    return { id: read('replica_id') ?? '', baseUrl: read('base_url') ?? '' };
+    return { id: read('replica_id') ?? '', baseUrl: read('base_url') ?? '', key: read('workspace_key') };
   }
 
   /** What each resource holds, and when it was last synced. */
@@ -113,22 +134,30 @@ export class Replica {
     return replicaSize(this.path);
   }
 
-  private migrate(baseUrl: string): void {
+  private migrate(workspace: ReplicaWorkspace): void {
     const schema = replicaSchema();
     this.db.transaction(() => {
       this.db.exec(schema.bookkeeping);
       const meta = this.db.prepare('SELECT key, value FROM _meta').all() as Array<{ key: string; value: string }>;
       const stored = new Map(meta.map((row) => [row.key, row.value]));
       const held = stored.get('base_url');
-      if (held !== undefined && held !== baseUrl) {
-        throw new MirrorError(`the replica at ${this.path} holds ${held}, not ${baseUrl}`, {
-          usage: true,
-          hint: 'one replica per profile: use a profile for each workspace, or `crm sync --forget` this one first',
-        });
+      const heldKey = stored.get('workspace_key');
+      if (held !== undefined && (held !== workspace.baseUrl || (heldKey !== undefined && heldKey !== workspace.key))) {
+        throw otherWorkspace(this.path, held, workspace.baseUrl);
       }
       const set = this.db.prepare('INSERT OR REPLACE INTO _meta (key, value) VALUES (?, ?)');
-      if (held === undefined) {
-        set.run('base_url', baseUrl);
+      // A replica of an older crm, which kept the base URL only: its records may be another
+      // workspace's of the same service. It is emptied, and this sync is its first (no change events),
+      // under a new id: a crm watch --changes that followed it is told so, not fed the difference.
+      if (held !== undefined && heldKey === undefined) {
+        const exists = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?");
+        for (const table of TABLES) if (exists.get(table.name)) this.db.exec(`DELETE FROM ${quoteName(table.name)}`);
+        this.emptied = true;
+        this.db.exec(`DELETE FROM ${CHANGES_TABLE}; DELETE FROM _syncs; DELETE FROM _meta WHERE key LIKE 'applied:%' OR key = 'pruned_through'`);
+      }
+      if (heldKey === undefined) {
+        set.run('base_url', workspace.baseUrl);
+        set.run('workspace_key', workspace.key);
         set.run('replica_id', randomBytes(6).toString('hex'));
       }
       if (stored.get('schema') === schema.fingerprint) return;
@@ -140,6 +169,16 @@ export class Replica {
       set.run('schema', schema.fingerprint);
     }, 'immediate');
   }
+}
+
+/** The replica holds the records of another workspace than the one the command is for. */
+export function otherWorkspace(path: string, held: string, baseUrl: string): MirrorError {
+  const what = held === baseUrl ? `the records another API key of ${held} reads (another workspace, or this one before its key was replaced)` : `${held}, not ${baseUrl}`;
+  return new MirrorError(`the replica at ${path} holds ${what}`, {
+    usage: true,
+    code: 'replica_workspace',
+    hint: 'one replica per profile: use a profile for each workspace, or `crm sync --forget` this one first',
+  });
 }
 
 /** SQLite's SQLITE_CORRUPT (11) and SQLITE_NOTADB (26), as either binding gives them. */

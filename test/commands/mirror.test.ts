@@ -7,7 +7,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BASE_URL, homeEnv, json, run, scriptedPrompter, useWorkspace, type RunOptions } from '../helpers/inprocess.js';
+import { BASE_URL, homeEnv, json, openWorkspace, run, scriptedPrompter, useWorkspace, type RunOptions } from '../helpers/inprocess.js';
+import { openDatabase } from '../../src/sqlite/database.js';
 import { until } from '../helpers/wait.js';
 
 const ws = useWorkspace();
@@ -361,6 +362,53 @@ describe('crm watch --changes', () => {
     const scored = await crm(['watch', 'contacts', '--changes', '--score']);
     expect(scored.code).toBe(2);
     expect(ws.requests()).toEqual([]);
+  });
+});
+
+describe('a replica is of one workspace: the base URL and the key that reads it', () => {
+  it('another key of the same base URL (another workspace) in the same profile: crm query and crm sync refuse, exit 2, nothing sent', async () => {
+    // Staging: another server behind the same base URL, read with a key of its own.
+    const staging = await openWorkspace();
+    try {
+      const stagingKey = 'stg_live_0123456789abcdef0123456789abcdef';
+      const only = staging.api('POST', '/contacts', { name: 'Only In Staging', email: `only-staging-${process.pid}@example.com` }).data;
+      const stagingWs = { ...staging, apiKey: stagingKey, transport: (request: Parameters<typeof staging.transport>[0]) => staging.transport({ ...request, headers: { ...request.headers, 'X-Service-API-Key': request.headers['X-Service-API-Key'] === stagingKey ? staging.apiKey : 'wrong' } }) };
+      const { crm, env } = user();
+      expect((await crm(['sync', 'contacts'])).code).toBe(0);
+      const asStaging = (argv: string[]) => run(argv, { ws: stagingWs, env: { ...env, CRM_API_KEY: stagingKey } });
+      // The key reads staging: it is the workspace staging's records come from.
+      expect((await asStaging(['contacts', 'view', only.id, '--json'])).stdout).toContain('"name": "Only In Staging"');
+      staging.log.length = 0;
+      const query = await asStaging(['query', 'SELECT count(*) AS n FROM contacts', '--json']);
+      expect(query.code).toBe(2);
+      expect(query.stdout).toBe('');
+      expect(query.stderr.split('\n')[0]).toMatch(/^crm: the replica at .*sandbox\.db holds the records another API key of http:\/\/127\.0\.0\.1:9\/api\/v1 reads \(another workspace, or this one before its key was replaced\)$/);
+      const synced = await asStaging(['sync', 'contacts']);
+      expect(synced.code).toBe(2);
+      expect(synced.stderr.split('\n')[0]).toMatch(/^crm: the replica at .* holds the records another API key of /);
+      expect(staging.requests()).toEqual([]);
+      expect(query.stderr + synced.stderr).not.toContain(stagingKey);
+      // Its own profile's key still reads it.
+      expect((await crm(['query', 'SELECT count(*) AS n FROM contacts'])).code).toBe(0);
+    } finally {
+      staging.close();
+    }
+  });
+
+  it('a replica of an older crm (no key recorded): crm query refuses until a sync makes it anew for this key', async () => {
+    const { crm, replica } = user();
+    expect((await crm(['sync', 'stages'])).code).toBe(0);
+    const old = openDatabase(replica);
+    old.exec("DELETE FROM _meta WHERE key = 'workspace_key'");
+    old.close();
+    const refused = await crm(['query', 'SELECT count(*) AS n FROM stages']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe('crm: the replica of profile "sandbox" was made by an older crm, which did not record the API key its records were read with\nhint: `crm sync` makes it anew for this key (one full sync)\n');
+    const synced = await crm(['sync', 'stages', '--json']);
+    expect(synced.code).toBe(0);
+    expect(json(synced)).toEqual([expect.objectContaining({ resource: 'stages', mode: 'first' })]);
+    expect(synced.stderr).toContain('The replica was made by an older crm, which did not record the API key its records were read with: it is made anew for this key');
+    expect((await crm(['query', 'SELECT count(*) AS n FROM stages'])).code).toBe(0);
   });
 });
 

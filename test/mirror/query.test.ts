@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MirrorError } from '../../src/mirror/errors.js';
 import { runQuery } from '../../src/mirror/query.js';
-import { Replica } from '../../src/mirror/replica.js';
+import { Replica, keyFingerprint } from '../../src/mirror/replica.js';
 import { openDatabase } from '../../src/sqlite/database.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'crm-query-'));
@@ -14,7 +14,7 @@ const path = join(dir, 'default.db');
 let replica: Replica;
 
 beforeAll(() => {
-  Replica.openForSync(path, 'https://crm.example.com/api/v1').close();
+  Replica.openForSync(path, { baseUrl: 'https://crm.example.com/api/v1', key: keyFingerprint('https://crm.example.com/api/v1', 'key') }).close();
   const db = openDatabase(path);
   db.exec(`INSERT INTO contacts (id, _record, _synced_at) VALUES ('con_1', '{"id":"con_1","name":"Ada","email":"ada@example.com"}', '2026-01-01T00:00:00Z')`);
   db.close();

@@ -14,8 +14,9 @@ import { PAGES_IN_FLIGHT } from '../../src/http/paginate.js';
 import { changesAfter, latestSeq } from '../../src/mirror/changes.js';
 import { MirrorError } from '../../src/mirror/errors.js';
 import { replicaFiles } from '../../src/mirror/files.js';
-import { Replica } from '../../src/mirror/replica.js';
+import { Replica, keyFingerprint } from '../../src/mirror/replica.js';
 import { TABLES } from '../../src/mirror/schema.js';
+import { openDatabase } from '../../src/sqlite/database.js';
 import { sync, type SyncOptions, type TableReport } from '../../src/mirror/sync.js';
 import { BASE_URL, openWorkspace, type Workspace } from '../helpers/inprocess.js';
 import { scriptedAt, scriptedList, type ScriptedList } from '../helpers/scripted-list.js';
@@ -24,6 +25,8 @@ import { until } from '../helpers/wait.js';
 const dir = mkdtempSync(join(tmpdir(), 'crm-mirror-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** The workspace the tests' client reads: the sandbox's base URL and key. */
+const WORKSPACE = { baseUrl: BASE_URL, key: keyFingerprint(BASE_URL, 'the key') };
 const DEFAULT_TABLES = TABLES.filter((table) => table.byDefault).map((table) => table.name);
 
 let ws: Workspace & { close(): void };
@@ -62,7 +65,7 @@ function heldClient(): { client: ApiClient; asked: () => number; open: () => voi
 }
 
 async function syncOnce(options: Partial<SyncOptions> = {}): Promise<{ reports: TableReport[]; failure?: unknown; replica: Replica }> {
-  const replica = Replica.openForSync(path, BASE_URL);
+  const replica = Replica.openForSync(path, WORKSPACE);
   try {
     const outcome = await sync({ client: client(), replica, tables: DEFAULT_TABLES, mode: 'full', ...options });
     return { ...outcome, replica };
@@ -128,7 +131,7 @@ describe('a first sync', () => {
     await syncOnce();
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(statSync(join(path, '..')).mode & 0o777).toBe(0o700);
-    const replica = Replica.openForSync(path, BASE_URL);
+    const replica = Replica.openForSync(path, WORKSPACE);
     try {
       // While it is open in WAL mode SQLite keeps -wal and -shm beside it, with the database's mode.
       for (const file of replicaFiles(path).slice(1)) expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -139,8 +142,43 @@ describe('a first sync', () => {
 
   it('refuses to mix another workspace into it', async () => {
     await syncOnce();
-    expect(() => Replica.openForSync(path, 'https://other.example.com/api/v1')).toThrow(MirrorError);
-    expect(() => Replica.openForSync(path, 'https://other.example.com/api/v1')).toThrow(/holds http:\/\/127\.0\.0\.1:9\/api\/v1, not https:\/\/other/);
+    expect(() => Replica.openForSync(path, { ...WORKSPACE, baseUrl: 'https://other.example.com/api/v1' })).toThrow(MirrorError);
+    expect(() => Replica.openForSync(path, { ...WORKSPACE, baseUrl: 'https://other.example.com/api/v1' })).toThrow(/holds http:\/\/127\.0\.0\.1:9\/api\/v1, not https:\/\/other/);
+  });
+
+  it('refuses another key of the same base URL (another workspace of the service), and keeps no key in the file', async () => {
+    await syncOnce();
+    const other = { ...WORKSPACE, key: keyFingerprint(BASE_URL, 'another key') };
+    expect(() => Replica.openForSync(path, other)).toThrow('holds the records another API key of http://127.0.0.1:9/api/v1 reads');
+    const replica = Replica.openForReading(path)!;
+    try {
+      expect(replica.info().key).toBe(WORKSPACE.key);
+      expect(JSON.stringify(replica.db.prepare('SELECT * FROM _meta').all())).not.toContain('the key');
+    } finally {
+      replica.close();
+    }
+  });
+
+  it('empties a replica of an older crm (no key recorded): its next sync is a first one, without change events, under a new id', async () => {
+    await syncOnce();
+    const before = Replica.openForReading(path)!;
+    const { id } = before.info();
+    before.close();
+    const old = openDatabase(path);
+    old.exec("DELETE FROM _meta WHERE key = 'workspace_key'; INSERT INTO contacts (id, _record, _synced_at) VALUES ('con_elsewhere', '{\"id\":\"con_elsewhere\"}', '2026-01-01T00:00:00Z'); INSERT INTO changes (event, resource, id, record, detected_at) VALUES ('created', 'contacts', 'con_elsewhere', '{}', '2026-01-01T00:00:00Z')");
+    old.close();
+    const { reports, replica } = await syncOnce();
+    expect(reports.every((report) => report.mode === 'first')).toBe(true);
+    const reopened = Replica.openForReading(path)!;
+    try {
+      expect(reopened.info()).toMatchObject({ key: WORKSPACE.key });
+      expect(reopened.info().id).not.toBe(id);
+      expect(latestSeq(reopened)).toBe(0);
+      expect(reopened.db.prepare("SELECT id FROM contacts WHERE id = 'con_elsewhere'").get()).toBeUndefined();
+    } finally {
+      reopened.close();
+    }
+    expect(replica.emptied).toBe(true);
   });
 });
 
@@ -193,7 +231,7 @@ describe('a second sync', () => {
 
   it('with nothing changed, reports nothing and logs nothing; a record whose keys came in another order is no change', async () => {
     await syncOnce();
-    const replica = Replica.openForSync(path, BASE_URL);
+    const replica = Replica.openForSync(path, WORKSPACE);
     // As if the service had sent this record's members in another order.
     const [row] = replica.db.prepare('SELECT id, _record FROM accounts LIMIT 1').all() as Array<{ id: string; _record: string }>;
     const reordered = Object.fromEntries(Object.entries(JSON.parse(row!._record)).reverse());
@@ -373,7 +411,7 @@ describe('two syncs at once', () => {
     const [gone] = listAll('contacts');
     // The stale sync reads the whole list now and is answered only once the other sync has committed.
     const { client: stale, asked, open } = heldClient();
-    const staleReplica = Replica.openForSync(path, BASE_URL);
+    const staleReplica = Replica.openForSync(path, WORKSPACE);
     const warnings: string[] = [];
     const staleSync = sync({ client: stale, replica: staleReplica, tables: ['contacts'], mode: 'full', onWarning: (message) => warnings.push(message) });
     await until(() => asked() > 0, 'the stale sync asks for its first page');
@@ -423,7 +461,7 @@ describe('two syncs at once: each takes the write lock before it reads what it w
     mkdirSync(dirname(path), { recursive: true });
     const ended = await holdWriteLock(path);
     // Deferred, its schema step would read, then find the snapshot it read stale once the other commits.
-    const replica = Replica.openForSync(path, BASE_URL);
+    const replica = Replica.openForSync(path, WORKSPACE);
     replica.close();
     await ended();
     expect(read("SELECT key FROM _meta WHERE key IN ('other_writer', 'base_url', 'schema') ORDER BY key")).toEqual([{ key: 'base_url' }, { key: 'other_writer' }, { key: 'schema' }]);
@@ -436,7 +474,7 @@ describe('two syncs at once: each takes the write lock before it reads what it w
     expect(ws.api('DELETE', `/contacts/${gone!.id}`).status).toBe(200);
     // The sync reads its pages, then applies while another process holds the write lock.
     const { client: gated, asked, open } = heldClient();
-    const replica = Replica.openForSync(path, BASE_URL);
+    const replica = Replica.openForSync(path, WORKSPACE);
     const running = sync({ client: gated, replica, tables: ['contacts'], mode: 'full' });
     await until(() => asked() > 0, 'the sync asks for its first page');
     const ended = await holdWriteLock(path);
@@ -488,12 +526,12 @@ describe('the schema', () => {
   it('is rebuilt from what is held when it changes, without asking the service', async () => {
     await syncOnce();
     const before = read('SELECT id, email, status FROM contacts ORDER BY id');
-    const replica = Replica.openForSync(path, BASE_URL);
+    const replica = Replica.openForSync(path, WORKSPACE);
     replica.db.exec("UPDATE _meta SET value = 'older' WHERE key = 'schema'");
     replica.db.exec('DROP VIEW open_tasks');
     replica.close();
     ws.log.length = 0;
-    Replica.openForSync(path, BASE_URL).close();
+    Replica.openForSync(path, WORKSPACE).close();
     expect(ws.log).toEqual([]);
     expect(read('SELECT id, email, status FROM contacts ORDER BY id')).toEqual(before);
     expect(read('SELECT count(*) AS n FROM open_tasks')[0]!.n).toBeGreaterThan(0);

@@ -9,8 +9,9 @@ import { startProgress, type Progress } from '../../cli/progress.js';
 import { replicaPath } from '../../config/paths.js';
 import { checkProfileName } from '../../config/store.js';
 import type { ApiClient } from '../../http/core.js';
+import { SANDBOX_BASE_URL } from '../../http/url.js';
 import { MirrorError } from '../../mirror/errors.js';
-import { Replica } from '../../mirror/replica.js';
+import { Replica, keyFingerprint, otherWorkspace, type ReplicaWorkspace } from '../../mirror/replica.js';
 import { TABLES, tableSpec } from '../../mirror/schema.js';
 import { sync, type SyncMode, type SyncOutcome } from '../../mirror/sync.js';
 import { REPLICA_TABLES } from '../../registry/local.js';
@@ -26,7 +27,19 @@ export function replicaPathOf(ctx: Context, profile = ctx.target().profile): str
   return replicaPath(ctx.env, profile);
 }
 
-/** The replica of the active profile, read-only, closed with the command; a usage error when there is none yet. */
+/** The workspace the command is for, as a replica remembers it: the base URL and which key reads it. */
+function replicaWorkspace(ctx: Context): ReplicaWorkspace {
+  const target = ctx.target();
+  const baseUrl = target.kind === 'remote' ? target.baseUrl : SANDBOX_BASE_URL;
+  // The embedded sandbox is one workspace, whatever its key.
+  return { baseUrl, key: keyFingerprint(baseUrl, target.kind === 'remote' ? target.apiKey : undefined) };
+}
+
+/**
+ * The replica of the active profile, read-only, closed with the command; a usage error when there is
+ * none yet, or when it holds another workspace's records than the key now in use reads (or may: one
+ * an older crm made, which did not record the key, until a sync checks it).
+ */
 export function openReplicaForReading(ctx: Context): Replica {
   const profile = ctx.target().profile;
   const replica = Replica.openForReading(replicaPathOf(ctx, profile));
@@ -34,6 +47,16 @@ export function openReplicaForReading(ctx: Context): Replica {
     throw new MirrorError(`there is no replica of profile "${profile}" yet`, { usage: true, code: 'no_replica', hint: 'make it with `crm sync` (or `crm query --fresh ...`)' });
   }
   ctx.onClose(() => replica.close());
+  const held = replica.info();
+  const workspace = replicaWorkspace(ctx);
+  if (held.key === undefined) {
+    throw new MirrorError(`the replica of profile "${profile}" was made by an older crm, which did not record the API key its records were read with`, {
+      usage: true,
+      code: 'replica_workspace',
+      hint: '`crm sync` makes it anew for this key (one full sync)',
+    });
+  }
+  if (held.baseUrl !== workspace.baseUrl || held.key !== workspace.key) throw otherWorkspace(replica.path, held.baseUrl, workspace.baseUrl);
   return replica;
 }
 
@@ -59,8 +82,9 @@ export async function syncReplica(
 ): Promise<SyncOutcome & { ms: number }> {
   const started = Date.now();
   await keepHeapSmall();
-  const replica = Replica.openForSync(replicaPathOf(ctx), client.baseUrl);
+  const replica = Replica.openForSync(replicaPathOf(ctx), replicaWorkspace(ctx));
   ctx.onClose(() => replica.close());
+  if (replica.emptied) ctx.info('The replica was made by an older crm, which did not record the API key its records were read with: it is made anew for this key (a first sync of each table, without change events).');
   const held = new Set(replica.status().map((status) => status.resource));
   const wanted = new Set(tables);
   for (const name of tables) {
