@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { CliError, toCliError } from '../../src/cli/errors.js';
 import { ApiClient, type ClientOptions } from '../../src/http/core.js';
 import { HttpError } from '../../src/http/errors.js';
+import { maskKey } from '../../src/http/redact.js';
 import { PAGES_IN_FLIGHT, WalkOutpaced, walk } from '../../src/http/paginate.js';
 import { createRecordingTransport, type PlannedRequest } from '../../src/transport/recording.js';
 import { TransportError, type TransportRequest, type TransportResponse } from '../../src/transport/types.js';
@@ -406,6 +407,37 @@ describe('debug trace and dry run', () => {
       expect((error as HttpError).message).toContain('to https://elsewhere.test/?k=****3456');
       expect(JSON.stringify(error)).not.toContain('abcdefghijklmnop');
     }
+  });
+
+  describe('keys of every length', () => {
+    // Letters and digits as a key has them; LENGTH of them.
+    const keyOf = (length: number) => 'q7Zk2Xw9Rm4Tb8Vn3Hc6Ld5Fj1'.slice(0, length);
+
+    it('the masked key never shows a key under 16 characters at all, and 4 of the last characters of a longer one', () => {
+      for (let length = 1; length <= 26; length++) {
+        const key = keyOf(length);
+        expect(maskKey(key)).toBe(length < 16 ? '****' : `****${key.slice(-4)}`);
+        expect(maskKey(key)).not.toContain(key);
+      }
+    });
+
+    it.each([1, 2, 3, 4, 8, 12, 15])('a %i-character key: the data that holds its text by chance is untouched, the key the service echoes is masked, the trace never holds it', async (length) => {
+      const key = keyOf(length);
+      const lines: string[] = [];
+      // Its text inside words, an id, a number's digits, a path; the key itself as a value and in a message.
+      const record = { id: `con_${key}x`, name: `x${key} ${key}y`, score: Number.parseInt(`1${length}`, 10), echoed: key, said: `bad key: ${key}.` };
+      const { api } = client([ok({ contacts: [record], total: 1 })], { apiKey: key, trace: (line) => lines.push(line) });
+      const answer = (await api.request('GET', '/contacts')) as { contacts: Array<typeof record> };
+      expect(answer.contacts[0]).toEqual({ ...record, echoed: '****', said: 'bad key: ****.' });
+      expect(lines).toContain('> X-Service-API-Key: ****');
+      expect(lines).toContain('> GET https://crm.test/api/v1/contacts');
+      for (const line of lines) expect(line).not.toMatch(new RegExp(`(^|[\\s":=])${key}($|[\\s",.])`));
+    });
+
+    it('a 1-character key that is a digit breaks no number of the answer', async () => {
+      const { api } = client([ok({ contacts: [{ id: 'c1', score: 1 }], total: 1 })], { apiKey: '1' });
+      expect(await api.request('GET', '/contacts')).toEqual({ contacts: [{ id: 'c1', score: 1 }], total: 1 });
+    });
   });
 
   it('with --dry-run records every request, answers with stand-ins, and sends nothing', async () => {
