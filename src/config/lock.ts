@@ -52,10 +52,10 @@ export function lockHolder(path: string): LockHolder | undefined {
   return holder && !isGone(holder, path) ? holder : undefined;
 }
 
-/** "process 4242", or "process 4242 on host-b": for messages. */
+/** "process 4242", or "process 4242 on host-b, which crm cannot check from here": for messages. */
 export function describeHolder(holder: LockHolder): string {
   if (holder.pid === undefined) return 'another process';
-  return `process ${holder.pid}${holder.host && holder.host !== hostname() ? ` on ${holder.host}` : ''}`;
+  return `process ${holder.pid}${holder.host && holder.host !== hostname() ? ` on ${holder.host}, which crm cannot check from here` : ''}`;
 }
 
 /** undefined: no lock file (any more). */
@@ -79,7 +79,9 @@ function isGone(holder: LockHolder, path: string): boolean {
       return true;
     }
   }
-  // Another machine's process cannot be asked (a shared drive): it holds the lock.
+  // Another machine's process cannot be asked (a home shared over NFS, a container given a new
+  // hostname): its pid says nothing here, so the lock holds until a user removes it. A lock of an
+  // older crm names no host: it was written here.
   if (holder.host !== undefined && holder.host !== hostname()) return false;
   if (holder.pid === process.pid) return !held.has(resolve(path));
   try {

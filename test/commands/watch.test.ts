@@ -1,6 +1,7 @@
 // crm watch, in-process against the sandbox's handler: polls, bursts, state, failures, reactions.
 // SIGTERM is delivered with process.emit (only watch listens for it in a test worker); Ctrl-C, which
 // the runner handles by ending the process, is tested on a real process in test/e2e/scale.test.ts.
+import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -303,6 +304,33 @@ describe('crm watch: its state file', () => {
     const result = await watch(['contacts', '--once', '--state', state]);
     expect(result.code, result.stderr).toBe(0);
     expect(existsSync(state)).toBe(true);
+    expect(existsSync(`${state}.lock`)).toBe(false);
+  });
+
+  it('a lock written on another host (a shared home, a container with a new name) is never taken over on a pid check: exit 2 naming the host, and how to remove it', async () => {
+    const state = stateFile();
+    // A pid that is gone here, and this process's own: neither says anything of a process on another machine.
+    const gone = spawn(process.execPath, ['-e', '0']);
+    await new Promise((resolve) => gone.on('exit', resolve));
+    for (const pid of [gone.pid!, process.pid]) {
+      writeFileSync(`${state}.lock`, `${pid} other-host.example\n`);
+      const result = await watch(['contacts', '--once', '--state', state]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(
+        `crm: --state ${state} is in use by another crm watch (process ${pid} on other-host.example, which crm cannot check from here)\nhint: give each watch a state file of its own; if no watch is running, delete ${state}.lock\n`,
+      );
+      expect(readFileSync(`${state}.lock`, 'utf8')).toBe(`${pid} other-host.example\n`);
+      expect(existsSync(state)).toBe(false);
+    }
+  });
+
+  it('a lock of an older crm (a pid alone, no host) is checked on this host: one whose process is gone is taken over', async () => {
+    const state = stateFile();
+    const gone = spawn(process.execPath, ['-e', '0']);
+    await new Promise((resolve) => gone.on('exit', resolve));
+    writeFileSync(`${state}.lock`, String(gone.pid));
+    const result = await watch(['contacts', '--once', '--state', state]);
+    expect(result.code, result.stderr).toBe(0);
     expect(existsSync(`${state}.lock`)).toBe(false);
   });
 
