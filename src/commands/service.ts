@@ -14,5 +14,5 @@ import { TASKS } from './tasks/tasks.js';
 
 export const SERVICE_COMMANDS: readonly Command[] = [...CONTACTS, ...ACCOUNTS, ...DEALS, ...SEQUENCES, ...TASKS, ...PIPELINE, search, analytics, ...AI];
 
-/** Every endpoint as a command: one each, in the registry's order. */
-export const OPERATIONS: readonly EndpointCommand[] = SERVICE_COMMANDS.filter(callsEndpoint);
+/** The commands that each call one endpoint of the service, one per endpoint (LOCAL_COMMANDS are the others), in help order. */
+export const ENDPOINT_COMMANDS: readonly EndpointCommand[] = SERVICE_COMMANDS.filter(callsEndpoint);

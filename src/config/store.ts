@@ -7,6 +7,7 @@ import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeHolder, tryLock } from './lock.js';
 import { configDir } from './paths.js';
+import { pauseForOtherProcess } from '../registry/pause.js';
 import { cannotUseFile } from '../registry/values.js';
 
 export const SANDBOX_PROFILE = 'sandbox';
@@ -77,10 +78,6 @@ export function readConfig(env: NodeJS.ProcessEnv): ConfigData {
 
 const LOCK_WAIT_MS = 10_000;
 
-function sleepSync(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-
 /**
  * Holds `<config>.lock` (naming this process) while `work` runs. `work` is synchronous, so Ctrl-C
  * is handled before or after it, never inside; a lock left by a crm that was killed is taken over.
@@ -98,7 +95,7 @@ function withLock<T>(path: string, work: () => T): T {
       }
     }
     if (Date.now() > deadline) throw new ConfigError(`the configuration is locked by another crm (${describeHolder(attempt.holder)}, ${lock})`, 'try again; delete the lock file if no crm is running');
-    sleepSync(5 + Math.random() * 20);
+    pauseForOtherProcess();
   }
 }
 

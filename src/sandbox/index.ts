@@ -9,6 +9,7 @@ export type { SandboxResponse };
 import { SUGGESTION_VISIBLE } from './routes/ai.js';
 import { catchUpScoringAgent, runScoringAgent } from './scoring.js';
 import { isBusyError, openDatabase, type Database, type Driver } from '../sqlite/database.js';
+import { pauseForOtherProcess } from '../registry/pause.js';
 import { Store } from './store.js';
 
 export interface Sandbox {
@@ -46,11 +47,6 @@ interface OpenOptions {
 
 const BUSY_TIMEOUT_MS = 10_000;
 
-
-function sleepSync(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-
 /**
  * Switching a new database to WAL needs the file to itself, and SQLite answers SQLITE_BUSY at once
  * instead of using the busy timeout when another process is opening it too; so retry until the
@@ -64,7 +60,7 @@ function enableWal(db: Database): void {
       return;
     } catch (error) {
       if (!isBusyError(error) || Date.now() > deadline) throw error;
-      sleepSync(5 + Math.random() * 20);
+      pauseForOtherProcess();
     }
   }
 }

@@ -3,7 +3,7 @@
 // given; --fields, -q and the formats behave the same everywhere, crm api included.
 import { describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/registry/demo.js';
-import { OPERATIONS } from '../../src/commands/service.js';
+import { ENDPOINT_COMMANDS } from '../../src/commands/service.js';
 import { BASE_URL, homeEnv, json, run, useWorkspace } from '../helpers/inprocess.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -152,7 +152,7 @@ describe('--dry-run is the plan of every request', () => {
   /** Reads a plan depends on, sent in a dry run too (and planned first): a stage move needs the stage's id. */
   const LOOKUPS: Record<string, string[]> = { deals_stage: ['GET /api/v1/pipeline/stages'] };
 
-  it.each(OPERATIONS.map((op) => [op.name, op] as const))('%s --dry-run plans its requests and sends none but its look-ups', async (name, op) => {
+  it.each(ENDPOINT_COMMANDS.map((op) => [op.name, op] as const))('%s --dry-run plans its requests and sends none but its look-ups', async (name, op) => {
     const result = await run([...op.command, ...(ARGS[name] ?? []), '--dry-run', '--json'], { ws });
     expect(result.code, result.stderr).toBe(0);
     const plan = json(result);

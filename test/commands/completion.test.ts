@@ -8,7 +8,7 @@ import { complete } from '../../src/complete.js';
 import { completionTree, allNodes } from '../../src/commands/completion/tree.js';
 import { COMPLETION_TTL_MS } from '../../src/config/cache.js';
 import { LOCAL_COMMANDS, TREE } from '../../src/commands/index.js';
-import { OPERATIONS } from '../../src/commands/service.js';
+import { ENDPOINT_COMMANDS } from '../../src/commands/service.js';
 import { commandOptions } from '../../src/registry/options.js';
 import { flagName } from '../../src/registry/types.js';
 import { BASE_URL, homeEnv, run, useWorkspace, type Workspace } from '../helpers/inprocess.js';
@@ -41,7 +41,7 @@ describe('crm completion SHELL', () => {
   it('knows every command of the registry and the local commands, with its aliases and flags', () => {
     const nodes = allNodes(completionTree(TREE).root);
     const byPath = new Map(nodes.map((node) => [node.path.join(' '), node]));
-    for (const spec of [...OPERATIONS, ...LOCAL_COMMANDS]) {
+    for (const spec of [...ENDPOINT_COMMANDS, ...LOCAL_COMMANDS]) {
       const node = byPath.get(spec.command.join(' '));
       expect(node, spec.command.join(' ')).toBeDefined();
       expect(node!.aliases).toEqual(spec.aliases ?? []);

@@ -4,16 +4,16 @@
 // would; an example that needs more (a terminal, a real workspace) says so in the registry.
 import { describe, expect, it } from 'vitest';
 import { LOCAL_COMMANDS } from '../../src/commands/index.js';
-import { OPERATIONS } from '../../src/commands/service.js';
+import { ENDPOINT_COMMANDS } from '../../src/commands/service.js';
 import { TERMINAL, type Example } from '../../src/registry/types.js';
 import { parseCommandLine, runPipeline } from '../helpers/examples.js';
 import { openWorkspace } from '../helpers/inprocess.js';
 
-const examples: Array<[string, Example]> = [...OPERATIONS, ...LOCAL_COMMANDS].flatMap((spec) => spec.examples.map((example): [string, Example] => [spec.command.join(' '), example]));
+const examples: Array<[string, Example]> = [...ENDPOINT_COMMANDS, ...LOCAL_COMMANDS].flatMap((spec) => spec.examples.map((example): [string, Example] => [spec.command.join(' '), example]));
 
 describe('the examples of the registry', () => {
   it('are many, and every command has one', () => {
-    expect(examples.length).toBeGreaterThan(OPERATIONS.length + LOCAL_COMMANDS.length);
+    expect(examples.length).toBeGreaterThan(ENDPOINT_COMMANDS.length + LOCAL_COMMANDS.length);
   });
 
   it.each(examples.filter(([, example]) => !example.needs || example.needs === TERMINAL))('%s: %s', async (_command, example) => {

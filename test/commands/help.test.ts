@@ -6,7 +6,7 @@ import { ExitCode } from '../../src/cli/errors.js';
 import { ALL_COMMANDS, buildProgram } from '../../src/main.js';
 import { ENVIRONMENT, GLOBAL_OPTIONS, OUTPUT_FORMATS } from '../../src/registry/global.js';
 import { LOCAL_COMMANDS } from '../../src/commands/index.js';
-import { OPERATIONS } from '../../src/commands/service.js';
+import { ENDPOINT_COMMANDS } from '../../src/commands/service.js';
 import { flagName } from '../../src/registry/types.js';
 import { BASE_URL, homeEnv, run, useWorkspace } from '../helpers/inprocess.js';
 
@@ -22,7 +22,7 @@ describe('command help', () => {
   const program = buildProgram(async () => {}, ALL_COMMANDS, { stdout: ignore, stderr: ignore });
 
   it('gives every command its description, its own flags, an example and a pointer to the global flags', () => {
-    const specs = [...OPERATIONS, ...LOCAL_COMMANDS];
+    const specs = [...ENDPOINT_COMMANDS, ...LOCAL_COMMANDS];
     const pages = leaves(program);
     expect(pages.length).toBe(specs.length);
     for (const spec of specs) {

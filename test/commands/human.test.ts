@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { LOCAL_COMMANDS } from '../../src/commands/index.js';
 import { DEMO } from '../../src/registry/demo.js';
-import { OPERATIONS } from '../../src/commands/service.js';
+import { ENDPOINT_COMMANDS } from '../../src/commands/service.js';
 import { BASE_URL, homeEnv, run, useWorkspace } from '../helpers/inprocess.js';
 
 const ws = useWorkspace();
@@ -17,11 +17,11 @@ const ARGUMENTS: Record<string, string[]> = {
   search: ['globex'],
 };
 
-const lists = [...OPERATIONS.filter((op) => op.kind === 'list').map((op) => op.command.join(' ')), ...LOCAL_COMMANDS.filter((local) => ['profiles list', 'config list'].includes(local.command.join(' '))).map((local) => local.command.join(' '))];
+const lists = [...ENDPOINT_COMMANDS.filter((op) => op.kind === 'list').map((op) => op.command.join(' ')), ...LOCAL_COMMANDS.filter((local) => ['profiles list', 'config list'].includes(local.command.join(' '))).map((local) => local.command.join(' '))];
 
 describe('tables at a terminal', () => {
   it('cover every list command of the registry', () => {
-    expect(lists).toHaveLength(OPERATIONS.filter((op) => op.kind === 'list').length + 2);
+    expect(lists).toHaveLength(ENDPOINT_COMMANDS.filter((op) => op.kind === 'list').length + 2);
   });
 
   it.each(lists.flatMap((command) => [60, 80, 120].map((columns) => [command, columns] as const)))('%s fits %i columns', async (command, columns) => {

@@ -7,7 +7,7 @@ import { LoggingMessageNotificationSchema, type Progress } from '@modelcontextpr
 import { Ajv } from 'ajv';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OPERATIONS } from '../../src/commands/service.js';
+import { ENDPOINT_COMMANDS } from '../../src/commands/service.js';
 import { DEMO } from '../../src/registry/demo.js';
 import { RESOURCES } from '../../src/registry/resources.js';
 import { BASE_URL, homeEnv, run, useWorkspace } from '../helpers/inprocess.js';
@@ -239,7 +239,7 @@ describe('crm mcp: lists page with a cursor that survives change', () => {
     expect(paged.length).toBeGreaterThan(8);
     let continued = 0;
     for (const tool of paged) {
-      const op = OPERATIONS.find((candidate) => candidate.name === tool.name)!;
+      const op = ENDPOINT_COMMANDS.find((candidate) => candidate.name === tool.name)!;
       const examples = [...op.examples.flatMap((example) => (example.tool ? [example.tool] : [])), ...(op.args.length === 0 ? [{}] : [])];
       for (const example of examples) {
         const args = { ...example, limit: 1 };
@@ -282,7 +282,7 @@ describe('crm mcp: narrow results', () => {
     const session = await open();
     const { tools } = await session.client.listTools();
     for (const tool of tools.filter((candidate) => candidate.outputSchema)) {
-      const op = OPERATIONS.find((candidate) => candidate.name === tool.name)!;
+      const op = ENDPOINT_COMMANDS.find((candidate) => candidate.name === tool.name)!;
       const properties = tool.inputSchema.properties as Record<string, any>;
       expect(properties.full, tool.name).toMatchObject({ type: 'boolean' });
       expect(properties.fields, tool.name).toMatchObject({ type: 'array', items: { type: 'string', enum: expect.any(Array) } });
@@ -400,12 +400,12 @@ describe('crm mcp: hints that hold', () => {
     // Deletes make no such promise: a repeat finds nothing to delete.
     for (const tool of tools.filter((candidate) => candidate.name.endsWith('_delete'))) expect(tool.annotations, tool.name).toMatchObject({ destructiveHint: true, idempotentHint: false });
     // deals_stage is deals_update with a stage; tasks_complete is tasks_update with a status.
-    for (const op of OPERATIONS.filter((candidate) => candidate.mcp.sameChangeAs)) {
+    for (const op of ENDPOINT_COMMANDS.filter((candidate) => candidate.mcp.sameChangeAs)) {
       const { title: _title, ...hints } = byName.get(op.name)!.annotations!;
       const { title: _other, ...same } = byName.get(op.mcp.sameChangeAs!)!.annotations!;
       expect(hints, `${op.name} and ${op.mcp.sameChangeAs}`).toEqual(same);
     }
-    expect(OPERATIONS.filter((op) => op.mcp.sameChangeAs).map((op) => op.name).sort()).toEqual(['contacts_enroll', 'deals_stage', 'tasks_complete']);
+    expect(ENDPOINT_COMMANDS.filter((op) => op.mcp.sameChangeAs).map((op) => op.name).sort()).toEqual(['contacts_enroll', 'deals_stage', 'tasks_complete']);
   });
 
   it('a workspace that refuses to complete a completed task: already_completed, read from the task', async () => {

@@ -1,7 +1,7 @@
 // Every command of the endpoint registry, run in-process in json, table and tsv modes against the sandbox.
 // A command added to the registry without a row here fails the first test.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { OPERATIONS } from '../../src/commands/service.js';
+import { ENDPOINT_COMMANDS } from '../../src/commands/service.js';
 import { run, useWorkspace } from '../helpers/inprocess.js';
 
 const ws = useWorkspace();
@@ -77,11 +77,11 @@ beforeAll(async () => {
 
 describe('the matrix', () => {
   it('has a row for every command of the registry', () => {
-    expect(Object.keys(ARGS).sort()).toEqual(OPERATIONS.map((op) => op.command.join(' ')).sort());
+    expect(Object.keys(ARGS).sort()).toEqual(ENDPOINT_COMMANDS.map((op) => op.command.join(' ')).sort());
   });
 });
 
-describe.each(OPERATIONS.map((op) => [op.command.join(' '), op] as const))('crm %s', (name, op) => {
+describe.each(ENDPOINT_COMMANDS.map((op) => [op.command.join(' '), op] as const))('crm %s', (name, op) => {
   it('json: exit 0 and JSON on stdout', async () => {
     const result = await run([...op.command, ...(await ARGS[name]!(fixtures)), '--json'], { ws });
     expect(result.stderr).toBe('');

@@ -6,7 +6,7 @@ import { main } from '../../src/main.js';
 import { ENVIRONMENT, EXIT_CODES, GLOBAL_OPTIONS, HELP_TOPICS, OUTPUT_FORMATS } from '../../src/registry/global.js';
 import { LOCAL_COMMANDS } from '../../src/commands/index.js';
 import { DEMO } from '../../src/registry/demo.js';
-import { OPERATIONS } from '../../src/commands/service.js';
+import { ENDPOINT_COMMANDS } from '../../src/commands/service.js';
 import { GROUP_NAMES, flagName } from '../../src/registry/types.js';
 import { parseCommandLine, runPipeline } from '../helpers/examples.js';
 import { BASE_URL, homeEnv, openWorkspace } from '../helpers/inprocess.js';
@@ -106,8 +106,8 @@ describe('README', () => {
     // Each tool once, in a row that names its group; every group in a row.
     const groups = table(agents, ['group', 'tools']).map(([names, tools]) => ({ names: names!.split(', '), tools: codeSpans(tools!) }));
     expect(groups.flatMap((row) => row.names)).toEqual([...GROUP_NAMES]);
-    expect(groups.flatMap((row) => row.tools).sort()).toEqual(OPERATIONS.map((op) => op.name).sort());
-    for (const row of groups) for (const tool of row.tools) expect(row.names, tool).toContain(OPERATIONS.find((op) => op.name === tool)!.group);
+    expect(groups.flatMap((row) => row.tools).sort()).toEqual(ENDPOINT_COMMANDS.map((op) => op.name).sort());
+    for (const row of groups) for (const tool of row.tools) expect(row.names, tool).toContain(ENDPOINT_COMMANDS.find((op) => op.name === tool)!.group);
   });
 
   it('shows the paging footer under a table, as it says: stderr comes after the rows on a terminal', async () => {

@@ -8,7 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/registry/demo.js';
-import { OPERATIONS } from '../../src/commands/service.js';
+import { ENDPOINT_COMMANDS } from '../../src/commands/service.js';
 import { GROUP_NAMES } from '../../src/registry/types.js';
 import { chunksWith, loadedUpFront } from '../helpers/bundle.js';
 import { CRM_BIN, crm, freshHome } from '../helpers/crm.js';
@@ -57,10 +57,10 @@ const ajv = new Ajv({ strict: false });
 describe('crm mcp: the tools', () => {
   it('offers every endpoint of the registry as a tool, with its group, schema, example and annotations', async () => {
     const { tools } = await main.client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(OPERATIONS.map((op) => op.name).sort());
+    expect(tools.map((tool) => tool.name).sort()).toEqual(ENDPOINT_COMMANDS.map((op) => op.name).sort());
     expect(new Set(tools.map((tool) => tool._meta?.group))).toEqual(new Set(GROUP_NAMES));
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
-    for (const op of OPERATIONS) {
+    for (const op of ENDPOINT_COMMANDS) {
       const tool = byName.get(op.name)!;
       expect(tool._meta?.group, op.name).toBe(op.group);
       expect(tool.inputSchema).toMatchObject({ type: 'object', additionalProperties: false });
@@ -153,7 +153,7 @@ describe('crm mcp: the tools', () => {
       ['ai_trigger', () => ({ contact_id: state.contact }), (r) => expect(r.structuredContent).toHaveProperty('score')],
       ['contacts_delete', () => ({ ids: [state.contact] })],
     ];
-    expect(steps.map(([name]) => name).sort()).toEqual(OPERATIONS.map((op) => op.name).sort());
+    expect(steps.map(([name]) => name).sort()).toEqual(ENDPOINT_COMMANDS.map((op) => op.name).sort());
 
     for (const [name, args, check] of steps) {
       server.log.length = 0;
@@ -161,7 +161,7 @@ describe('crm mcp: the tools', () => {
       expect(result.isError, `${name}: ${textOf(result)}`).toBeFalsy();
       // The text is the structured content as JSON, for clients that read only text.
       expect(JSON.parse(result.content[0]!.text!), name).toEqual(result.structuredContent);
-      const op = OPERATIONS.find((candidate) => candidate.name === name)!;
+      const op = ENDPOINT_COMMANDS.find((candidate) => candidate.name === name)!;
       expect(server.requests(endpointPattern(op.method, op.path)).length, `${name} → ${op.method} ${op.path}`).toBeGreaterThan(0);
       check?.(result);
     }
@@ -356,7 +356,7 @@ describe('crm mcp --read-only --toolsets', () => {
 
   it('serves only the reading tools of those groups', async () => {
     const { tools } = await limited.client.listTools();
-    const expected = OPERATIONS.filter((op) => op.method === 'GET' && (op.group === 'contacts' || op.group === 'deals')).map((op) => op.name);
+    const expected = ENDPOINT_COMMANDS.filter((op) => op.method === 'GET' && (op.group === 'contacts' || op.group === 'deals')).map((op) => op.name);
     expect(tools.map((tool) => tool.name).sort()).toEqual(expected.sort());
     expect(tools.every((tool) => tool.annotations?.readOnlyHint === true)).toBe(true);
     await expect(limited.client.callTool({ name: 'contacts_create', arguments: { name: 'X', email: 'x@example.com' } })).rejects.toThrow(

@@ -3,7 +3,7 @@
 // endpoints, on the fields of every record, on every list filter, and on what a valid value is.
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseValue } from '../../src/cli/input.js';
-import { OPERATIONS } from '../../src/commands/service.js';
+import { ENDPOINT_COMMANDS } from '../../src/commands/service.js';
 import { RESOURCES, writableFields } from '../../src/registry/resources.js';
 import { flagName, staticValues, type FieldSpec } from '../../src/registry/types.js';
 import { ROUTES } from '../../src/sandbox/handler.js';
@@ -14,24 +14,24 @@ const key = (method: string, path: string) => `${method} ${path.replace(/\{(\w+)
 
 describe('the endpoint registry', () => {
   it('has one command for each of the 40 endpoints, the same ones the sandbox serves', () => {
-    const commands = OPERATIONS.map((op) => key(op.method, op.path));
+    const commands = ENDPOINT_COMMANDS.map((op) => key(op.method, op.path));
     expect(new Set(commands).size).toBe(40);
     expect(commands.length).toBe(40);
     expect(new Set(commands)).toEqual(new Set(ROUTES.map((route) => key(route.method, route.path))));
   });
 
   it('gives every command a unique name and every flag a unique spelling', () => {
-    const names = OPERATIONS.map((op) => op.command.join(' '));
+    const names = ENDPOINT_COMMANDS.map((op) => op.command.join(' '));
     expect(new Set(names).size).toBe(names.length);
-    expect(new Set(OPERATIONS.map((op) => op.name)).size).toBe(OPERATIONS.length);
-    for (const op of OPERATIONS) {
+    expect(new Set(ENDPOINT_COMMANDS.map((op) => op.name)).size).toBe(ENDPOINT_COMMANDS.length);
+    for (const op of ENDPOINT_COMMANDS) {
       const flags = [...op.query, ...op.body, ...op.options].map(flagName);
       expect(new Set(flags).size, op.command.join(' ')).toBe(flags.length);
     }
   });
 
   it('fills every path placeholder from a positional argument', () => {
-    for (const op of OPERATIONS) {
+    for (const op of ENDPOINT_COMMANDS) {
       const placeholders = [...op.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
       const args = op.args.map((arg) => arg.name);
       for (const name of placeholders) {
@@ -42,7 +42,7 @@ describe('the endpoint registry', () => {
   });
 
   it('gives every operation at least one example that starts with its own command', () => {
-    for (const op of OPERATIONS) {
+    for (const op of ENDPOINT_COMMANDS) {
       expect(op.examples.length, op.name).toBeGreaterThan(0);
       for (const example of op.examples) expect(example.command, op.name).toContain(`crm ${op.command.join(' ')}`);
     }
@@ -121,7 +121,7 @@ describe('the registry and the sandbox', async () => {
 
   it('apply every filter of every list operation (each one narrows the list)', () => {
     const today = new Date().toISOString().slice(0, 10);
-    for (const op of OPERATIONS.filter((candidate) => candidate.kind === 'list' && candidate.query.length > 0 && candidate.name !== 'search')) {
+    for (const op of ENDPOINT_COMMANDS.filter((candidate) => candidate.kind === 'list' && candidate.query.length > 0 && candidate.name !== 'search')) {
       for (const field of op.query) {
         const values = staticValues(field);
         const value = field.type === 'boolean' ? 'true' : values ? values[0]! : field.name === 'search' ? 'no-such-text-anywhere' : field.known === 'stages' ? 'proposal' : 'x_none';
