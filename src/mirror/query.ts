@@ -4,10 +4,10 @@
 // SQL it went wrong (SQLite's bindings give no offset: a syntax error is located by parsing ever
 // shorter prefixes, a name it does not know by finding the name).
 
-import type { Statement } from '../sqlite/database.js';
+import type { Database, Statement } from '../sqlite/database.js';
 import { closestName } from '../registry/values.js';
 import { MirrorError } from './errors.js';
-import type { Replica } from './replica.js';
+import { emptyReplica, type Replica } from './replica.js';
 
 /** The statements that read. WITH may lead to a write: the read-only connection refuses that one. */
 const READING = new Set(['SELECT', 'WITH', 'VALUES', 'EXPLAIN', 'PRAGMA']);
@@ -22,8 +22,27 @@ interface QueryRows {
   rows: Iterable<Record<string, unknown>>;
 }
 
-/** Prepares the one statement of `sql` and returns its rows as they are read (errors while reading are MirrorErrors too). */
+/**
+ * Checks `sql` against a replica's tables with no row (this crm's schema): a mistake, a write, or a
+ * name no table has is refused before any replica is looked for or synced.
+ */
+export function checkQuery(sql: string): void {
+  const db = emptyReplica();
+  try {
+    prepareQuery(db, sql);
+  } finally {
+    db.close();
+  }
+}
+
+/** Prepares the one statement of `sql` on the replica and returns its rows as they are read (errors while reading are MirrorErrors too). */
 export function runQuery(replica: Replica, sql: string): QueryRows {
+  const { statement, prepared, columns } = prepareQuery(replica.db, sql);
+  return { columns, rows: rowsOf(prepared, statement, replica.db) };
+}
+
+/** The one statement of `sql` prepared on `db`, with its result's columns; each check's refusal a MirrorError. */
+function prepareQuery(db: Database, sql: string): { statement: string; prepared: Statement; columns: string[] } {
   const statement = onlyStatement(sql);
   const keyword = /^[A-Za-z]+/.exec(statement.slice(skipSpace(statement, 0)))?.[0]?.toUpperCase();
   // A word that begins no statement SQLite has (SELEC, SHOW TABLES) is a mistake, not a write.
@@ -35,16 +54,16 @@ export function runQuery(replica: Replica, sql: string): QueryRows {
   if (keyword === 'PRAGMA' && /^[\w."\s]+=/.test(statement.slice(skipSpace(statement, 0) + keyword.length))) throw wouldWrite();
   let prepared: Statement;
   try {
-    prepared = replica.db.prepare(statement);
+    prepared = db.prepare(statement);
   } catch (error) {
-    throw sqlError(error, statement, replica);
+    throw sqlError(error, statement, db);
   }
   let columns: string[] | undefined;
   try {
     columns = prepared.columns?.().map((column) => column.name);
   } catch (error) {
     // better-sqlite3 has no columns for a statement that returns no rows: one that writes.
-    throw sqlError(error, statement, replica);
+    throw sqlError(error, statement, db);
   }
   // node:sqlite gives such a statement no columns rather than an error: refused alike, before any
   // output (WITH ... DELETE gets this far).
@@ -57,14 +76,14 @@ export function runQuery(replica: Replica, sql: string): QueryRows {
   if (columns?.includes('__proto__')) {
     throw new MirrorError('a result column is named "__proto__", which no row can hold as a field', { usage: true, code: 'sql_error', hint: 'name it otherwise with AS, e.g. SELECT json_extract(_record, \'$.__proto__\') AS proto' });
   }
-  return { columns: columns ?? [], rows: rowsOf(prepared, statement, replica) };
+  return { statement, prepared, columns: columns ?? [] };
 }
 
-function* rowsOf(prepared: Statement, sql: string, replica: Replica): Generator<Record<string, unknown>> {
+function* rowsOf(prepared: Statement, sql: string, db: Database): Generator<Record<string, unknown>> {
   try {
     for (const row of prepared.iterate()) yield row as Record<string, unknown>;
   } catch (error) {
-    throw sqlError(error, sql, replica);
+    throw sqlError(error, sql, db);
   }
 }
 
@@ -142,23 +161,23 @@ function notAStatement(sql: string, keyword: string): MirrorError {
 const wouldWrite = () => new MirrorError('the replica is read-only: this statement would write (only `crm sync` changes it)', { usage: true, code: 'read_only' });
 
 /** SQLite's failure as one line with its place in the statement; a write refused is said so. */
-function sqlError(error: unknown, sql: string, replica: Replica): MirrorError {
+function sqlError(error: unknown, sql: string, db: Database): MirrorError {
   const message = error instanceof Error ? error.message : String(error);
   const { code, errcode } = (error ?? {}) as { code?: unknown; errcode?: unknown };
   // A PRAGMA that would change the file (the journal mode) fails on the read-only connection with an I/O error.
   const pragmaWrite = /^\s*PRAGMA\b/i.test(sql.slice(skipSpace(sql, 0))) && (code === 'SQLITE_IOERR' || (typeof errcode === 'number' && (errcode & 0xff) === 10) || /disk I\/O error/.test(message));
   const readOnly = pragmaWrite || code === 'SQLITE_READONLY' || (typeof errcode === 'number' && (errcode & 0xff) === 8) || /readonly database|does not return data|only for statements that return data/.test(message);
   if (readOnly) return wouldWrite();
-  const at = locate(message, sql, replica);
+  const at = locate(message, sql, db);
   const where = at === undefined ? '' : (({ line, column }) => ` (line ${line}, column ${column})`)(lineAndColumn(sql, at));
   const hint = /^no such (table|column)/.test(message) ? '`crm query --schema` lists the tables, views and columns' : undefined;
   return new MirrorError(`SQL: ${message.replace(/\s+/g, ' ')}${where}`, { usage: true, code: 'sql_error', hint });
 }
 
 /** Where in `sql` SQLite's message points, when it can be told. */
-function locate(message: string, sql: string, replica: Replica): number | undefined {
+function locate(message: string, sql: string, db: Database): number | undefined {
   if (message === 'incomplete input') return sql.length;
-  if (SYNTAX.test(message)) return locateSyntaxError(sql, replica);
+  if (SYNTAX.test(message)) return locateSyntaxError(sql, db);
   const name = NAMED.exec(message)?.[1];
   if (name === undefined) return undefined;
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -171,10 +190,10 @@ function locate(message: string, sql: string, replica: Replica): number | undefi
  * token's text occurs, the first where the statement cut just after it fails at it is the place
  * (each try a prepare, which runs nothing).
  */
-function locateSyntaxError(sql: string, replica: Replica): number | undefined {
+function locateSyntaxError(sql: string, db: Database): number | undefined {
   const failingToken = (text: string): string | undefined => {
     try {
-      replica.db.prepare(text);
+      db.prepare(text);
       return undefined;
     } catch (error) {
       const match = SYNTAX.exec(error instanceof Error ? error.message : '');

@@ -232,14 +232,26 @@ interface SchemaRow {
   description: string;
 }
 
-/** Every table and view a replica has, with its columns: what `crm query --schema` lists (no replica needed). */
-export function describeReplica(): SchemaRow[] {
+/** A database in memory with a replica's tables and views and no row, read-only: what a query is checked against before any replica is opened. */
+export function emptyReplica(): Database {
   const schema = replicaSchema();
   const db = openDatabase(':memory:', { label: LABEL });
   try {
     db.exec(schema.bookkeeping);
     for (const { create } of schema.tables) db.exec(create);
     for (const view of schema.views) db.exec(view);
+    db.exec('PRAGMA query_only = ON');
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return db;
+}
+
+/** Every table and view a replica has, with its columns: what `crm query --schema` lists (no replica needed). */
+export function describeReplica(): SchemaRow[] {
+  const db = emptyReplica();
+  try {
     const columnsOf = (name: string) => db.prepare(`PRAGMA table_xinfo(${quoteName(name)})`).all() as Array<{ name: string; type: string }>;
     const own: Record<string, string> = { [RECORD_COLUMN]: 'the record as the service sent it, whole (JSON): fields the spec does not show too', [SYNCED_COLUMN]: 'when crm last wrote the row' };
     const rows: SchemaRow[] = [];

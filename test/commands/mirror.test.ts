@@ -226,6 +226,25 @@ describe('crm query', () => {
     expect(JSON.parse(json.stderr.split('\n').at(-2)!)).toEqual({ error: { message: 'SQL: no such column: nmae (line 1, column 8)', status: null, code: 'sql_error', exit_code: 2, hint: '`crm query --schema` lists the tables, views and columns' } });
   });
 
+  it('a mistake in the SQL is named before the missing replica, and before --fresh syncs: exit 2, nothing sent', async () => {
+    const { crm, replica } = user();
+    for (const [argv, message] of [
+      [['query', 'SELECT * FORM contacts'], 'crm: SQL: near "FORM": syntax error (line 1, column 10)'],
+      [['query', '--fresh', 'SELECT * FORM contacts'], 'crm: SQL: near "FORM": syntax error (line 1, column 10)'],
+      [['query', 'SELECT nmae FROM contacts'], 'crm: SQL: no such column: nmae (line 1, column 8)'],
+      [['query', '--fresh', 'DELETE FROM contacts'], 'crm: the replica is read-only: DELETE statements are refused (only `crm sync` changes it)'],
+      [['query', 'WITH x AS (SELECT 1) DELETE FROM contacts'], 'crm: the replica is read-only: this statement would write (only `crm sync` changes it)'],
+    ] as const) {
+      const result = await crm([...argv]);
+      expect(result.code, argv.join(' ')).toBe(2);
+      expect(result.stderr.split('\n')[0]).toBe(message);
+    }
+    expect(ws.requests()).toEqual([]);
+    expect(existsSync(replica)).toBe(false);
+    // The SQL right, the replica is what is missing.
+    expect((await crm(['query', 'SELECT name FROM contacts'])).stderr.split('\n')[0]).toBe('crm: there is no replica of profile "sandbox" yet');
+  });
+
   it('--fresh syncs first; the views answer the daily questions; --schema lists every column', async () => {
     const { crm } = user();
     const weighted = await crm(['query', '--fresh', 'SELECT count(*) AS deals, round(sum(weighted_value)) AS weighted FROM deals_with_stage', '--json']);

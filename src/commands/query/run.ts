@@ -7,7 +7,7 @@ import type { Context } from '../../cli/context.js';
 import { toCliError, usageError } from '../../cli/errors.js';
 import { readAll } from '../../cli/io.js';
 import { list } from '../../cli/result.js';
-import { runQuery } from '../../mirror/query.js';
+import { checkQuery, runQuery } from '../../mirror/query.js';
 import { cannotUseFile } from '../../registry/values.js';
 import { describeReplica } from '../../mirror/replica.js';
 import type { Handler } from '../command.js';
@@ -21,6 +21,8 @@ export const run: Handler<Spec> = async (ctx, { args, options }) => {
     return list(describeReplica(), { columns: ['table', 'column', 'type', 'description'], noun: 'columns' });
   }
   const sql = await readSql(ctx, args.sql, options.file);
+  // A mistake in the SQL is named before a replica is looked for or synced.
+  checkQuery(sql);
   if (options.fresh) await freshen(ctx);
   const replica = openReplicaForReading(ctx);
   const { columns, rows } = runQuery(replica, sql);
