@@ -324,6 +324,27 @@ describe('contacts import: sending', () => {
     expect(json(result)[0]).toMatchObject({ result: 'failed', error: expect.stringMatching(/already exists \(--upsert updates the existing contact\)$/) });
   });
 
+  it('rows whose contact exists (409, or an email an earlier row has) are not told to --resume, which would fail them again: --upsert is named', async () => {
+    const tag = unique();
+    ws.api('POST', '/contacts', { name: 'Taken', email: `taken-${tag}@example.com` });
+    const file = inputFile('mixed.csv', `name,email\nSomeone,taken-${tag}@example.com\nNew,new-${tag}@example.com\nAgain,NEW-${tag}@example.com\n`);
+    const errors = join(file, '..', 'errors.csv');
+    const existsHint = 'lines 2, 4 hold an email the workspace (or an earlier row) has: run the same command with --upsert to update those contacts, or leave the rows out; --resume would send them again, to fail again';
+    const first = await run(['contacts', 'import', file, '--errors', errors, '-o', 'ndjson'], { ws });
+    expect(first.code).toBe(7);
+    expect(first.stderr).toBe(`crm: 2 of 3 rows were not imported: lines 2, 4\nhint: the rows and reasons are in ${errors}; ${existsHint}\n`);
+
+    // A row that failed for want of the service is still told to --resume; the existing one to --upsert.
+    const other = inputFile('other.csv', `name,email\nLater,later-${tag}@example.com\nSomeone,taken-${tag}@example.com\n`);
+    ws.fault({ match: /^POST \/api\/v1\/contacts$/, status: 503 });
+    const mixed = await run(['contacts', 'import', other, '--concurrency', '1', '-o', 'ndjson'], { ws });
+    expect(mixed.code).toBe(7);
+    expect(mixed.stderr).toContain(`hint: run the same command with --resume to finish (progress is in ${other}.crm-checkpoint); line 3 holds an email the workspace (or an earlier row) has: run the same command with --upsert`);
+    const upsert = await run(['contacts', 'import', other, '--upsert', '-o', 'ndjson'], { ws });
+    expect(upsert.code, upsert.stderr).toBe(0);
+    expect(rowsOf(upsert.stdout).map((row) => row.result)).toEqual(['created', 'updated']);
+  });
+
   it('rows refused one by one (409) never stop the import: ten in a row failing for want of the service (5xx) do', async () => {
     const tag = unique();
     const taken = Array.from({ length: 12 }, (_, index) => `taken${index}-${tag}@example.com`);

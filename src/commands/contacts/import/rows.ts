@@ -24,6 +24,8 @@ export interface ImportRow {
   body?: JsonObject;
   /** Why the row cannot be sent. */
   problem?: string;
+  /** The line of an earlier row with this row's email (without --upsert): only --upsert imports this row. */
+  emailOf?: number;
 }
 
 export interface ImportFile {
@@ -84,6 +86,7 @@ export function refuseRepeatedEmails(rows: ImportRow[]): void {
       continue;
     }
     row.problem = `email ${row.body.email} is on line ${earlier} too (--upsert updates that contact with this row)`;
+    row.emailOf = earlier;
     delete row.body;
   }
 }

@@ -116,7 +116,7 @@ export const run: Handler<Spec> = async (ctx, { args, options }) => {
   const outcomes = await importer.run(plan);
   // In the input's encoding, with a byte order mark only if the input had one: it reads back as the input did.
   if (errorsFile !== undefined) await writeErrors(errorsFile, input, outcomes, { encoding, bom });
-  return importer.report(outcomes, errorsFile);
+  return importer.report(outcomes, input.rows, errorsFile);
 };
 
 /** A short digest of what a row sends, for the checkpoint (one-shot hash: no Hash object a row). */
@@ -191,6 +191,8 @@ class Importer {
   /** Lines whose contact was scored, in this run or an earlier one. */
   private readonly scoredLines = new Set<number>();
   private readonly scoreErrors = new Map<number, string>();
+  /** Lines refused because their contact exists (409, without --upsert): sent again, they fail again. */
+  private readonly existing = new Set<number>();
   private progress?: Progress;
 
   constructor(
@@ -289,7 +291,9 @@ class Importer {
         return;
       }
       const failure = toCliError(error);
-      const reason = failure.status === 409 && !this.options.upsert ? `${failure.message} (--upsert updates the existing contact)` : failure.message;
+      const exists = failure.status === 409 && !this.options.upsert;
+      if (exists) this.existing.add(row.line);
+      const reason = exists ? `${failure.message} (--upsert updates the existing contact)` : failure.message;
       // No answer, or a 5xx: the service may have created the contact all the same.
       this.checkpoint?.outcome(row.line, { digest, state: 'failed', error: reason, uncertain: failure.status === undefined || failure.status >= 500 });
       outcome.ok = false;
@@ -326,7 +330,7 @@ class Importer {
     this.progress?.update(this.finished, this.scorer ? `scored ${this.scoredLines.size} (at most ${SCORE_CALLS_PER_WINDOW} a minute)` : '');
   }
 
-  report(outcomes: Outcome[], errorsFile: string | undefined): Result {
+  report(outcomes: Outcome[], rows: readonly ImportRow[], errorsFile: string | undefined): Result {
     const checkpoint = this.checkpoint;
     for (const [line, message] of this.scoreErrors) {
       const outcome = outcomes.find((candidate) => candidate.line === line);
@@ -350,8 +354,27 @@ class Importer {
     if (complete) return result;
     const lines = notImported.map((outcome) => outcome.line);
     const message = lines.length > 0 ? `${lines.length} of ${outcomes.length} rows were not imported: ${lineList(lines)}` : `${unscored} created contacts were not scored`;
-    const where = errorsFile && lines.length > 0 ? `the rows and reasons are in ${errorsFile}; fix them, then ` : '';
-    return { ...result, failure: new CliError(message, ExitCode.partial, { code: 'partial_failure', hint: resumeHint ? `${where}${resumeHint}` : undefined }) };
+    return { ...result, failure: new CliError(message, ExitCode.partial, { code: 'partial_failure', hint: this.partialHint(lines, rows, errorsFile, resumeHint) }) };
+  }
+
+  /**
+   * What finishes an import some rows of which were not imported. --resume sends a row again, which
+   * helps a row that failed for want of the service or was fixed in the file; a row whose contact
+   * exists (a 409, or an email an earlier row has) would fail again: --upsert is what imports it.
+   */
+  private partialHint(lines: readonly number[], rows: readonly ImportRow[], errorsFile: string | undefined, resumeHint: string | undefined): string | undefined {
+    const repeated = new Set(rows.filter((row) => row.emailOf !== undefined).map((row) => row.line));
+    const exists = lines.filter((line) => this.existing.has(line) || repeated.has(line));
+    const others = lines.filter((line) => !exists.includes(line));
+    const where = errorsFile && lines.length > 0 ? `the rows and reasons are in ${errorsFile}; ` : '';
+    const hints: string[] = [];
+    // No row left but some not scored: --resume scores them.
+    if ((others.length > 0 || exists.length === 0) && resumeHint) hints.push(`${where && `${where}fix them, then `}${resumeHint}`);
+    if (exists.length > 0) {
+      const said = hints.length > 0 ? '' : where;
+      hints.push(`${said}${lineList(exists)} hold${exists.length > 1 ? '' : 's'} an email the workspace (or an earlier row) has: run the same command with --upsert to update those contacts, or leave the rows out; --resume would send them again, to fail again`);
+    }
+    return hints.length > 0 ? hints.join('; ') : undefined;
   }
 }
 
