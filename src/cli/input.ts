@@ -159,23 +159,37 @@ export function parseId(raw: string, label: string): string {
 
 function parseJsonValue(text: string, label: string): unknown {
   try {
-    return checkKeys(JSON.parse(text), label);
+    return checkJsonInput(JSON.parse(text), label);
   } catch (error) {
     if (error instanceof SyntaxError) throw usageError(`invalid JSON in ${label}: ${error.message}`);
     throw error;
   }
 }
 
-/** Refuses prototype names anywhere in a parsed JSON value. */
-export function checkKeys<T>(value: T, label: string): T {
-  if (Array.isArray(value)) value.forEach((item) => checkKeys(item, label));
+/**
+ * Refuses what a parsed JSON input cannot be sent as it was written, naming the field (a dotted
+ * path): a prototype name as a key anywhere; a number JSON.parse read as Infinity (`1e400`, which
+ * JSON.stringify would send as null); an integer beyond 2^53 - 1, which JSON.parse rounded (an id of
+ * another system, such as 12345678901234567890, would be sent as 12345678901234567000).
+ */
+export function checkJsonInput<T>(value: T, label: string, path = ''): T {
+  if (typeof value === 'number') checkNumber(value, label, path);
+  else if (Array.isArray(value)) value.forEach((item, index) => checkJsonInput(item, label, `${path}[${index}]`));
   else if (isObject(value)) {
     for (const [key, member] of Object.entries(value)) {
       if (isPrototypeName(key)) throw usageError(`${label}: "${key}" is not allowed as a field name`);
-      checkKeys(member, label);
+      checkJsonInput(member, label, path === '' ? key : `${path}.${key}`);
     }
   }
   return value;
+}
+
+function checkNumber(value: number, label: string, path: string): void {
+  const where = `${label}: ${path === '' ? 'the value' : `"${path}"`}`;
+  if (!Number.isFinite(value)) throw usageError(`${where} is a number too large to send (it reads as ${value}, which JSON sends as null)`);
+  if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
+    throw usageError(`${where} is an integer beyond ${Number.MAX_SAFE_INTEGER}: it would be sent changed`, 'if it is an id, give it as a string, in double quotes');
+  }
 }
 
 /** `--set key=value`: the value is JSON when it parses as JSON, else a string; dotted keys nest. */
@@ -191,7 +205,7 @@ export function parseSetPairs(pairs: readonly string[], label = '--set'): JsonOb
     for (const part of path) if (isPrototypeName(part)) throw usageError(`invalid ${label} key "${key}" ("${part}" is not allowed as a name)`);
     let value: unknown = text;
     try {
-      value = checkKeys(JSON.parse(text), label);
+      value = checkJsonInput(JSON.parse(text), label, key);
     } catch (error) {
       if (!(error instanceof SyntaxError)) throw error;
       // Not JSON: the text itself.
@@ -273,7 +287,7 @@ export async function readDataOption(value: string, stdin: InStream): Promise<Js
     throw usageError(`invalid JSON in --data (${source}): ${(error as Error).message}`);
   }
   if (!isObject(parsed)) throw usageError(`--data must be a JSON object (${source} holds ${Array.isArray(parsed) ? 'an array' : typeof parsed})`);
-  return checkKeys(parsed, '--data');
+  return checkJsonInput(parsed, '--data');
 }
 
 /** Later layers win; nested objects merge key by key. Keys were checked for prototype names. */
@@ -354,7 +368,7 @@ async function csvIds(text: string, source: string): Promise<ListedValue[]> {
 
 function parseJsonOrUndefined(text: string): unknown {
   try {
-    return checkKeys(JSON.parse(text), 'the input');
+    return checkJsonInput(JSON.parse(text), 'the input');
   } catch (error) {
     if (error instanceof SyntaxError) return undefined;
     throw error;

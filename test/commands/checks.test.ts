@@ -93,6 +93,49 @@ describe('every check before the first request', () => {
   });
 });
 
+describe('JSON input a number of which JSON.parse cannot keep: exit 2 naming the field, nothing sent', () => {
+  const huge = 'crm: --data: "amount" is a number too large to send (it reads as Infinity, which JSON sends as null)';
+  const unsafe = (label: string, field: string) => `crm: ${label}: "${field}" is an integer beyond 9007199254740991: it would be sent changed\nhint: if it is an id, give it as a string, in double quotes\n`;
+  it.each([
+    [['deals', 'create', '--data', '{"name":"Big","amount":1e400}'], undefined, `${huge}\n`],
+    [['deals', 'create', '--data', '-', '--dry-run'], '{"name":"Big","amount":-1e400}', huge.replace('Infinity', '-Infinity') + '\n'],
+    [['deals', 'create', '--name', 'Big', '--set', 'amount=1e999'], undefined, 'crm: --set: "amount" is a number too large to send (it reads as Infinity, which JSON sends as null)\n'],
+    [['contacts', 'create', '--data', '{"name":"A","email":"a@example.com","custom":{"ids":[1,12345678901234567890]}}'], undefined, unsafe('--data', 'custom.ids[1]')],
+    [['contacts', 'create', '--name', 'A', '--email', 'a@example.com', '--set', 'external.id=12345678901234567890'], undefined, unsafe('--set', 'external.id')],
+    [['api', 'POST', '/deals', '--input', '-'], '{"name":"Big","amount":1e400}', '--input'],
+    [['api', 'POST', '/deals', '-F', 'amount=1e400', '-f', 'name=Big'], undefined, '-F'],
+    [['api', 'GET', '/contacts', '-F', 'account_id=12345678901234567890'], undefined, unsafe('-F', 'account_id')],
+  ])('%j', async (argv, stdin, expected) => {
+    const result = await run(argv, { ws, stdin });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    if (expected.startsWith('crm: ')) expect(result.stderr).toBe(expected);
+    else expect(result.stderr).toBe(`crm: ${expected}: "amount" is a number too large to send (it reads as Infinity, which JSON sends as null)\n`);
+    expect(ws.requests()).toEqual([]);
+  });
+
+  it('an import row with such a number is invalid, naming the field, and never sent; the other rows are', async () => {
+    const tag = Date.now().toString(36);
+    const rows = [
+      `{"name":"Fine","email":"fine-${tag}@example.com"}`,
+      `{"name":"Big","email":"big-${tag}@example.com","score_hint":1e400}`,
+      `{"name":"Id","email":"id-${tag}@example.com","external_id":12345678901234567890}`,
+    ].join('\n');
+    const maps = ['--map', 'score_hint=score_hint', '--map', 'external_id=external_id'];
+    const dry = await run(['contacts', 'import', '-', ...maps, '--dry-run', '-o', 'ndjson'], { ws, stdin: rows });
+    expect(dry.code).toBe(7);
+    expect(dry.stdout.trim().split('\n').map((line) => JSON.parse(line).error)).toEqual([
+      null,
+      'the row: "score_hint" is a number too large to send (it reads as Infinity, which JSON sends as null)',
+      'the row: "external_id" is an integer beyond 9007199254740991: it would be sent changed',
+    ]);
+    expect(ws.requests()).toEqual([]);
+    const sent = await run(['contacts', 'import', '-', ...maps, '-o', 'ndjson'], { ws, stdin: rows });
+    expect(sent.code).toBe(7);
+    expect(ws.requests(/^POST/).map((request) => JSON.parse(request.body))).toEqual([{ name: 'Fine', email: `fine-${tag}@example.com` }]);
+  });
+});
+
 describe('values a workspace defines are sent as given; the service has the last word', () => {
   it.each([
     [['contacts', 'list', '--status', 'vip'], 'status must be one of: lead, prospect, customer, churned'],

@@ -3,7 +3,7 @@
 
 import { CliError, toCliError, usageError } from '../../cli/errors.js';
 import { safeLine } from '../../cli/format.js';
-import { deepMerge, parseChoice, parseSetPairs, readSource, checkKeys } from '../../cli/input.js';
+import { deepMerge, parseChoice, parseSetPairs, readSource, checkJsonInput } from '../../cli/input.js';
 import { list, record, type Result } from '../../cli/result.js';
 import { ENDPOINTS } from '../../registry/endpoints.js';
 import { closestName, isObject } from '../../registry/values.js';
@@ -35,7 +35,7 @@ export const run: Handler<Spec> = async (ctx, { args, options }) => {
   let body: unknown;
   const input = options.input;
   if (input !== undefined) {
-    body = checkKeys(parseJson(await readSource(input, ctx.io.stdin, '--input'), input === '-' ? 'stdin' : input), '--input');
+    body = checkJsonInput(parseJson(await readSource(input, ctx.io.stdin, '--input'), input === '-' ? 'stdin' : input), '--input');
     Object.assign(query, flatQuery(fields)); // with a body from --input, fields go to the query string
   } else if (method === 'GET' || method === 'DELETE') {
     Object.assign(query, flatQuery(fields));

@@ -7,7 +7,7 @@
 
 import { usageError } from '../../../cli/errors.js';
 import { safeLine } from '../../../cli/format.js';
-import { checkKeys, checkName, parseValue } from '../../../cli/input.js';
+import { checkJsonInput, checkName, parseValue } from '../../../cli/input.js';
 import { isObject, type JsonObject } from '../../../registry/values.js';
 import type { IMPORT_FORMATS } from '../../../registry/local.js';
 import { writableFields } from '../../../registry/resources.js';
@@ -133,8 +133,10 @@ function toBody(fields: ReadonlyArray<FieldSpec | undefined>, values: ArrayLike<
       if (!field) continue;
       const value = typeof raw === 'string' ? raw.trim() : raw;
       if (value === undefined || value === null || value === '') continue;
+      // From JSON: a number JSON.parse could not keep (1e400, an id beyond 2^53) is refused as --data's is.
+      if (typeof value !== 'string') checkJsonInput(value, 'the row', field.name);
       // A workspace's own field: text from CSV stays text; JSON values stay as they are.
-      body[field.name] = field.type === 'json' ? checkKeys(value, field.name) : parseValue(value, field, field.name);
+      body[field.name] = field.type === 'json' ? value : parseValue(value, field, field.name);
     }
   } catch (error) {
     return { problem: (error as Error).message };
