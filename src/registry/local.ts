@@ -12,6 +12,24 @@ export const REPLICA_TABLES = ['contacts', 'accounts', 'deals', 'sequences', 'ta
 export type ReplicaTable = (typeof REPLICA_TABLES)[number];
 export const EXPORT_FORMATS = ['csv', 'ndjson', 'json'] as const;
 export const IMPORT_FORMATS = ['csv', 'ndjson', 'json'] as const;
+/**
+ * Columns of other CRMs' contact exports (HubSpot's, Salesforce's, Mailchimp's) that `contacts
+ * import` reads without --map, by their names as it matches columns (lower case, spaces and dashes
+ * as _): each column fills that contact field; columns with a `part` fill it together, joined with
+ * a space in the order of their parts (First Name, Last Name: the name), when no column holds the
+ * whole field.
+ */
+export const IMPORT_COLUMNS: Readonly<Record<string, { field: string; part?: number }>> = {
+  first_name: { field: 'name', part: 1 },
+  firstname: { field: 'name', part: 1 },
+  given_name: { field: 'name', part: 1 },
+  last_name: { field: 'name', part: 2 },
+  lastname: { field: 'name', part: 2 },
+  family_name: { field: 'name', part: 2 },
+  company_name: { field: 'company' },
+  phone_number: { field: 'phone' },
+  job_title: { field: 'title' },
+};
 /** latin1 is read as windows-1252 (cp1252), its superset, as browsers read it. */
 export const TEXT_ENCODINGS = ['utf8', 'latin1', 'cp1252'] as const;
 

@@ -150,11 +150,46 @@ describe('contacts import: reading and checking', () => {
     const headerless = await run(['contacts', 'import', inputFile('c.csv', 'who,where\nAda,London\n')], { ws });
     expect(headerless.code).toBe(2);
     expect(headerless.stderr).toContain("no column holds a contact's name or email");
-    // A HubSpot export: First Name, Last Name, Email. Every row would be invalid alike: one line says why.
-    const unnamed = await run(['contacts', 'import', inputFile('hubspot.csv', 'Record ID,First Name,Last Name,Email\r\n1,Ada,Lovelace,ada@example.com\r\n2,Alan,Turing,alan@example.com\r\n')], { ws });
+    // No column of a name, whole or in parts (a list of companies' contacts): every row would be invalid alike, one line says why.
+    const unnamed = await run(['contacts', 'import', inputFile('companies.csv', 'Record ID,Company Name,Email\r\n1,Engines,ada@example.com\r\n')], { ws });
     expect(unnamed.code).toBe(2);
-    expect(unnamed.stderr).toMatch(/^crm: .*hubspot\.csv: no column holds a contact's name\nhint: its columns: Record ID, First Name, Last Name, Email; name it with --map COLUMN=name\n$/);
+    expect(unnamed.stderr).toMatch(/^crm: .*companies\.csv: no column holds a contact's name\nhint: its columns: Record ID, Company Name, Email; name it with --map COLUMN=name\n$/);
     expect(ws.requests()).toEqual([]);
+  });
+
+  it("reads HubSpot's contact export as it is: First Name and Last Name joined into the name (either alone when the other is blank), Company Name, Phone Number and Job Title", async () => {
+    const tag = unique();
+    const header = 'Record ID,First Name,Last Name,Email,Phone Number,Company Name,Job Title,Contact owner,Associated Company,Lifecycle Stage,Create Date';
+    const file = inputFile('hubspot-crm-exports-all-contacts-2024-05-01.csv', [
+      header,
+      `51,Ada,Lovelace,ada-${tag}@example.com,+44 20 7946 0000,Analytical Engines,Mathematician,Jane Owner,Analytical Engines,lead,2024-01-02 10:00`,
+      `52, Grace ,,grace-${tag}@example.com,,US Navy,,,,customer,2024-01-03 11:00`,
+      `53,,Turing,alan-${tag}@example.com,,,,,,lead,2024-01-04 12:00`,
+      `54,,,nobody-${tag}@example.com,,,,,,lead,2024-01-05 13:00`,
+      '',
+    ].join('\r\n'));
+    const dry = await run(['contacts', 'import', file, '--dry-run', '-o', 'ndjson'], { ws });
+    expect(dry.code).toBe(7);
+    expect(rowsOf(dry.stdout)).toEqual([
+      { line: 2, ok: true, result: 'would_create', name: 'Ada Lovelace', email: `ada-${tag}@example.com`, phone: '+44 20 7946 0000', company: 'Analytical Engines', title: 'Mathematician', error: null },
+      { line: 3, ok: true, result: 'would_create', name: 'Grace', email: `grace-${tag}@example.com`, company: 'US Navy', error: null },
+      { line: 4, ok: true, result: 'would_create', name: 'Turing', email: `alan-${tag}@example.com`, error: null },
+      { line: 5, ok: false, result: 'invalid', error: 'missing name' },
+    ]);
+    expect(dry.stderr).toContain('ignoring columns that are not contact fields: "Record ID", "Contact owner", "Associated Company", "Lifecycle Stage", "Create Date"');
+    expect(ws.requests()).toEqual([]);
+    const sent = await run(['contacts', 'import', file, '--concurrency', '1', '-o', 'ndjson'], { ws });
+    expect(sent.code).toBe(7);
+    expect(ws.requests(/^POST/).map((request) => JSON.parse(request.body).name)).toEqual(['Ada Lovelace', 'Grace', 'Turing']);
+    expect(withEmail(`ada-${tag}@example.com`)).toMatchObject([{ name: 'Ada Lovelace', company: 'Analytical Engines', title: 'Mathematician' }]);
+
+    // A column that holds the whole name wins (its parts are left out, with the warning); --map takes a part as the name.
+    const both = inputFile('both.csv', `Name,First Name,Last Name,Email\nAda King,Ada,Lovelace,king-${tag}@example.com\n`);
+    const whole = await run(['contacts', 'import', both, '--dry-run', '-o', 'ndjson'], { ws });
+    expect(rowsOf(whole.stdout)[0].name).toBe('Ada King');
+    expect(whole.stderr).toContain('"First Name", "Last Name"');
+    const mapped = await run(['contacts', 'import', both, '--map', 'Name=', '--map', 'Last Name=name', '--dry-run', '-o', 'ndjson'], { ws });
+    expect(rowsOf(mapped.stdout)[0].name).toBe('Lovelace');
   });
   it('--errors keeps a row with quotes and line breaks whole, so the file can be fixed and read back', async () => {
     const file = inputFile('quoted.csv', 'name,email,company\n"Two\nlines","no-at-sign","Say ""hi"", then go"\n');

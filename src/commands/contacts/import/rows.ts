@@ -1,6 +1,7 @@
 // Reading an import file into contact bodies, every row checked before anything is sent. CSV (a
 // header row; comma, semicolon or tab; a UTF-8 BOM tolerated; csv-parse), NDJSON (one JSON object
-// a line) or a JSON array of objects (what `-o json` writes). Columns are matched to contact fields by name (`Email`, `account-id`), or by --map
+// a line) or a JSON array of objects (what `-o json` writes). Columns are matched to contact fields by name (`Email`, `account-id`), by
+// another CRM's name for one (IMPORT_COLUMNS: `First Name` and `Last Name` make the name), or by --map
 // COLUMN=FIELD, which may also name a field the registry does not know (a workspace's own: sent as
 // given). Other columns are ignored with a warning, so an export can be imported as it is. A row is
 // checked as `contacts create` checks its flags: required fields, the email rule, typed values.
@@ -9,7 +10,7 @@ import { usageError } from '../../../cli/errors.js';
 import { safeLine } from '../../../cli/format.js';
 import { checkJsonInput, checkName, parseValue } from '../../../cli/input.js';
 import { isObject, type JsonObject } from '../../../registry/values.js';
-import type { IMPORT_FORMATS } from '../../../registry/local.js';
+import { IMPORT_COLUMNS, type IMPORT_FORMATS } from '../../../registry/local.js';
 import { writableFields } from '../../../registry/resources.js';
 import type { FieldSpec } from '../../../registry/types.js';
 
@@ -91,52 +92,77 @@ export function refuseRepeatedEmails(rows: ImportRow[]): void {
   }
 }
 
-/** `Email`, ` account-id `, `List IDs` → the contact field of that name. */
-function fieldNamed(column: string): FieldSpec | undefined {
-  const name = column.trim().toLowerCase().replace(/[\s-]+/g, '_');
-  return CONTACT_FIELDS.find((field) => field.name === name);
+/** How import matches a column's name: `Email`, ` account-id `, `List IDs` → email, account_id, list_ids. */
+const columnKey = (column: string): string => column.trim().toLowerCase().replace(/[\s-]+/g, '_');
+
+/** The contact field of that name. */
+const contactField = (name: string): FieldSpec | undefined => CONTACT_FIELDS.find((field) => field.name === name);
+
+/** What a column fills: a field, or one part of it (`First Name`: the name's first part). */
+interface Filler {
+  field: FieldSpec;
+  part?: number;
 }
 
 /**
  * Which field each column fills, checked once for the whole file: every --map names a column of
- * the file, and no two columns fill the same field.
+ * the file, and no two columns fill the same field. A column named as a field (or mapped) comes
+ * first; another CRM's name for a field (IMPORT_COLUMNS: `Company Name`, `First Name`) fills it
+ * when no such column does, the first column of each name or part.
  */
-function resolveColumns(columns: readonly string[], mapping: Map<string, string>): { fields: Array<FieldSpec | undefined>; ignored: string[] } {
+function resolveColumns(columns: readonly string[], mapping: Map<string, string>): { fillers: Array<Filler | undefined>; ignored: string[] } {
   for (const column of mapping.keys()) {
     if (!columns.includes(column)) throw usageError(`--map: the file has no column "${column}"`, `its columns: ${columns.join(', ')}`);
   }
-  const fields = columns.map((column): FieldSpec | undefined => {
+  const fillers = columns.map((column): Filler | undefined => {
     const mapped = mapping.get(column);
-    if (mapped === undefined) return fieldNamed(column);
     if (mapped === '') return undefined;
     // A field crm does not know is the workspace's own: its value is sent as given.
-    return CONTACT_FIELDS.find((field) => field.name === mapped) ?? { name: mapped, type: 'json', description: 'a field of the workspace' };
+    if (mapped !== undefined) return { field: contactField(mapped) ?? { name: mapped, type: 'json', description: 'a field of the workspace' } };
+    const field = contactField(columnKey(column));
+    return field && { field };
   });
   const filledBy = new Map<string, string>();
-  fields.forEach((field, index) => {
-    if (!field) return;
-    const other = filledBy.get(field.name);
-    if (other !== undefined) throw usageError(`columns "${other}" and "${columns[index]}" both fill ${field.name}`, `leave one out with --map "${columns[index]}="`);
-    filledBy.set(field.name, columns[index]!);
+  fillers.forEach((filler, index) => {
+    if (!filler) return;
+    const other = filledBy.get(filler.field.name);
+    if (other !== undefined) throw usageError(`columns "${other}" and "${columns[index]}" both fill ${filler.field.name}`, `leave one out with --map "${columns[index]}="`);
+    filledBy.set(filler.field.name, columns[index]!);
   });
-  const ignored = columns.filter((column, index) => !fields[index] && mapping.get(column) !== '');
-  return { fields, ignored };
+  const partsTaken = new Set<string>();
+  columns.forEach((column, index) => {
+    const alias = fillers[index] || mapping.has(column) ? undefined : IMPORT_COLUMNS[columnKey(column)];
+    const field = alias && !filledBy.has(alias.field) ? contactField(alias.field) : undefined;
+    const taken = `${alias?.field}:${alias?.part}`;
+    if (!alias || !field || partsTaken.has(taken)) return;
+    partsTaken.add(taken);
+    fillers[index] = { field, part: alias.part };
+  });
+  const ignored = columns.filter((column, index) => !fillers[index] && mapping.get(column) !== '');
+  return { fillers, ignored };
 }
 
-/** The body of one row: each column's value (`values[i]`) for the field it fills (`fields[i]`); or why it cannot be sent. */
-function toBody(fields: ReadonlyArray<FieldSpec | undefined>, values: ArrayLike<unknown>): Pick<ImportRow, 'body' | 'problem'> {
+/** The body of one row: each column's value (`values[i]`) for the field it fills (`fillers[i]`); or why it cannot be sent. */
+function toBody(fillers: ReadonlyArray<Filler | undefined>, values: ArrayLike<unknown>): Pick<ImportRow, 'body' | 'problem'> {
   const body: JsonObject = {};
+  /** A field's parts given, in the order of their parts. */
+  const parts = new Map<FieldSpec, Array<{ part: number; text: string }>>();
   try {
-    for (let index = 0; index < fields.length; index++) {
-      const field = fields[index];
+    for (let index = 0; index < fillers.length; index++) {
+      const filler = fillers[index];
       const raw = values[index];
-      if (!field) continue;
+      if (!filler) continue;
+      const { field, part } = filler;
       const value = typeof raw === 'string' ? raw.trim() : raw;
       if (value === undefined || value === null || value === '') continue;
       // From JSON: a number JSON.parse could not keep (1e400, an id beyond 2^53) is refused as --data's is.
       if (typeof value !== 'string') checkJsonInput(value, 'the row', field.name);
+      if (part !== undefined) parts.set(field, [...(parts.get(field) ?? []), { part, text: String(parseValue(value, field, field.name)) }]);
       // A workspace's own field: text from CSV stays text; JSON values stay as they are.
-      body[field.name] = field.type === 'json' ? value : parseValue(value, field, field.name);
+      else body[field.name] = field.type === 'json' ? value : parseValue(value, field, field.name);
+    }
+    for (const [field, given] of parts) {
+      body[field.name] = parseValue(given.sort((one, other) => one.part - other.part).map(({ text }) => text).join(' '), field, field.name);
     }
   } catch (error) {
     return { problem: (error as Error).message };
@@ -161,9 +187,9 @@ async function readCsv(text: string, mapping: Map<string, string>, source: strin
   const headerAt = records.findIndex((record) => !blank(record));
   if (headerAt < 0) throw usageError(`${source} is empty: a CSV import needs a header row`, 'for example: name,email,company');
   const columns = records[headerAt]!.map((column) => column.trim());
-  const { fields, ignored } = resolveColumns(columns, mapping);
+  const { fillers, ignored } = resolveColumns(columns, mapping);
   // A required field no column fills would make every row invalid alike: one line says it instead.
-  const missing = REQUIRED_FIELDS.filter((required) => !fields.some((field) => field?.name === required.name)).map((field) => field.name);
+  const missing = REQUIRED_FIELDS.filter((required) => !fillers.some((filler) => filler?.field.name === required.name)).map((field) => field.name);
   if (missing.length > 0) {
     const mapping = missing.map((name) => `--map COLUMN=${name}`).join(' and ');
     throw usageError(`${source}: no column holds a contact's ${missing.join(' or ')}`, `its columns: ${columns.map(safeLine).join(', ')}; name ${missing.length > 1 ? 'them' : 'it'} with ${mapping}`);
@@ -180,7 +206,7 @@ async function readCsv(text: string, mapping: Map<string, string>, source: strin
       rows.push({ line: start, cells, problem: `${cells.length} cells, but the header has ${columns.length} columns` });
       continue;
     }
-    rows.push({ line: start, cells, ...toBody(fields, cells) });
+    rows.push({ line: start, cells, ...toBody(fillers, cells) });
   }
   return { rows, columns, ignored };
 }
@@ -272,11 +298,11 @@ function objectRows(entries: readonly ObjectEntry[], mapping: Map<string, string
   const keys = new Set<string>();
   for (const { object } of entries) if (object) for (const key of Object.keys(object)) keys.add(key);
   const columns = [...keys];
-  const { fields, ignored } = resolveColumns(columns, mapping);
+  const { fillers, ignored } = resolveColumns(columns, mapping);
   const rows = entries.map(({ line, text: lineText, object, problem }): ImportRow => {
     if (!object) return { line, cells: [lineText], problem };
     const values = columns.map((key) => (Object.hasOwn(object, key) ? object[key] : undefined));
-    return { line, cells: [lineText], ...toBody(fields, values) };
+    return { line, cells: [lineText], ...toBody(fillers, values) };
   });
   return { rows, columns: ['json'], ignored };
 }
