@@ -130,7 +130,7 @@ __crm_flags() {
         'contacts tasks') echo "$globals "'-h --help' ;;
         'contacts tasks add') echo "$globals "'--title --description --status --priority --due --deal-id --description-file --set --data -h --help' ;;
         'contacts enroll') echo "$globals "'--sequence --set --data --concurrency -h --help' ;;
-        'contacts import') echo "$globals "'--format --encoding --map --concurrency --upsert --score --errors --checkpoint --resume -h --help' ;;
+        'contacts import') echo "$globals "'--format --encoding --unescape-formulas --map --concurrency --upsert --score --errors --checkpoint --resume -h --help' ;;
         'contacts export') echo "$globals "'--format --search --status --list-id -h --help' ;;
         'accounts') echo "$globals "'-h --help' ;;
         'accounts list') echo "$globals "'-L --limit --offset --all --search --industry -h --help' ;;

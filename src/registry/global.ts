@@ -21,7 +21,7 @@ export const GLOBAL_OPTIONS: readonly FieldSpec[] = [
     placeholder: 'expression',
     description: 'filter the JSON output with a jq expression (jq 1.8); implies --json; a string result prints as its text; with -o ndjson each record is filtered as it arrives',
   },
-  { name: 'escape_formulas', type: 'boolean', description: "csv: prefix ' to cells that begin with = + - @ (or a tab or CR), which a spreadsheet would run as formulas" },
+  { name: 'escape_formulas', type: 'boolean', description: "csv: prefix ' to cells that begin with = + - @ (or a tab or CR), which a spreadsheet would run as formulas (contacts import --unescape-formulas reads them back)" },
   { name: 'quiet', short: 'q', type: 'boolean', description: 'print only ids (list, create; a bulk command: the ids that succeeded); nothing for other commands' },
   { name: 'profile', type: 'string', placeholder: 'name', known: 'profiles', description: 'stored workspace profile to use (env CRM_PROFILE)' },
   { name: 'base_url', type: 'string', placeholder: 'url', description: 'service base URL, overrides the profile (env CRM_BASE_URL)' },

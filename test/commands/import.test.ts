@@ -514,6 +514,32 @@ describe('contacts import: one checkpoint, one import', () => {
 });
 
 describe('contacts import: files it writes and reads', () => {
+  it("an export with --escape-formulas reads back exactly with --unescape-formulas (a value that began with ' too); without it the ' stays", async () => {
+    const tag = unique();
+    const people = [
+      { name: '=HYPERLINK("http://evil.example","click")', email: `f1-${tag}@example.com`, company: '@SUM(A1)', phone: '+1 555 0100', title: '-2+3' },
+      { name: "'=quoted already", email: `f2-${tag}@example.com`, company: "''+twice", phone: "'plain", title: "it's fine" },
+    ];
+    for (const person of people) ws.api('POST', '/contacts', person);
+    const exported = await run(['contacts', 'export', '--search', tag, '--escape-formulas'], { ws });
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stdout).toContain(`'=HYPERLINK`);
+    expect(exported.stdout).toContain(`''=quoted already`);
+    const file = inputFile('escaped.csv', exported.stdout);
+    // In the order of the people above (the export lists the newest first).
+    const fields = (stdout: string) => rowsOf(stdout).map(({ name, email, company, phone, title }) => ({ name, email, company, phone, title })).sort((one, other) => one.email.localeCompare(other.email));
+    const back = await run(['contacts', 'import', file, '--unescape-formulas', '--upsert', '--dry-run', '-o', 'ndjson'], { ws });
+    expect(back.code, back.stderr).toBe(0);
+    expect(fields(back.stdout)).toEqual(people);
+    const kept = await run(['contacts', 'import', file, '--upsert', '--dry-run', '-o', 'ndjson'], { ws });
+    expect(fields(kept.stdout)[0]).toEqual({ ...people[0], name: `'${people[0]!.name}`, company: "'@SUM(A1)", phone: "'+1 555 0100", title: "'-2+3" });
+    // --escape-formulas changes CSV only: NDJSON is refused with the flag, before anything is sent.
+    const ndjson = await run(['contacts', 'import', '-', '--unescape-formulas'], { ws, stdin: `{"name":"A","email":"a-${tag}@example.com"}\n` });
+    expect(ndjson.code).toBe(2);
+    expect(ndjson.stderr.split('\n')[0]).toBe('crm: --unescape-formulas reads a CSV, and stdin is read as ndjson');
+    expect(ws.requests(/^(POST|PATCH)/)).toEqual([]);
+  });
+
   it.each([
     ['a directory that does not exist', (dir: string) => join(dir, 'missing', 'errors.csv'), (dir: string) => `the directory ${join(dir, 'missing')} does not exist`],
     ['a directory', (dir: string) => dir, () => 'is a directory'],

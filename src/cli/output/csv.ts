@@ -12,6 +12,16 @@ export const CSV_OPTIONS = { record_delimiter: 'windows', quoted_match: /[\r\n]/
 
 /** The first characters that make a spreadsheet read a cell as a formula (OWASP's "CSV injection"). */
 const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * What --escape-formulas prefixes with ': a formula, and a text that already begins with ' before
+ * one (`'=x` is written `''=x`), so that taking one ' off again (`contacts import
+ * --unescape-formulas`) gives every cell back exactly.
+ */
+const ESCAPED_START = /^'*[=+\-@\t\r]/;
+const UNESCAPE = /^'(?='*[=+\-@\t\r])/;
+
+/** A cell of a CSV written with --escape-formulas, as it was before: one leading ' taken off what that flag prefixed. */
+export const unescapeFormula = (cell: string): string => cell.replace(UNESCAPE, '');
 
 export function csvWriter(out: Output, { escapeFormulas }: { escapeFormulas: boolean }): FormatWriter {
   /** Cells left as they are that a spreadsheet would run (the warning counts them). */
@@ -23,9 +33,9 @@ export function csvWriter(out: Output, { escapeFormulas }: { escapeFormulas: boo
   /** A cell: text, numbers stay numbers; a formula guarded with a leading ' when asked. */
   const cell = (value: unknown): string => {
     const text = cellText(value);
-    if (typeof value !== 'string' || !FORMULA_START.test(text)) return text;
-    if (escapeFormulas) return `'${text}`;
-    formulaCells++;
+    if (typeof value !== 'string') return text;
+    if (escapeFormulas) return ESCAPED_START.test(text) ? `'${text}` : text;
+    if (FORMULA_START.test(text)) formulaCells++;
     return text;
   };
 

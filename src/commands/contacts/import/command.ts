@@ -12,6 +12,7 @@ const spec = {
   options: [
     { name: 'format', type: 'string', description: 'input format (default: from the file name, else from its first character)', choices: IMPORT_FORMATS },
     { name: 'encoding', type: 'string', description: 'the file\'s encoding when it is not UTF-8: cp1252 (a spreadsheet\'s "CSV" saved on Windows) or latin1', choices: TEXT_ENCODINGS },
+    { name: 'unescape_formulas', type: 'boolean', description: "a CSV written with --escape-formulas: take off the ' it put before = + - @ (the cells read back exactly)" },
     { name: 'map', type: 'string', repeatable: true, description: 'read column COLUMN into contact field FIELD: COLUMN=FIELD (repeatable)', example: 'E-mail=email' },
     ...CONCURRENCY_OPTIONS,
     { name: 'upsert', type: 'boolean', description: "update the contact that has the row's email (or an earlier row's) instead of creating another" },

@@ -8,6 +8,7 @@
 
 import { usageError } from '../../../cli/errors.js';
 import { safeLine } from '../../../cli/format.js';
+import { unescapeFormula } from '../../../cli/output/csv.js';
 import { checkJsonInput, checkName, parseValue } from '../../../cli/input.js';
 import { isObject, type JsonObject } from '../../../registry/values.js';
 import { IMPORT_COLUMNS, type IMPORT_FORMATS } from '../../../registry/local.js';
@@ -51,9 +52,15 @@ export function detectFormat(text: string, source: string, asked: ImportFormat |
   return first === '{' ? 'ndjson' : first === '[' ? 'json' : 'csv';
 }
 
-export async function readImportFile(text: string, format: ImportFormat, maps: readonly string[], source: string): Promise<ImportFile> {
-  const mapping = parseMaps(maps);
-  if (format === 'csv') return readCsv(text, mapping, source);
+/** How the columns are read: --map COLUMN=FIELD, and --unescape-formulas (a CSV export's --escape-formulas undone). */
+interface ReadOptions {
+  maps: readonly string[];
+  unescapeFormulas: boolean;
+}
+
+export async function readImportFile(text: string, format: ImportFormat, options: ReadOptions, source: string): Promise<ImportFile> {
+  const mapping = parseMaps(options.maps);
+  if (format === 'csv') return readCsv(text, mapping, source, options.unescapeFormulas);
   return objectRows(format === 'json' ? jsonArrayItems(text, source) : ndjsonLines(text), mapping);
 }
 
@@ -172,7 +179,7 @@ function toBody(fillers: ReadonlyArray<Filler | undefined>, values: ArrayLike<un
   return { body };
 }
 
-async function readCsv(text: string, mapping: Map<string, string>, source: string): Promise<ImportFile> {
+async function readCsv(text: string, mapping: Map<string, string>, source: string, unescapeFormulas: boolean): Promise<ImportFile> {
   const { parse } = await import('csv-parse/sync');
   // Excel's own first line `sep=;` names the separator (a file made for Excel in many locales); no header.
   const sepLine = /^\uFEFF?sep=([,;\t|])\r?\n/i.exec(text);
@@ -206,7 +213,8 @@ async function readCsv(text: string, mapping: Map<string, string>, source: strin
       rows.push({ line: start, cells, problem: `${cells.length} cells, but the header has ${columns.length} columns` });
       continue;
     }
-    rows.push({ line: start, cells, ...toBody(fillers, cells) });
+    // The row as read stays in `cells` (what --errors repeats: it reads back with the same flag).
+    rows.push({ line: start, cells, ...toBody(fillers, unescapeFormulas ? cells.map(unescapeFormula) : cells) });
   }
   return { rows, columns, ignored };
 }

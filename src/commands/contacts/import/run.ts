@@ -76,7 +76,9 @@ export const run: Handler<Spec> = async (ctx, { args, options }) => {
   const bytes = await readSourceBytes(file, ctx.io.stdin, 'the input');
   const encoding = (options.encoding ?? 'utf8') as TextEncoding;
   const { text, bom } = decodeText(bytes, source, encoding);
-  const input = await readImportFile(text, detectFormat(text, source, options.format as ImportFormat | undefined), (options.map ?? []), source);
+  const format = detectFormat(text, source, options.format as ImportFormat | undefined);
+  if (options.unescape_formulas && format !== 'csv') throw usageError(`--unescape-formulas reads a CSV, and ${source} is read as ${format}`, '--escape-formulas changes CSV only: import NDJSON or JSON without it');
+  const input = await readImportFile(text, format, { maps: options.map ?? [], unescapeFormulas: Boolean(options.unescape_formulas) }, source);
   if (!options.upsert) refuseRepeatedEmails(input.rows);
   if (input.ignored.length > 0) {
     const names = input.ignored.map((name) => `"${safeLine(name)}"`).join(', ');
