@@ -136,14 +136,16 @@ function resolveColumns(columns: readonly string[], mapping: Map<string, string>
     if (other !== undefined) throw usageError(`columns "${other}" and "${columns[index]}" both fill ${filler.field.name}`, `leave one out with --map "${columns[index]}="`);
     filledBy.set(filler.field.name, columns[index]!);
   });
-  const partsTaken = new Set<string>();
+  /** The field (and part) each of IMPORT_COLUMNS's names filled: the first column of each. */
+  const taken = new Set<string>();
   columns.forEach((column, index) => {
-    const alias = fillers[index] || mapping.has(column) ? undefined : IMPORT_COLUMNS[columnKey(column)];
-    const field = alias && !filledBy.has(alias.field) ? contactField(alias.field) : undefined;
-    const taken = `${alias?.field}:${alias?.part}`;
-    if (!alias || !field || partsTaken.has(taken)) return;
-    partsTaken.add(taken);
-    fillers[index] = { field, part: alias.part };
+    const key = columnKey(column);
+    if (fillers[index] || mapping.has(column) || !Object.hasOwn(IMPORT_COLUMNS, key)) return;
+    const { field, part } = IMPORT_COLUMNS[key]!;
+    const spec = contactField(field);
+    if (!spec || filledBy.has(field) || taken.has(`${field}:${part}`)) return;
+    taken.add(`${field}:${part}`);
+    fillers[index] = { field: spec, part };
   });
   const ignored = columns.filter((column, index) => !fillers[index] && mapping.get(column) !== '');
   return { fillers, ignored };
