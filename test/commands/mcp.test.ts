@@ -87,6 +87,22 @@ describe('crm mcp: the protocol on stdio', () => {
     expect(ws.requests().slice(before).map((request) => request.url).filter((url) => url !== '/api/v1/contacts?limit=1')).toEqual([`/api/v1/contacts/${DEMO.contact}`]);
   });
 
+  it('a tool call with a number JSON.parse cannot keep (1e400, an integer beyond 2^53) is a tool error naming the argument, nothing sent', async () => {
+    const session = await open({ connect: false });
+    session.writeRaw(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })}\n`);
+    const before = ws.requests().length;
+    // Written as raw text: a client's JSON.stringify would have written null already.
+    session.writeRaw('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"deals_create","arguments":{"name":"Big","data":{"amount":1e400}}}}\n');
+    session.writeRaw('{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"deals_create","arguments":{"name":"Big","data":{"external_id":12345678901234567890}}}}\n');
+    await until(() => session.written.length >= 3);
+    const answer = (id: number) => session.written.find((message) => (message as { id?: number }).id === id) as { result: CallResult };
+    expect(answer(2).result.isError).toBe(true);
+    expect(textOf(answer(2).result)).toContain('arguments: "data.amount" is a number too large to send (it reads as Infinity, which JSON sends as null)');
+    expect(answer(3).result.isError).toBe(true);
+    expect(textOf(answer(3).result)).toContain('arguments: "data.external_id" is an integer beyond 9007199254740991: it would be sent changed');
+    expect(ws.requests().slice(before).filter((request) => request.method !== 'GET')).toEqual([]);
+  });
+
   it('refuses requests before initialize (ping excepted), sending nothing to the service', async () => {
     const session = await open({ connect: false });
     session.writeRaw(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'contacts_delete', arguments: { ids: [DEMO.contact] } } })}\n`);

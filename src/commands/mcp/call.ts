@@ -9,6 +9,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { Context } from '../../cli/context.js';
 import { CliError, ExitCode, toCliError } from '../../cli/errors.js';
 import { escapeForModel, formatNumber, safeLine, valueForModel } from '../../cli/format.js';
+import { checkJsonInput } from '../../cli/input.js';
 import { collectItems, resultValue, type Result } from '../../cli/result.js';
 import type { EndpointCommand, Tree } from '../command.js';
 import { runCommand } from '../run.js';
@@ -68,6 +69,8 @@ export async function callTool(ctx: Context, tree: Tree, tool: Tool, given: Reco
   const problem = argumentProblem(tool, args) ?? stdinProblem(tool, args);
   if (problem) return failed(`invalid arguments for ${tool.name}: ${problem}`);
   try {
+    // The arguments are JSON the client wrote: a number JSON.parse could not keep is refused as --data's is.
+    checkJsonInput(args, 'arguments');
     const paging = tool.op.paged ? pagingOf(tool, args) : undefined;
     const result = await runCommand(ctx, tree, tool.op, inputOf(tool, args, paging), BY_FIELD_NAME);
     const shape = shapeOf(tool, args, result);
