@@ -36,6 +36,8 @@ export interface ContextInit {
   prompter?: Prompter;
   /** The clock: relative times in tables, and what "today" is for date filters (tests). */
   now?: () => number;
+  /** The time zone "today" is decided in (IANA name; tests): the machine's (TZ) when absent. */
+  timeZone?: string;
   /** Every wait: backoff, Retry-After, the countdown, watch's interval (tests: none that takes real time); the signal ends it. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Retries of a failed request (default: the HTTP core's); shell completion asks once. */
@@ -178,6 +180,11 @@ export class Context {
   /** The time now, in ms (the injected clock in tests): what "today" is for date filters. */
   now(): number {
     return (this.init.now ?? Date.now)();
+  }
+
+  /** The time zone whose day is "today" for date filters: the machine's (undefined) unless injected. */
+  timeZone(): string | undefined {
+    return this.init.timeZone;
   }
 
   /** Waits `ms` (on the injected clock, in tests), or until the signal is aborted. */

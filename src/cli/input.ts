@@ -40,14 +40,32 @@ export function parseInteger(raw: string, label: string, min: number, max = Numb
 
 const MAX_RELATIVE_DAYS = 36_525; // a hundred years
 
+/** The day (YYYY-MM-DD) an instant falls on in a time zone (IANA name; the machine's when undefined). */
+export function localDay(instant: Date | number, timeZone?: string): string {
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(instant);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((candidate) => candidate.type === type)!.value;
+  return `${part('year').padStart(4, '0')}-${part('month')}-${part('day')}`;
+}
+
+/**
+ * The day a date the service sent is on, for the user: a date (YYYY-MM-DD) is that day wherever
+ * one is; a timestamp with a time is the day it falls on in the time zone. Undefined for anything else.
+ */
+export function calendarDay(value: unknown, timeZone?: string): string | undefined {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(value)) return undefined;
+  if (!/^\d{4}-\d{2}-\d{2}[T ]\d/.test(value)) return value.slice(0, 10);
+  const instant = Date.parse(value);
+  return Number.isNaN(instant) ? value.slice(0, 10) : localDay(instant, timeZone);
+}
+
 /** One of DATE_FORMS, or a full ISO timestamp. */
-export function parseDate(raw: string, label: string, now: Date = new Date()): string {
+export function parseDate(raw: string, label: string, now: Date = new Date(), timeZone?: string): string {
   const text = raw.trim().toLowerCase();
   const relative = /^\+?(\d{1,9})([dw])$/.exec(text);
   const offsetDays = text === 'today' ? 0 : text === 'tomorrow' ? 1 : relative ? Number(relative[1]) * (relative[2] === 'w' ? 7 : 1) : undefined;
   if (offsetDays !== undefined && offsetDays <= MAX_RELATIVE_DAYS) {
-    const day = new Date(Date.UTC(now.getFullYear(), now.getMonth(), now.getDate() + offsetDays));
-    return day.toISOString().slice(0, 10);
+    const [year, month, date] = localDay(now, timeZone).split('-').map(Number) as [number, number, number];
+    return new Date(Date.UTC(year, month - 1, date + offsetDays)).toISOString().slice(0, 10);
   }
   if (/^\d{4}-\d{2}-\d{2}$/.test(raw)) {
     const date = new Date(`${raw}T00:00:00Z`);

@@ -45,6 +45,17 @@ describe('crm tasks list --due', () => {
     expect(ws.requests().map((request) => request.url)).toEqual(['/api/v1/tasks?status=open&overdue=true&limit=50&offset=0']);
   });
 
+  it('overdue, in Auckland at 08:00 (still yesterday in UTC): the service is not asked (its day may be behind), and a task due yesterday there is overdue', async () => {
+    const yesterday = ws.api('POST', '/tasks', { title: 'Due on the 26th', due_date: '2026-11-26' }).data;
+    const today = ws.api('POST', '/tasks', { title: 'Due on the 27th', due_date: '2026-11-27' }).data;
+    const result = await run(['tasks', 'list', '--due', 'overdue', '--all', '--json'], { ws, now: Date.parse('2026-11-26T19:00:00Z'), timeZone: 'Pacific/Auckland' });
+    expect(result.code, result.stderr).toBe(0);
+    const listed = ids(json(result));
+    expect(listed).toContain(yesterday.id);
+    expect(listed).not.toContain(today.id);
+    expect(ws.requests().map((request) => request.url)).toEqual(['/api/v1/tasks?status=open&limit=50&offset=0']);
+  });
+
   it('checks what comes back: a workspace that ignores the status and overdue filters still gets only the overdue tasks', async () => {
     const loose = ignoring(ws, ['status', 'overdue']);
     const expected = allTasks().filter((task) => task.status === 'open' && task.due_date !== null && task.due_date < day('today'));

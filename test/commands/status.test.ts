@@ -197,6 +197,44 @@ describe('crm status', () => {
     }
   });
 
+  describe('"today" is the user\'s day, in their time zone, at its boundaries (the service\'s day is UTC\'s)', () => {
+    // A task due on the 26th (Y) and one due on the 27th (T), seen from Auckland (UTC+13 in November)
+    // and New York (UTC-5) just before and at local midnight, and in Auckland at 08:00 on the 27th.
+    it.each([
+      ['Pacific/Auckland', '2026-11-26T10:59:59.999Z', '2026-11-26', true, 'today', 'week'],
+      ['Pacific/Auckland', '2026-11-26T11:00:00.000Z', '2026-11-27', false, 'overdue', 'today'],
+      ['Pacific/Auckland', '2026-11-26T19:00:00.000Z', '2026-11-27', false, 'overdue', 'today'],
+      ['America/New_York', '2026-11-27T04:59:59.999Z', '2026-11-26', true, 'today', 'week'],
+      ['America/New_York', '2026-11-27T05:00:00.000Z', '2026-11-27', true, 'overdue', 'today'],
+    ] as const)('%s at %s: today is %s', async (timeZone, at, today, asksService, yesterdayTask, todayTask) => {
+      const local = await openWorkspace();
+      try {
+        const y = local.api('POST', '/tasks', { title: 'Due on the 26th', due_date: '2026-11-26' }).data;
+        const t = local.api('POST', '/tasks', { title: 'Due on the 27th', due_date: '2026-11-27' }).data;
+        const utcDay = at.slice(0, 10);
+        if (asksService) {
+          // The answer of a service whose day is UTC's at that instant: open tasks due before it.
+          const tasks = all(local, 'tasks').filter((task) => task.status === 'open' && task.due_date && task.due_date < utcDay);
+          local.fault({ match: /^GET \/api\/v1\/tasks\?status=open&overdue=true&limit=50$/, status: 200, body: JSON.stringify({ data: { tasks, total: tasks.length }, error: null }) });
+        }
+        const result = await run(['status', '--json', '--limit', '50'], { ws: local, now: Date.parse(at), timeZone });
+        expect(result.code, result.stderr).toBe(0);
+        const status = json(result);
+        expect(status.today).toBe(today);
+        // East of UTC with the user's day ahead of UTC's, the service is not asked which tasks are overdue: crm chooses them.
+        expect(local.requests(/overdue=true/).length > 0).toBe(asksService);
+        const where = (task: { id: string }) => (['tasks_overdue', 'tasks_due_today', 'tasks_due_this_week'] as const).filter((part) => ids(status[part].records).includes(task.id));
+        const name = { overdue: 'tasks_overdue', today: 'tasks_due_today', week: 'tasks_due_this_week' } as const;
+        expect(where(y)).toEqual([name[yesterdayTask]]);
+        expect(where(t)).toEqual([name[todayTask]]);
+        expect(status.tasks_overdue.count).toBe(status.tasks_overdue.records.length);
+        local.verifyFaults();
+      } finally {
+        local.close();
+      }
+    });
+  });
+
   it('into a pipe: one record as key<TAB>value lines', async () => {
     const result = await run(['status'], { ws });
     expect(result.code).toBe(0);

@@ -194,8 +194,10 @@ export interface RunOptions {
   /** Which streams are terminals, and how wide stdout is. */
   tty?: { stdin?: boolean; stdout?: boolean; stderr?: boolean; columns?: number };
   prompter?: Prompter;
-  /** The clock of relative times in tables. */
+  /** The clock of relative times in tables, and of "today". */
   now?: number;
+  /** The time zone of "today" (IANA name); the machine's when absent. */
+  timeZone?: string;
   /** Every wait between attempts (backoff, Retry-After, the countdown); real time when absent. */
   sleep?: (ms: number) => Promise<void>;
   /** Kept up to date while the command runs (long-running commands: watch). */
@@ -228,6 +230,7 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<Run
     transport: options.ws?.transport,
     prompter: options.prompter,
     now: options.now === undefined ? undefined : () => options.now!,
+    timeZone: options.timeZone,
     sleep: options.sleep,
   });
   capture(stdout + stderr, env, [argv.includes('--with-key') ? stdinText(options.stdin) : undefined]);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { deepMerge, parseDate, parseInteger, parseListedValues, parseSetPairs, parseValue, readDataOption } from '../../src/cli/input.js';
+import { calendarDay, deepMerge, localDay, parseDate, parseInteger, parseListedValues, parseSetPairs, parseValue, readDataOption } from '../../src/cli/input.js';
+import { isDue, parseDue } from '../../src/commands/tasks/due.js';
 import { Readable } from 'node:stream';
 
 describe('--set', () => {
@@ -107,5 +108,37 @@ describe('listed values: ids, or what a crm command printed', () => {
     await expect(parseListedValues('c1\n{"id": }\n', 'stdin')).rejects.toThrow(/^stdin line 2: invalid JSON$/);
     await expect(parseListedValues('{"id":"c1"}\n{"name":"B"}\n', 'stdin')).rejects.toThrow(/^stdin line 2: a record without an "id"$/);
     await expect(parseListedValues('[null]', 'stdin')).rejects.toThrow(/^stdin item 1: neither an id nor a record$/);
+  });
+});
+
+describe('the user\'s day, in their time zone', () => {
+  it('today, tomorrow and +Nd count from the day it is in the time zone given, across a month\'s end', () => {
+    // 08:00 on 1 December in Auckland is still 30 November in UTC and in New York.
+    const now = new Date('2026-11-30T19:00:00Z');
+    expect(parseDate('today', '--due', now, 'Pacific/Auckland')).toBe('2026-12-01');
+    expect(parseDate('+1d', '--due', now, 'Pacific/Auckland')).toBe('2026-12-02');
+    expect(parseDate('today', '--due', now, 'UTC')).toBe('2026-11-30');
+    expect(parseDate('tomorrow', '--due', now, 'America/New_York')).toBe('2026-12-01');
+  });
+
+  it('a date is its day wherever one is; a timestamp is on the day it falls on in the time zone', () => {
+    expect(calendarDay('2026-11-26', 'Pacific/Auckland')).toBe('2026-11-26');
+    expect(calendarDay('2026-11-26', 'America/Los_Angeles')).toBe('2026-11-26');
+    // 20:00 UTC on the 26th is 09:00 on the 27th in Auckland, 15:00 on the 26th in New York.
+    expect(calendarDay('2026-11-26T20:00:00Z', 'Pacific/Auckland')).toBe('2026-11-27');
+    expect(calendarDay('2026-11-26T20:00:00.000+00:00', 'America/New_York')).toBe('2026-11-26');
+    expect(calendarDay('2026-11-27T03:00:00Z', 'America/New_York')).toBe('2026-11-26');
+    expect(localDay(Date.parse('2026-11-26T11:00:00Z'), 'Pacific/Auckland')).toBe('2026-11-27');
+    for (const none of [undefined, null, 1764190800, '', 'soon']) expect(calendarDay(none, 'UTC')).toBeUndefined();
+  });
+
+  it('a task due at a timestamp is due on that day in the user\'s time zone: not overdue, not tomorrow', () => {
+    const dueAt = { status: 'open', due_date: '2026-11-26T20:00:00Z' };
+    // 08:00 on the 27th in Auckland: the task is due today there, at 09:00.
+    const auckland = (range: string) => isDue(dueAt, parseDue(range, new Date('2026-11-26T19:00:00Z'), 'Pacific/Auckland'));
+    expect([auckland('overdue'), auckland('today')]).toEqual([false, true]);
+    // 22:00 on the 26th in New York (03:00 on the 27th UTC): due today at 15:00, now past, but the day is not over.
+    const newYork = (range: string) => isDue({ status: 'open', due_date: '2026-11-27T03:00:00Z' }, parseDue(range, new Date('2026-11-27T03:00:00Z'), 'America/New_York'));
+    expect([newYork('overdue'), newYork('today'), newYork('tomorrow')]).toEqual([false, true, false]);
   });
 });

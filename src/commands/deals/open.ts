@@ -2,15 +2,16 @@
 // view`, `crm accounts view`): the service has no close-date filter, and the spec shows no field of a
 // deal, so these read what the sandbox's deals carry and take a deal without them as open.
 
+import { calendarDay } from '../../cli/input.js';
 import type { JsonObject } from '../../registry/values.js';
 
-/** A deal's close day (YYYY-MM-DD), if it has one. */
-function closeDay(deal: JsonObject): string | undefined {
-  return typeof deal.close_date === 'string' && /^\d{4}-\d{2}-\d{2}/.test(deal.close_date) ? deal.close_date.slice(0, 10) : undefined;
+/** A deal's close day (YYYY-MM-DD; a timestamp's in the time zone, as a task's due date), if it has one. */
+function closeDay(deal: JsonObject, timeZone?: string): string | undefined {
+  return calendarDay(deal.close_date, timeZone);
 }
 
-export function closesWithin(deal: JsonObject, from: string, to: string): boolean {
-  const day = closeDay(deal);
+export function closesWithin(deal: JsonObject, from: string, to: string, timeZone?: string): boolean {
+  const day = closeDay(deal, timeZone);
   return day !== undefined && day >= from && day <= to;
 }
 

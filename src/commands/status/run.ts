@@ -4,7 +4,9 @@
 // the list is read from its head, at most PART_READ_MAX records, and crm keeps those that belong
 // (../parts.ts). Every record is checked whatever the service did with the filters it was sent.
 // Tasks due soon are read without `overdue=false`: the service's day (the sandbox's is UTC's) may
-// already be tomorrow, and a task due on crm's today would then be in neither tasks part.
+// already be tomorrow, and a task due on crm's today would then be in neither tasks part. While the
+// user's day is ahead of UTC's, `overdue=true` is not sent either (its day may be behind: ../tasks/due.ts):
+// the overdue tasks are then chosen by crm from the same read of the open tasks.
 
 import { parseDate } from '../../cli/input.js';
 import { cellText, formatNumber } from '../../cli/format.js';
@@ -34,10 +36,13 @@ const STAGES = ENDPOINTS.pipeline_stages;
 export const run: Handler<Spec> = async (ctx, { options }) => {
   const shown = options.limit ?? SHOWN;
   const now = new Date(ctx.now());
-  const due = (range: string) => parseDue(range, now);
-  const [overdueRange, todayRange, weekRange, soonRange] = [due('overdue'), due('today'), due('tomorrow..+6d'), due('today..+6d')];
+  const zone = ctx.timeZone();
+  const due = (range: string) => parseDue(range, now, zone);
+  // The open tasks read are kept up to the week's end: those overdue too, when crm chooses them.
+  const [overdueRange, todayRange, weekRange] = [due('overdue'), due('today'), due('tomorrow..+6d')];
+  const soonRange = due(overdueRange.askService ? 'today..+6d' : '..+6d');
   const today = todayRange.from!;
-  const closingBy = parseDate(`+${CLOSING_DAYS}d`, 'date', now);
+  const closingBy = parseDate(`+${CLOSING_DAYS}d`, 'date', now, zone);
   const since = new Date(now.getTime() - NEW_DAYS * DAY_MS).toISOString();
   const client = await ctx.client();
   const failures: Failure[] = [];
@@ -45,19 +50,20 @@ export const run: Handler<Spec> = async (ctx, { options }) => {
   // Every part's first request goes out before any answer is awaited.
   const [stages, overdue, dueSoon, closing, suggestions, fresh] = await Promise.all([
     settle('stages', () => readStages(client), failures),
-    settle('tasks_overdue', () => scan(client, TASKS.path, { status: 'open', overdue: true }, { key: TASKS.listKey, selected: true, matches: (task) => isDue(task, overdueRange) }), failures),
+    overdueRange.askService ? settle('tasks_overdue', () => scan(client, TASKS.path, { status: 'open', overdue: true }, { key: TASKS.listKey, selected: true, matches: (task) => isDue(task, overdueRange) }), failures) : undefined,
     settle('tasks_due', () => scan(client, TASKS.path, { status: 'open' }, { key: TASKS.listKey, matches: (task) => hasStatus(task, 'open') && isDue(task, soonRange) }), failures),
-    settle('deals_closing', () => scan(client, DEALS.path, { status: 'open' }, { key: DEALS.listKey, matches: (deal) => notClosed(deal) && closesWithin(deal, today, closingBy) }), failures),
+    settle('deals_closing', () => scan(client, DEALS.path, { status: 'open' }, { key: DEALS.listKey, matches: (deal) => notClosed(deal) && closesWithin(deal, today, closingBy, zone) }), failures),
     settle('suggestions', () => scan(client, SUGGESTIONS.path, {}, { key: SUGGESTIONS.listKey, selected: true, matches: isPending }), failures),
     settle('contacts_new', () => scan(client, CONTACTS.path, {}, { key: CONTACTS.listKey, matches: (contact) => createdSince(contact, since), stopAt: (contact) => createdBefore(contact, since) }), failures),
   ]);
 
   // A workspace whose deals carry no status: the stages say which are closed.
   const open = (deal: JsonObject) => !inClosedStage(deal, stages ?? []);
+  const order = byDueDate(zone);
   const parts = {
-    tasks_overdue: overdue && partOf(overdue, shown, { order: byDueDate }),
-    tasks_due_today: dueSoon && partOf(dueSoon, shown, { keep: (task) => isDue(task, todayRange), order: byDueDate }),
-    tasks_due_this_week: dueSoon && { from: weekRange.from, to: weekRange.to, ...partOf(dueSoon, shown, { keep: (task) => isDue(task, weekRange), order: byDueDate }) },
+    tasks_overdue: overdueRange.askService ? overdue && partOf(overdue, shown, { order }) : dueSoon && partOf(dueSoon, shown, { keep: (task) => isDue(task, overdueRange), order }),
+    tasks_due_today: dueSoon && partOf(dueSoon, shown, { keep: (task) => isDue(task, todayRange), order }),
+    tasks_due_this_week: dueSoon && { from: weekRange.from, to: weekRange.to, ...partOf(dueSoon, shown, { keep: (task) => isDue(task, weekRange), order }) },
     deals_closing: closing && { to: closingBy, ...partOf(closing, shown, { keep: open, order: byCloseDate }), by_stage: byStage(closing.matched.filter(open), stages ?? []) },
     suggestions: suggestions && partOf(suggestions, shown),
     contacts_new: fresh && { since, ...partOf(fresh, shown) },
@@ -72,12 +78,12 @@ export const run: Handler<Spec> = async (ctx, { options }) => {
     partSection(`Deals closing by ${closingBy}`, 'deals_closing', parts.deals_closing, DEAL_COLUMNS, `No open deal closes by ${closingBy}.`),
     ...(parts.deals_closing && parts.deals_closing.count > 0 ? [{ title: 'Closing, by stage', path: 'deals_closing.by_stage', columns: STAGE_COLUMNS, notes: totals(parts.deals_closing.by_stage) }] : []),
     partSection('Pending AI suggestions', 'suggestions', parts.suggestions, SUGGESTION_COLUMNS, 'No pending suggestions.', 'crm ai suggestions'),
-    partSection(`New contacts since ${parseDate('today', 'date', new Date(since))}`, 'contacts_new', parts.contacts_new, CONTACT_COLUMNS, `No contact created in the last ${NEW_DAYS} days.`, `crm contacts list --limit ${parts.contacts_new?.count ?? shown}`),
+    partSection(`New contacts since ${parseDate('today', 'date', new Date(since), zone)}`, 'contacts_new', parts.contacts_new, CONTACT_COLUMNS, `No contact created in the last ${NEW_DAYS} days.`, `crm contacts list --limit ${parts.contacts_new?.count ?? shown}`),
   ];
   const result = record(data, {
     sections,
     notices: notices([
-      ['overdue tasks', overdue, 'open tasks'],
+      ['overdue tasks', overdueRange.askService ? overdue : dueSoon, 'open tasks'],
       ['tasks due today and this week', dueSoon, 'open tasks'],
       ['deals closing', closing, 'open deals'],
       ['pending suggestions', suggestions, 'suggestions'],

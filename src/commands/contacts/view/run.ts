@@ -56,7 +56,7 @@ export const run: Handler<Spec> = async (ctx, { command, args, options }) => {
   const parts = {
     contact: found,
     notes: noteScan && partOf(noteScan, shown),
-    tasks_open: taskScan && partOf(taskScan, shown, { order: byDueDate }),
+    tasks_open: taskScan && partOf(taskScan, shown, { order: byDueDate(ctx.timeZone()) }),
     enrollments: enrolled && partOf(enrolled, shown),
     account: accountFound,
     account_deals_open: dealScan === null ? null : dealScan && partOf(dealScan, shown, { order: byCloseDate }),

@@ -29,7 +29,7 @@ export const run: Handler<Spec> = async (ctx, { args, options }) => {
     });
   const [found, taskScan, account, contact] = await gather([deal, tasks, related('account', ACCOUNT.path, 'account_id'), related('contact', CONTACT.path, 'contact_id')]);
 
-  const parts = { deal: found, account, contact, tasks_open: taskScan && partOf(taskScan, shown, { order: byDueDate }) };
+  const parts = { deal: found, account, contact, tasks_open: taskScan && partOf(taskScan, shown, { order: byDueDate(ctx.timeZone()) }) };
   const sections: Section[] = [
     { title: `Deal ${id}`, path: 'deal', columns: ['id', 'name', 'amount', 'currency', 'stage', 'status', 'close_date', 'created_at'] },
     ...(Array.isArray(found.activities) ? [{ title: 'Stage history', path: 'deal.activities', columns: ['created_at', 'from_stage', 'to_stage'], empty: 'No stage moves.' }] : []),

@@ -1,6 +1,7 @@
 // crm tasks list: the generic list, unless --due or --sort asks for what the service cannot do. Then
 // crm walks the list (src/http/paginate.ts) with the filters the service has (status open unless
-// --status says otherwise; the sandbox's `overdue=true` for --due overdue, an assumption), checks
+// --status says otherwise; the sandbox's `overdue=true` for --due overdue, an assumption, unless the
+// user's day is ahead of UTC's: ../due.ts), checks
 // each task against the range itself whatever the service did with them, and stops at --limit tasks
 // due. --sort due reads every task the filters select before the first is printed.
 
@@ -22,10 +23,10 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
   if (options.due === undefined && options.sort === undefined) return runGeneric(ctx, invocation);
   if (options.offset !== undefined) throw usageError(`--offset cannot be used with ${options.due !== undefined ? '--due' : '--sort'}`, 'the service cannot filter or sort by due date, so crm reads the list from its head; use --limit');
   if (options.due !== undefined && filters.overdue !== undefined) throw usageError('--due and --overdue cannot be used together', 'use --due overdue');
-  const due = options.due === undefined ? undefined : parseDue(options.due, new Date(ctx.now()));
+  const due = options.due === undefined ? undefined : parseDue(options.due, new Date(ctx.now()), ctx.timeZone());
   const status = text(filters, 'status') ?? (due ? 'open' : undefined);
   // A contact's email given for --contact-id is looked up once the checks are done (a request).
-  const query = { ...listQuery(await resolveCall(ctx, invocation)), ...(status === undefined ? {} : { status }), ...(due?.overdue ? { overdue: true } : {}) };
+  const query = { ...listQuery(await resolveCall(ctx, invocation)), ...(status === undefined ? {} : { status }), ...(due?.askService ? { overdue: true } : {}) };
   const matches = (task: unknown) => (due === undefined || isDue(task, due)) && (status === undefined || hasStatus(task, status));
   const limit = options.all ? Number.POSITIVE_INFINITY : (options.limit ?? PAGE_DEFAULT);
   // An MCP call continues it later from its cursor (resumable), filtering the same way.
@@ -42,7 +43,7 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
     // More matched than are shown: said (and an agent's has_more is true), since a sorted list has no next page.
     const leftOut = Math.max(0, tasks.length - limit);
     const cut = leftOut > 0 ? `: the first ${formatNumber(limit)} of ${formatNumber(tasks.length)} that match` : '';
-    return list(tasks.sort(byDueDate).slice(0, limit), { ...view, leftOut, summary: `Sorted by due date by crm${cut}, from the ${formatNumber(read)} tasks the service listed.` });
+    return list(tasks.sort(byDueDate(ctx.timeZone())).slice(0, limit), { ...view, leftOut, summary: `Sorted by due date by crm${cut}, from the ${formatNumber(read)} tasks the service listed.` });
   }
   return list(firstMatches(walk, matches, limit), { ...view, summary: 'Filtered by due date by crm: the service has no due-date filter.' }, undefined, walk);
 };
