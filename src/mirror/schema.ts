@@ -157,11 +157,23 @@ export const keyColumns = (table: TableSpec): Column[] => storedColumns(table).f
 export const quoteName = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 const jsonPath = (member: string): string => `'$."${member.replace(/'/g, "''").replace(/"/g, '\\"')}"'`;
 
+/**
+ * A generated column's value: the record's member; a timestamp (`..._at`) sent as an epoch number is
+ * ISO 8601 text as timestampText() reads it (seconds below 1e11, else milliseconds), so that it sorts
+ * and compares with those sent as text.
+ */
+function memberSql(col: Column): string {
+  const value = `json_extract(${RECORD_COLUMN}, ${jsonPath(col.member!)})`;
+  if (!col.name.endsWith('_at')) return value;
+  const seconds = `CASE WHEN abs(${value}) < 1e11 THEN ${value} ELSE ${value} / 1000.0 END`;
+  return `CASE json_type(${RECORD_COLUMN}, ${jsonPath(col.member!)}) WHEN 'integer' THEN strftime('%Y-%m-%dT%H:%M:%fZ', ${seconds}, 'unixepoch') WHEN 'real' THEN strftime('%Y-%m-%dT%H:%M:%fZ', ${seconds}, 'unixepoch') ELSE ${value} END`;
+}
+
 function tableDdl(table: TableSpec): string {
   const definitions = table.columns.map((col) => {
     const name = `${quoteName(col.name)} ${col.type}`;
     if (col.key || col.parent) return `${name} NOT NULL`;
-    return `${name} GENERATED ALWAYS AS (json_extract(${RECORD_COLUMN}, ${jsonPath(col.member!)})) STORED`;
+    return `${name} GENERATED ALWAYS AS (${memberSql(col)}) STORED`;
   });
   const keys = keyColumns(table).map((col) => quoteName(col.name));
   return [

@@ -80,3 +80,18 @@ export function fileProblem(error: unknown): string {
 export function cannotUseFile(action: 'read' | 'write' | 'create', what: string, error: unknown): string {
   return `cannot ${action} ${what}: ${typeof error === 'string' ? error : fileProblem(error)}`;
 }
+
+/** Below this an epoch number is seconds, from it milliseconds: 1e11 seconds is the year 5138, 1e11 ms is 1973. */
+const EPOCH_SECONDS_BELOW = 1e11;
+
+/**
+ * A timestamp the service sent, as ISO 8601 text: text as it is; a number (the spec writes ISO text,
+ * a workspace may send epoch numbers) as seconds since the epoch below 1e11, else milliseconds.
+ * Undefined for anything else. The replica's columns read them by the same rule (src/mirror/schema.ts).
+ */
+export function timestampText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value !== 'number' || !Number.isFinite(value)) return undefined;
+  const date = new Date(Math.abs(value) < EPOCH_SECONDS_BELOW ? value * 1000 : value);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}

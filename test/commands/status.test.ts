@@ -235,6 +235,27 @@ describe('crm status', () => {
     });
   });
 
+  it('contacts whose created_at is an epoch number (seconds or milliseconds) are new when created in the last 7 days, and the read stops at the first older one', async () => {
+    const now = Date.parse('2026-11-26T12:00:00Z');
+    const contacts = [
+      { id: 'con_epoch_s', name: 'Seconds', email: 's@example.com', created_at: Math.floor(now / 1000) - 3600 },
+      { id: 'con_epoch_ms', name: 'Milliseconds', email: 'ms@example.com', created_at: now - 2 * 86_400_000 },
+      { id: 'con_epoch_old', name: 'Old', email: 'old@example.com', created_at: Math.floor(now / 1000) - 30 * 86_400 },
+    ];
+    ws.fault({ match: /^GET \/api\/v1\/contacts\?limit=50&offset=0$/, status: 200, body: JSON.stringify({ data: { contacts, total: 3 }, error: null }) });
+    const result = await run(['status', '--json'], { ws, now });
+    expect(result.code, result.stderr).toBe(0);
+    const fresh = json(result).contacts_new;
+    expect(ids(fresh.records)).toEqual(['con_epoch_s', 'con_epoch_ms']);
+    expect(fresh).toMatchObject({ count: 2, complete: true, read: 3 });
+    // On a terminal such a created_at is a time (1 hour ago), not a count (1,795,...).
+    ws.fault({ match: /^GET \/api\/v1\/contacts(\?|$)/, status: 200, body: JSON.stringify({ data: { contacts, total: 3 }, error: null }) });
+    const table = await run(['contacts', 'list', '--no-color'], { ws, now, tty: { stdout: true, stderr: true, columns: 120 } });
+    expect(table.stdout).toContain('con_epoch_s');
+    expect(table.stdout).toMatch(/con_epoch_s .* 1 hour ago/);
+    expect(table.stdout).not.toContain('1,795,');
+  });
+
   it('into a pipe: one record as key<TAB>value lines', async () => {
     const result = await run(['status'], { ws });
     expect(result.code).toBe(0);

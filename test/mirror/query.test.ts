@@ -37,6 +37,29 @@ function failure(sql: string): MirrorError {
 }
 
 describe('crm query', () => {
+  it('a timestamp the service sent as an epoch number (seconds or milliseconds) is ISO 8601 text in its column: it sorts and compares with text ones', () => {
+    const file = join(dir, 'epochs.db');
+    Replica.openForSync(file, { baseUrl: 'https://crm.example.com/api/v1', key: keyFingerprint('https://crm.example.com/api/v1', 'key') }).close();
+    const db = openDatabase(file);
+    const insert = db.prepare('INSERT INTO contacts (id, _record, _synced_at) VALUES (?, ?, ?)');
+    insert.run('con_s', JSON.stringify({ id: 'con_s', created_at: 1795723200, updated_at: 1795723200.5 }), '2026-11-26T21:00:00Z');
+    insert.run('con_ms', JSON.stringify({ id: 'con_ms', created_at: 1795636800123 }), '2026-11-26T21:00:00Z');
+    insert.run('con_iso', JSON.stringify({ id: 'con_iso', created_at: '2026-11-26T08:00:00.000Z' }), '2026-11-26T21:00:00Z');
+    db.close();
+    const epochs = Replica.openForReading(file)!;
+    try {
+      const read = (sql: string) => [...runQuery(epochs, sql).rows];
+      expect(read('SELECT id, created_at, updated_at FROM contacts ORDER BY created_at')).toEqual([
+        { id: 'con_ms', created_at: '2026-11-25T20:00:00.123Z', updated_at: null },
+        { id: 'con_iso', created_at: '2026-11-26T08:00:00.000Z', updated_at: null },
+        { id: 'con_s', created_at: '2026-11-26T20:00:00.000Z', updated_at: '2026-11-26T20:00:00.500Z' },
+      ]);
+      expect(read("SELECT id FROM contacts WHERE created_at >= '2026-11-26' ORDER BY id")).toEqual([{ id: 'con_iso' }, { id: 'con_s' }]);
+    } finally {
+      epochs.close();
+    }
+  });
+
   it('reads, with the columns named even when no row comes back', () => {
     expect(rows('SELECT id, name, email FROM contacts')).toEqual([{ id: 'con_1', name: 'Ada', email: 'ada@example.com' }]);
     const empty = runQuery(replica, "SELECT id, name AS who FROM contacts WHERE id = 'none';");

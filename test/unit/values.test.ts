@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cannotUseFile, fileProblem, formatDuration, isObject } from '../../src/registry/values.js';
+import { cannotUseFile, fileProblem, formatDuration, isObject, timestampText } from '../../src/registry/values.js';
 
 describe('formatDuration', () => {
   it('writes a span of time one way for every message', () => {
@@ -44,5 +44,16 @@ describe('a file crm cannot use', () => {
     expect(fileProblem(failure('EROFS', 'read-only file system'))).toBe('read-only file system');
     expect(fileProblem(Object.assign(new Error('disk trouble'), { code: 'EIO' }))).toBe('EIO');
     expect(fileProblem(new Error('disk trouble'))).toBe('disk trouble');
+  });
+});
+
+describe('timestampText: a timestamp as text, also when the service sent an epoch number', () => {
+  it('text as it is; seconds below 1e11, milliseconds from it; anything else is none', () => {
+    expect(timestampText('2026-11-26T20:00:00.000Z')).toBe('2026-11-26T20:00:00.000Z');
+    expect(timestampText(1795723200)).toBe('2026-11-26T20:00:00.000Z');
+    expect(timestampText(1795723200.5)).toBe('2026-11-26T20:00:00.500Z');
+    expect(timestampText(1795723200123)).toBe('2026-11-26T20:00:00.123Z');
+    expect(timestampText(0)).toBe('1970-01-01T00:00:00.000Z');
+    for (const none of [undefined, null, true, Number.NaN, Number.POSITIVE_INFINITY, 1e20, {}]) expect(timestampText(none)).toBeUndefined();
   });
 });

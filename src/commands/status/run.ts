@@ -13,7 +13,7 @@ import { cellText, formatNumber } from '../../cli/format.js';
 import { record, type Section } from '../../cli/result.js';
 import type { ApiClient } from '../../http/core.js';
 import { ENDPOINTS } from '../../registry/endpoints.js';
-import { isObject, type JsonObject } from '../../registry/values.js';
+import { isObject, timestampText, type JsonObject } from '../../registry/values.js';
 import { isPending } from '../ai/pending.js';
 import type { Handler } from '../command.js';
 import { notices, partOf, partSection, partialFailure, scan, settle, type Failure } from '../parts.js';
@@ -100,12 +100,15 @@ const STAGE_COLUMNS = ['name', 'count', 'value', 'probability', 'weighted_value'
 const SUGGESTION_COLUMNS = ['id', 'title', 'type', 'contact_id', 'deal_id'];
 const CONTACT_COLUMNS = ['id', 'name', 'email', 'status', 'created_at'];
 
+/** When the record was created (ms), from ISO text or an epoch number (timestampText); NaN when it does not say. */
+const createdMs = (record: JsonObject) => Date.parse(timestampText(record.created_at) ?? '');
+
 function createdSince(record: JsonObject, since: string): boolean {
-  return typeof record.created_at === 'string' && Date.parse(record.created_at) >= Date.parse(since);
+  return createdMs(record) >= Date.parse(since);
 }
 
 function createdBefore(record: JsonObject, since: string): boolean {
-  return typeof record.created_at === 'string' && Date.parse(record.created_at) < Date.parse(since);
+  return createdMs(record) < Date.parse(since);
 }
 
 // ---- deals by stage ---------------------------------------------------------------------------------
