@@ -62,6 +62,26 @@ describe('README', () => {
     }
   });
 
+  // Blocks a reader runs as they stand, line after line, on a fresh install: each line must work
+  // after the ones before it (a block that moved every proposal deal and then listed the proposal
+  // deals read an empty stdin: exit 2).
+  it.each([
+    ['many records at once', readme.slice(readme.indexOf('<a id="many-records-at-once">'), readme.indexOf('<a id="many-records-at-once">') + 2000)],
+    ['the day at a glance', section('Commands').split('\n### ').find((part) => part.startsWith('The day at a glance'))!],
+    ['a record whole', section('Commands').split('\n### ').find((part) => part.startsWith('A record whole'))!],
+  ])('%s: its first block works line after line on one fresh sandbox', async (_, text) => {
+    const block = /```sh\n([\s\S]*?)```/.exec(text)![0];
+    const ws = await openWorkspace();
+    try {
+      for (const line of crmLines(block)) {
+        const outcome = await runPipeline(parseCommandLine(line), ws);
+        expect(outcome.code, `${line}: ${outcome.stderr}`).toBe(0);
+      }
+    } finally {
+      ws.close();
+    }
+  });
+
   it('runs crm only with ids that exist in a fresh sandbox', () => {
     // Record ids have digits (deal_risk, a suggestion type, does not).
     const ids = crmLines(readme).flatMap((line) => [...line.matchAll(/\b(?:con|acc|deal|seq|task|sug|note)_(?=[a-z]*\d)[a-z0-9]+\b/g)].map((match) => match[0]));

@@ -1,5 +1,6 @@
-// The recipe "a morning in the terminal" works as written on a fresh install: each of its command
-// lines, in order, against one fresh sandbox workspace, and what it says happened did.
+// The recipes work as written on a fresh install. "A morning in the terminal": each of its command
+// lines, in order, against one fresh sandbox workspace, and what it says happened did. "Export":
+// the warning it shows is the one a fresh sandbox's export prints.
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/registry/demo.js';
@@ -37,5 +38,20 @@ describe('docs/recipes/a-morning-in-the-terminal.md', async () => {
     expect(ws.api('GET', `/deals/${DEMO.deal}`).data.stage).toBe('qualification');
     expect(ws.api('GET', `/sequences/${DEMO.sequence}/contacts?limit=50`).data.contacts.map((contact: any) => contact.id)).toContain(DEMO.contact);
     expect(overdue()).toBe(overdueBefore - 2);
+  });
+});
+
+describe('docs/recipes/export.md', () => {
+  it('shows the warning an export of a fresh sandbox prints, word for word', async () => {
+    const text = readFileSync(new URL('../../docs/recipes/export.md', import.meta.url), 'utf8');
+    const shown = /```\n(crm: warning: .*)\n```/.exec(text)![1];
+    const ws = await openWorkspace();
+    try {
+      const outcome = await runPipeline(parseCommandLine('crm contacts export'), ws);
+      expect(outcome.code).toBe(0);
+      expect(outcome.stderr).toBe(`${shown}\n`);
+    } finally {
+      ws.close();
+    }
   });
 });
