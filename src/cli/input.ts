@@ -4,7 +4,7 @@
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { TIMEOUT_MAX_SECONDS } from '../registry/global.js';
-import { cannotUseFile, fileProblem, isObject, type JsonObject } from '../registry/values.js';
+import { cannotUseFile, fileProblem, formatDuration, isObject, type JsonObject } from '../registry/values.js';
 import { DATE_FORMS, isEmail, type FieldSpec, type ValueType } from '../registry/types.js';
 import { usageError } from './errors.js';
 import { decodeText } from './encoding.js';
@@ -28,14 +28,44 @@ export function emailProblem(value: string): string | undefined {
   return isEmail(value) ? undefined : `invalid email "${value}"`;
 }
 
-/** An integer within bounds, from a flag. */
-export function parseInteger(raw: string, label: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  const value = Number(raw);
-  if (!/^-?\d+$/.test(raw.trim()) || value < min || value > max) {
-    const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `between ${min} and ${max}`;
-    throw usageError(`invalid ${label} "${raw}" (expected an integer ${range})`);
-  }
+/**
+ * A number as people write one in decimal: 12, -3, +4, 2.5, .5, 5., 1e3, 2.5E-3, with spaces around
+ * it. Not what Number() also reads (0x10, 0o17, 0b11, Infinity, an empty text), nor 1_000 or 5abc.
+ */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+/** Whether a DECIMAL text is a whole number as written: 1e3, 5., 5.0 and 1.5e1 are; 2.5 and 1.0000000000000001 are not. */
+function isWholeText(text: string): boolean {
+  const [, whole = '', fraction = '', exponent = '0'] = /^[+-]?(\d*)\.?(\d*)(?:e([+-]?\d+))?$/i.exec(text)!;
+  const point = whole.length + Number(exponent);
+  return /^0*$/.test((whole + fraction).slice(Math.max(0, point)));
+}
+
+/**
+ * The number a flag's text holds, within bounds (an integer's must be whole), or a usage error
+ * naming the flag and the text: what is not a decimal number, what is out of bounds, and what a
+ * double cannot keep (1e400 is Infinity; an integer beyond 2^53 - 1, such as 12345678901234567890,
+ * would be sent changed), as JSON input's numbers are checked (checkJsonInput).
+ */
+function parseNumber(raw: string, label: string, bounds: { integer?: boolean; min?: number; max?: number; expected?: string } = {}): number {
+  const { integer = false, min, max } = bounds;
+  const kind = integer ? 'an integer' : 'a number';
+  const range = min === undefined ? (max === undefined ? '' : ` <= ${max}`) : max === undefined ? ` >= ${min}` : ` between ${min} and ${max}`;
+  const invalid = (why = `expected ${bounds.expected ?? `${kind}${range}`}`) => usageError(`invalid ${label} "${raw}" (${why})`);
+  const text = raw.trim();
+  if (!DECIMAL.test(text)) throw invalid();
+  // -0 is 0: JSON and a query string write it so.
+  const value = Number(text) + 0;
+  if ((min !== undefined && value < min) || (max !== undefined && value > max)) throw invalid();
+  if (!Number.isFinite(value)) throw invalid('a number too large to send');
+  if (Number.isInteger(value) && !Number.isSafeInteger(value)) throw invalid(`an integer beyond ${Number.MAX_SAFE_INTEGER}: it would be sent changed`);
+  if (integer && !isWholeText(text)) throw invalid();
   return value;
+}
+
+/** An integer within bounds, from a flag. */
+export function parseInteger(raw: string, label: string, min: number, max?: number): number {
+  return parseNumber(raw, label, { integer: true, min, max });
 }
 
 const MAX_RELATIVE_DAYS = 36_525; // a hundred years
@@ -77,12 +107,16 @@ export function parseDate(raw: string, label: string, now: Date = new Date(), ti
   throw usageError(`invalid ${label} "${raw}" (expected ${hint})`);
 }
 
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** 30s, 5m, 1h, or a number of seconds; as milliseconds, at least `minMs`. */
 function parseDuration(raw: string, label: string, minMs = 1): number {
   const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(raw.trim());
   const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(match?.[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
   const ms = match ? Math.round(Number(match[1]) * unit) : NaN;
-  if (!Number.isFinite(ms) || ms <= 0 || ms > 2 ** 31 - 1) throw usageError(`invalid ${label} "${raw}" (expected a duration such as 30s, 5m or 1h)`);
+  if (!Number.isFinite(ms) || ms <= 0) throw usageError(`invalid ${label} "${raw}" (expected a duration such as 30s, 5m or 1h)`);
+  // The longest a timer waits.
+  if (ms > MAX_TIMER_MS) throw usageError(`invalid ${label} "${raw}" (at most ${formatDuration(MAX_TIMER_MS)})`);
   if (ms < minMs) throw usageError(`invalid ${label} "${raw}" (at least ${minMs % 1000 === 0 ? `${minMs / 1000}s` : `${minMs}ms`})`);
   return ms;
 }
@@ -139,12 +173,8 @@ export function parseValue(raw: unknown, field: Pick<FieldSpec, 'type' | 'choice
     }
     case 'integer':
       return parseInteger(raw, label, field.min ?? 0, field.max);
-    case 'number': {
-      const value = Number(raw);
-      if (raw.trim() === '' || !Number.isFinite(value)) throw usageError(`invalid ${label} "${raw}" (expected a number)`);
-      if (field.min !== undefined && value < field.min) throw usageError(`invalid ${label} "${raw}" (expected a number >= ${field.min})`);
-      return value;
-    }
+    case 'number':
+      return parseNumber(raw, label, { min: field.min, max: field.max });
     case 'date':
       return parseDate(raw, label);
     case 'duration':
@@ -406,11 +436,7 @@ function unescapeTsv(cell: string): string {
   return cell.replace(/\\([\\tnr])/g, (_, code: string) => ({ t: '\t', n: '\n', r: '\r' })[code] ?? '\\');
 }
 
-/** A request timeout in seconds: more than 0, at most the registry's bound. */
+/** A request timeout in seconds: a millisecond at least (what a timer can wait), at most the registry's bound. */
 export function parseTimeout(raw: string, label: string): number {
-  const seconds = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(seconds) || seconds <= 0 || seconds > TIMEOUT_MAX_SECONDS) {
-    throw usageError(`invalid ${label} "${raw}" (expected seconds, more than 0 and at most ${TIMEOUT_MAX_SECONDS})`);
-  }
-  return seconds;
+  return parseNumber(raw, label, { min: 0.001, max: TIMEOUT_MAX_SECONDS, expected: `seconds, at least 0.001 and at most ${TIMEOUT_MAX_SECONDS}` });
 }

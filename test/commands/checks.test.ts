@@ -22,8 +22,8 @@ describe('every check before the first request', () => {
     [['--fields', 'constructor', 'contacts', 'list'], {}, 'crm: --fields: "constructor" is not allowed as a name'],
     [['--fields', '__proto__', 'contacts', 'get', DEMO.contact], {}, 'crm: --fields: "__proto__" is not allowed as a name'],
     [['--json', '-o', 'csv', 'contacts', 'list'], {}, 'crm: --json and --output csv ask for different formats'],
-    [['--timeout', '0', 'contacts', 'list'], {}, 'crm: invalid --timeout "0" (expected seconds, more than 0 and at most 86400)'],
-    [['--timeout', '3000000', 'contacts', 'list'], {}, 'crm: invalid --timeout "3000000" (expected seconds, more than 0 and at most 86400)'],
+    [['--timeout', '0', 'contacts', 'list'], {}, 'crm: invalid --timeout "0" (expected seconds, at least 0.001 and at most 86400)'],
+    [['--timeout', '3000000', 'contacts', 'list'], {}, 'crm: invalid --timeout "3000000" (expected seconds, at least 0.001 and at most 86400)'],
     [['analytics', '--period', '1y'], {}, 'crm: invalid --period "1y" (expected one of: 7d, 30d, 90d)'],
     [['search', 'x', '--types', 'people'], {}, 'crm: invalid --types "people" (expected one of: contacts, deals, accounts, tasks)'],
     [['sequences', 'enroll', DEMO.sequence, '--file', '/no/such/ids.txt'], {}, 'crm: cannot read --file /no/such/ids.txt: no such file or directory'],
@@ -133,6 +133,53 @@ describe('JSON input a number of which JSON.parse cannot keep: exit 2 naming the
     const sent = await run(['contacts', 'import', '-', ...maps, '-o', 'ndjson'], { ws, stdin: rows });
     expect(sent.code).toBe(7);
     expect(ws.requests(/^POST/).map((request) => JSON.parse(request.body))).toEqual([{ name: 'Fine', email: `fine-${tag}@example.com` }]);
+  });
+});
+
+describe('a typed number is read in decimal, as people write it, and as a double keeps it; else exit 2 naming the flag and the value, nothing sent', () => {
+  const deal = ['deals', 'create', '--name', 'D', '--no-input', '--amount'];
+  it.each([
+    // Number() reads these too: 16, 15, 3, and a timeout of 0 ms (a timer's floor).
+    [[...deal, '0x10'], 'crm: invalid --amount "0x10" (expected a number >= 0)'],
+    [['contacts', 'list', '--dry-run', '--offset', '0o17'], 'crm: invalid --offset "0o17" (expected an integer >= 0)'],
+    [['--timeout', '0b11', 'contacts', 'list'], 'crm: invalid --timeout "0b11" (expected seconds, at least 0.001 and at most 86400)'],
+    [['--timeout', '0.0001', 'contacts', 'list'], 'crm: invalid --timeout "0.0001" (expected seconds, at least 0.001 and at most 86400)'],
+    // Rounded, once sent as 12345678901234567000; and Infinity, which JSON sends as null.
+    [[...deal, '12345678901234567890', '--dry-run'], 'crm: invalid --amount "12345678901234567890" (an integer beyond 9007199254740991: it would be sent changed)'],
+    [['contacts', 'list', '--limit', '12345678901234567890'], 'crm: invalid --limit "12345678901234567890" (an integer beyond 9007199254740991: it would be sent changed)'],
+    [[...deal, '1e400'], 'crm: invalid --amount "1e400" (a number too large to send)'],
+    [[...deal, 'Infinity'], 'crm: invalid --amount "Infinity" (expected a number >= 0)'],
+    [[...deal, 'NaN'], 'crm: invalid --amount "NaN" (expected a number >= 0)'],
+    [[...deal, '1_000'], 'crm: invalid --amount "1_000" (expected a number >= 0)'],
+    [[...deal, '5abc'], 'crm: invalid --amount "5abc" (expected a number >= 0)'],
+    [[...deal, ''], 'crm: invalid --amount "" (expected a number >= 0)'],
+    [[...deal, '-5'], 'crm: invalid --amount "-5" (expected a number >= 0)'],
+    // An integer is whole as written: 1.0000000000000001 is 1 to a double, not to its writer.
+    [['contacts', 'list', '--limit', '1.0000000000000001'], 'crm: invalid --limit "1.0000000000000001" (expected an integer >= 1)'],
+    [['tasks', 'complete', 'task_1', '--concurrency', '2.5'], 'crm: invalid --concurrency "2.5" (expected an integer between 1 and 32)'],
+    [['watch', 'contacts', '--interval', '100000h'], 'crm: invalid --interval "100000h" (at most 596h31m)'],
+  ])('%j', async (argv, message) => {
+    const result = await run(argv, { ws });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(`${message}\n`);
+    expect(ws.requests()).toEqual([]);
+  });
+
+  it.each([
+    [[...deal, '1e3'], '"amount": 1000'],
+    [[...deal, ' 5 '], '"amount": 5'],
+    [[...deal, '.5'], '"amount": 0.5'],
+    [[...deal, '5.'], '"amount": 5'],
+    [[...deal, '-0'], '"amount": 0'],
+    [['contacts', 'list', '--limit', '1e1'], '?limit=10'],
+    [['contacts', 'list', '--limit', '5.0', '--offset', '-0'], '?limit=5&offset=0'],
+  ])('%j is the number meant (dry run: %s)', async (argv, planned) => {
+    const result = await run([...argv, '--dry-run'], { ws });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(planned);
+    expect(ws.requests()).toEqual([]);
   });
 });
 

@@ -73,7 +73,7 @@ describe.each([
 describe('typed fields are checked before sending', () => {
   it.each([
     [['accounts', 'create', '--name', 'A', '--employees', 'many'], 'crm: invalid --employees "many" (expected an integer >= 0)'],
-    [['deals', 'create', '--name', 'D', '--amount', 'lots'], 'crm: invalid --amount "lots" (expected a number)'],
+    [['deals', 'create', '--name', 'D', '--amount', 'lots'], 'crm: invalid --amount "lots" (expected a number >= 0)'],
     [['deals', 'create', '--name', 'D', '--close-date', '31/12/2026'], 'crm: invalid --close-date "31/12/2026" (expected YYYY-MM-DD, today, tomorrow, +Nd or +Nw)'],
     [['tasks', 'list', '--limit', '1.5'], 'crm: invalid --limit "1.5" (expected an integer >= 1)'],
     [['tasks', 'list', '--overdue', 'yes'], 'crm: too many arguments for \'list\'. Expected 0 arguments but got 1.'],
