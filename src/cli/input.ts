@@ -4,7 +4,7 @@
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { TIMEOUT_MAX_SECONDS } from '../registry/global.js';
-import { cannotUseFile, fileProblem, formatDuration, isObject, type JsonObject } from '../registry/values.js';
+import { cannotUseFile, fileProblem, formatDuration, isCalendarDate, isObject, type JsonObject } from '../registry/values.js';
 import { DATE_FORMS, isEmail, type FieldSpec, type ValueType } from '../registry/types.js';
 import { usageError } from './errors.js';
 import { decodeText } from './encoding.js';
@@ -88,23 +88,35 @@ export function calendarDay(value: unknown, timeZone?: string): string | undefin
   return Number.isNaN(instant) ? value.slice(0, 10) : localDay(instant, timeZone);
 }
 
-/** One of DATE_FORMS, or a full ISO timestamp. */
+/** A date and time as RFC 3339 writes it, its seconds and zone optional here (each is checked). */
+const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})T\d{2}:\d{2}(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$/;
+
+/**
+ * One of DATE_FORMS, or a full ISO timestamp with its zone (sent as given), spaces around it
+ * ignored. A day the calendar lacks, a time without a zone (whose day depends on where it is read)
+ * and a time that is none (25:00, a leap second, +24:00) are refused, saying which.
+ */
 export function parseDate(raw: string, label: string, now: Date = new Date(), timeZone?: string): string {
-  const text = raw.trim().toLowerCase();
+  const given = raw.trim();
+  const text = given.toLowerCase();
   const relative = /^\+?(\d{1,9})([dw])$/.exec(text);
   const offsetDays = text === 'today' ? 0 : text === 'tomorrow' ? 1 : relative ? Number(relative[1]) * (relative[2] === 'w' ? 7 : 1) : undefined;
   if (offsetDays !== undefined && offsetDays <= MAX_RELATIVE_DAYS) {
     const [year, month, date] = localDay(now, timeZone).split('-').map(Number) as [number, number, number];
     return new Date(Date.UTC(year, month - 1, date + offsetDays)).toISOString().slice(0, 10);
   }
-  if (/^\d{4}-\d{2}-\d{2}$/.test(raw)) {
-    const date = new Date(`${raw}T00:00:00Z`);
-    if (!Number.isNaN(date.getTime()) && date.toISOString().startsWith(raw)) return raw;
-  } else if (/^\d{4}-\d{2}-\d{2}T/.test(raw) && !Number.isNaN(Date.parse(raw))) {
-    return raw;
+  const invalid = (why: string) => usageError(`invalid ${label} "${raw}" (${why})`);
+  const stamp = TIMESTAMP.exec(given);
+  const day = stamp ? stamp[1]! : /^\d{4}-\d{2}-\d{2}$/.test(given) ? given : undefined;
+  if (day !== undefined && !isCalendarDate(day)) throw invalid(`no such date: ${day}`);
+  if (!stamp) {
+    if (day !== undefined) return day;
+    throw invalid(`expected ${offsetDays !== undefined ? `at most +${MAX_RELATIVE_DAYS}d` : DATE_FORMS}`);
   }
-  const hint = offsetDays !== undefined ? `at most +${MAX_RELATIVE_DAYS}d` : DATE_FORMS;
-  throw usageError(`invalid ${label} "${raw}" (expected ${hint})`);
+  if (stamp[3] === undefined) throw invalid('a time needs its zone: Z, or an offset such as +02:00');
+  if (stamp[2] === '60') throw invalid('a leap second, which crm cannot place: give :59');
+  if (Number.isNaN(Date.parse(given))) throw invalid('no such time');
+  return given;
 }
 
 const MAX_TIMER_MS = 2 ** 31 - 1;

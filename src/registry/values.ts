@@ -15,6 +15,11 @@ export function cutText(text: string, max: number): { kept: string; cut: number 
   return { kept: text.slice(0, end), cut: text.length - end };
 }
 
+/** YYYY-MM-DD of a day the calendar has (2026-02-30 and 2026-13-01 are none). */
+export function isCalendarDate(text: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(text)) && new Date(text).toISOString().startsWith(text);
+}
+
 const TEN_MINUTES_MS = 600_000;
 
 /**

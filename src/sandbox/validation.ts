@@ -3,6 +3,7 @@
 // sends. A few rules of this workspace's own (a currency code, a sequence's steps) are overrides.
 
 import { isEmail, type FieldSpec } from '../registry/types.js';
+import { isCalendarDate } from '../registry/values.js';
 import { badRequest } from './http.js';
 
 /** Checks one body value and returns it normalised; throws a 400 naming the field otherwise. */
@@ -161,10 +162,6 @@ const boolean: Rule<boolean> = (value, field) => {
   if (typeof value !== 'boolean') throw badRequest(`${field} must be true or false`);
   return value;
 };
-
-function isCalendarDate(text: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(text)) && new Date(text).toISOString().startsWith(text);
-}
 
 const optionalDate: Rule<string | null> = (value, field) => {
   if (value === null) return null;

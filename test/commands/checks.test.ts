@@ -183,6 +183,42 @@ describe('a typed number is read in decimal, as people write it, and as a double
   });
 });
 
+describe('a date or a time given to a flag is a day the calendar has, a time with its zone; else exit 2 naming the flag and the value, nothing sent', () => {
+  const task = ['tasks', 'create', '--title', 'T', '--no-input', '--due'];
+  it.each([
+    [[...task, '2026-02-30'], 'no such date: 2026-02-30'],
+    [[...task, '2026-13-01', '--dry-run'], 'no such date: 2026-13-01'],
+    // Date.parse rolls this over to 2026-03-02: it was sent as given.
+    [[...task, '2026-02-30T10:00:00Z'], 'no such date: 2026-02-30'],
+    // Its day depends on the clock that reads it: it was sent as given.
+    [[...task, '2026-03-01T10:00:00', '--dry-run'], 'a time needs its zone: Z, or an offset such as +02:00'],
+    [[...task, '2026-03-01T23:59:60Z'], 'a leap second, which crm cannot place: give :59'],
+    [[...task, '2026-03-01T25:00:00Z'], 'no such time'],
+    [['deals', 'create', '--name', 'D', '--no-input', '--close-date', '2026-03-01T10:00:00+24:00'], 'no such time'],
+    [[...task, '10000-01-01'], 'expected YYYY-MM-DD, today, tomorrow, +Nd or +Nw'],
+    [[...task, '1767225600'], 'expected YYYY-MM-DD, today, tomorrow, +Nd or +Nw'],
+  ])('%j: %s', async (argv, why) => {
+    const result = await run(argv, { ws });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    const flag = argv.includes('--due') ? '--due' : '--close-date';
+    expect(result.stderr).toBe(`crm: invalid ${flag} "${argv[argv.indexOf(flag) + 1]}" (${why})\n`);
+    expect(ws.requests()).toEqual([]);
+  });
+
+  it.each([
+    [' 2026-03-01 ', '"due_date": "2026-03-01"'],
+    ['2028-02-29', '"due_date": "2028-02-29"'],
+    ['2026-03-01T10:00:00Z', '"due_date": "2026-03-01T10:00:00Z"'],
+    ['2026-03-01T10:00:00+13:00', '"due_date": "2026-03-01T10:00:00+13:00"'],
+  ])('%j is sent as the day or time meant (%s)', async (given, planned) => {
+    const result = await run([...task, given, '--dry-run'], { ws });
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toContain(planned);
+    expect(ws.requests()).toEqual([]);
+  });
+});
+
 describe('values a workspace defines are sent as given; the service has the last word', () => {
   it.each([
     [['contacts', 'list', '--status', 'vip'], 'status must be one of: lead, prospect, customer, churned'],
