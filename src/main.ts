@@ -14,7 +14,7 @@ import { COMMANDS, GROUPS } from './commands/index.js';
 import { printedFields } from './commands/printed.js';
 import { GLOBAL_OPTIONS, HELP_FLAG, HELP_TOPICS, VERSION_FLAG } from './registry/global.js';
 import { commandOptions } from './registry/options.js';
-import { flagSpellings, optionKey, staticValues, type Example, type FieldSpec } from './registry/types.js';
+import { flagName, flagSpellings, optionKey, staticValues, type Example, type FieldSpec } from './registry/types.js';
 
 type MainInit = Omit<ContextInit, 'options'>;
 
@@ -140,9 +140,37 @@ function addOptions(command: Command, fields: readonly FieldSpec[]): void {
   for (const field of fields) {
     const required = field.required && !field.readOnly ? ' (required)' : '';
     const option = new Option(optionTerm(field), `${describe(field)}${required}`);
-    if (field.repeatable) option.argParser(collect).default(undefined);
+    if (field.type !== 'boolean') option.argParser(flagValue(command, field));
+    if (field.repeatable) option.default(undefined);
     command.addOption(option);
   }
+}
+
+/**
+ * How a flag's value is taken from argv, each time the flag is given (commander hands it the value
+ * before): a repeatable flag collects its values; another given twice with different values is a
+ * usage error, as the value meant is unknown (given twice alike, it is that value). A value that is
+ * one of the command's flags (`--company --yes`) is the flag's value left out, not a company named
+ * "--yes": commander takes the next word whatever it is.
+ */
+function flagValue(command: Command, field: FieldSpec): (value: string, previous: unknown) => string | string[] {
+  const label = `--${flagName(field)}`;
+  return (value, previous) => {
+    if (isFlagOf(command, value)) throw new CommanderError(2, 'crm.optionMissingArgument', `${label} needs a value (${value} follows it)`);
+    if (field.repeatable) return [...((previous as string[] | undefined) ?? []), value];
+    if (previous !== undefined && previous !== value) throw new CommanderError(2, 'crm.optionRepeated', `${label} given twice, as ${JSON.stringify(previous)} and ${JSON.stringify(value)}`);
+    return value;
+  };
+}
+
+/** Whether a word is a flag of the command or of a command above it (`--yes`, `-y`, `--name=x`). */
+function isFlagOf(command: Command, word: string): boolean {
+  if (!/^--?[A-Za-z]/.test(word)) return false;
+  const name = word.startsWith('--') ? word.split('=')[0]! : word;
+  for (let node: Command | null = command; node; node = node.parent) {
+    if (node.options.some((option) => option.long === name || option.short === name)) return true;
+  }
+  return name === '--help' || name === '-h';
 }
 
 function withExamples(command: Command, examples: readonly Example[]): void {
@@ -180,10 +208,6 @@ function chosenFormat(local: CrmCommandSpec, leaf: Command): Format | undefined 
   const value = field ? leaf.opts()[optionKey(field)] : undefined;
   if (typeof value !== 'string') return undefined;
   return staticValues(field!)?.find((choice) => choice === value.trim().toLowerCase()) as Format | undefined;
-}
-
-function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
 }
 
 function positionalArgs(args: readonly FieldSpec[], command: Command): Record<string, unknown> {
@@ -253,9 +277,24 @@ export async function main(argv: string[], init: MainInit = {}): Promise<number>
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 0;
     // Commander's usage errors are exit 2, in one line (its "did you mean" comes on a line of its own).
     const message = error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
+    const valued = switchWithValue(program, words, error);
+    if (valued) return usageFailure(`${valued.flag} takes no value (given ${JSON.stringify(valued.value)})`, `give ${valued.flag} alone, or leave it out`);
     return usageFailure(message, /Did you mean/.test(message) ? undefined : wayOut(program, words, error));
   }
   return exitCode;
+}
+
+/**
+ * `--all=maybe`, `--yes=true`: a flag that takes no value, given one. Commander calls it an unknown
+ * option, though the command has it.
+ */
+function switchWithValue(program: Command, words: readonly string[], error: CommanderError): { flag: string; value: string } | undefined {
+  const given = error.code === 'commander.unknownOption' ? /'(--[^'=]+)=([^']*)'/.exec(error.message) : null;
+  if (!given) return undefined;
+  for (let node = findCommand(program, commandPath(program, words)) ?? null; node; node = node.parent) {
+    if (node.options.some((option) => option.long === given[1] && !option.required && !option.optional)) return { flag: given[1]!, value: given[2]! };
+  }
+  return undefined;
 }
 
 /** Words people bring from other tools for what crm names otherwise; offered only where the command exists. */
@@ -275,9 +314,7 @@ const SYNONYMS: Readonly<Record<string, readonly string[]>> = {
  * else where the commands or flags are listed.
  */
 function wayOut(program: Command, words: readonly string[], error: CommanderError): string | undefined {
-  // The command path: the leading words that name commands (an option's value is not among the words).
-  const path: string[] = [];
-  for (const word of words) if (findCommand(program, [...path, word]) && path.length === words.indexOf(word)) path.push(word);
+  const path = commandPath(program, words);
   const help = ['crm', ...path, '--help'].join(' ');
   const unknown = /'([^']*)'/.exec(error.message)?.[1] ?? '';
   if ((unknown === 'version' || unknown === '-v') && path.length === 0) return '`crm --version` prints the version';
@@ -298,6 +335,13 @@ async function nearestHelp(program: Command, asked: readonly string[]): Promise<
   const names = parent.commands.flatMap((child) => [child.name(), ...child.aliases()]);
   const near = closestName(asked.at(-1)!, asked.length === 1 ? [...HELP_TOPICS, ...names] : names);
   return near && [...asked.slice(0, -1), near].join(' ');
+}
+
+/** The command path: the leading words that name commands (an option's value is not among the words). */
+function commandPath(program: Command, words: readonly string[]): string[] {
+  const path: string[] = [];
+  for (const word of words) if (findCommand(program, [...path, word]) && path.length === words.indexOf(word)) path.push(word);
+  return path;
 }
 
 /** The command a path of names or aliases leads to (the program itself for none). */
@@ -321,7 +365,7 @@ function jsonFieldList(argv: readonly string[], words: readonly string[]): { arg
   for (let at = 0; at < end; at++) {
     const given = argv[at]!.startsWith('--json=') ? argv[at]!.slice('--json='.length) : undefined;
     const next = argv[at] === '--json' && at + 1 < end ? argv[at + 1]! : undefined;
-    const list = given ?? (next !== undefined && namesFields(next, words) ? next : undefined);
+    const list = given ?? (next !== undefined && namesFields(next, words, scanArgv(argv.slice(0, at)).words.length) ? next : undefined);
     if (list === undefined) continue;
     if (argv.slice(0, end).some((arg) => arg === '--fields' || arg.startsWith('--fields='))) return { argv: [...argv], conflict: list };
     return { argv: [...argv.slice(0, at), '--json', '--fields', list, ...argv.slice(at + (given === undefined ? 2 : 1))] };
@@ -329,11 +373,13 @@ function jsonFieldList(argv: readonly string[], words: readonly string[]): { arg
   return { argv: [...argv] };
 }
 
-function namesFields(word: string, words: readonly string[]): boolean {
+/** Whether the word after --json, which has `before` words before it, names fields. */
+function namesFields(word: string, words: readonly string[], before: number): boolean {
   if (!FIELD_LIST.test(word)) return false;
   if (word.includes(',')) return true;
   const command = COMMANDS.find((spec) => spec.command.every((name, index) => words[index] === name || (index === spec.command.length - 1 && spec.aliases?.includes(words[index]!))));
-  if (!command) return false;
+  // A word of the command's path (`crm --json analytics`) is that word.
+  if (!command || before < command.command.length) return false;
   const fields = printedFields(command, words[command.command.length]);
   return fields ? fields.includes(word.split('.')[0]!) : command.args.length === 0;
 }

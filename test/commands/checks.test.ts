@@ -219,6 +219,40 @@ describe('a date or a time given to a flag is a day the calendar has, a time wit
   });
 });
 
+describe('argv as it is read: a flag given twice, a switch given a value, a value left out; exit 2 naming the flag, nothing sent', () => {
+  it.each([
+    [['contacts', 'list', '--limit', '5', '--limit', '7'], 'crm: --limit given twice, as "5" and "7"\n'],
+    [['-o', 'json', 'contacts', 'delete', DEMO.contact, '--yes', '-o', 'csv'], 'crm: --output given twice, as "json" and "csv"\n'],
+    [['deals', 'create', '--name', 'A', '--name', 'B', '--dry-run'], 'crm: --name given twice, as "A" and "B"\n'],
+    // Commander took the next word whatever it was: a contact named "--email", and a stray a@b.co.
+    [['contacts', 'create', '--name', '--email', 'a@example.com'], 'crm: --name needs a value (--email follows it)\n'],
+    [['contacts', 'update', DEMO.contact, '--company', '--set', 'title=CTO'], 'crm: --company needs a value (--set follows it)\n'],
+    // "unknown option '--yes=maybe'", though delete has --yes.
+    [['contacts', 'delete', DEMO.contact, '--yes=maybe'], 'crm: --yes takes no value (given "maybe")\nhint: give --yes alone, or leave it out\n'],
+    [['contacts', 'list', '--all=true', '--dry-run'], 'crm: --all takes no value (given "true")\nhint: give --all alone, or leave it out\n'],
+    [['contacts', 'list', '--status'], "crm: option '--status <value>' argument missing\n"],
+  ])('%j', async (argv, said) => {
+    const result = await run(argv, { ws });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(said);
+    expect(ws.requests()).toEqual([]);
+  });
+
+  it('a flag given twice alike is that value; a repeatable flag collects', async () => {
+    const result = await run(['contacts', 'update', DEMO.contact, '--company', 'Acme', '--company', 'Acme', '--set', 'a=1', '--set', 'b=2', '--dry-run'], { ws });
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toContain('{\n  "a": 1,\n  "b": 2,\n  "company": "Acme"\n}');
+    expect(ws.requests()).toEqual([]);
+  });
+
+  it('crm --json analytics runs analytics (the word after --json was read as a field list: root help, exit 0)', async () => {
+    const result = await run(['--json', 'analytics'], { ws });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).period).toBe('30d');
+  });
+});
+
 describe('values a workspace defines are sent as given; the service has the last word', () => {
   it.each([
     [['contacts', 'list', '--status', 'vip'], 'status must be one of: lead, prospect, customer, churned'],
