@@ -158,9 +158,10 @@ type Value = string | number | boolean | string[] | unknown;
 
 /**
  * Converts a flag's text (or an already typed value, from an MCP tool call) to the field's type.
- * Values the spec fixes (`choices`) are checked here; values a workspace defines (`known`) are not.
+ * Values the spec fixes (`choices`) are checked here; values a workspace defines (`known`) are not,
+ * only trimmed, their case kept: a workspace may spell them otherwise.
  */
-export function parseValue(raw: unknown, field: Pick<FieldSpec, 'type' | 'choices' | 'min' | 'max'>, label: string): Value {
+export function parseValue(raw: unknown, field: Pick<FieldSpec, 'type' | 'choices' | 'known' | 'min' | 'max'>, label: string): Value {
   if (raw === undefined || raw === null) return raw;
   const type: ValueType = field.type;
   if (type === 'boolean') {
@@ -197,7 +198,8 @@ export function parseValue(raw: unknown, field: Pick<FieldSpec, 'type' | 'choice
       if (raw.trim() === '') throw usageError(`${label}: empty file name`);
       return raw;
     default:
-      return raw;
+      // A value a workspace defines (a status, a stage) has no space around it: ' won' would select nothing.
+      return field.known ? raw.trim() : raw;
   }
 }
 

@@ -264,6 +264,19 @@ describe('values a workspace defines are sent as given; the service has the last
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(`crm: ${message}\n`);
   });
+
+  it.each([
+    // Sent as status=+won+ and priority " high": a workspace that does not trim selects nothing, or refuses.
+    [['deals', 'list', '--status', ' won '], '/deals?status=won '],
+    [['tasks', 'create', '--title', 'T', '--priority', ' high', '--no-input'], '"priority": "high"'],
+    // Its case is kept: a workspace may spell its values otherwise.
+    [['deals', 'list', '--status', 'WON'], '/deals?status=WON '],
+  ])('%j is sent trimmed, its case kept', async (argv, planned) => {
+    const result = await run([...argv, '--dry-run'], { ws });
+    expect(result.stderr).toBe('');
+    expect(result.stdout.replace(/\n/g, ' ')).toContain(planned);
+    expect(ws.requests()).toEqual([]);
+  });
 });
 
 describe('--dry-run is the plan of every request', () => {
