@@ -28,6 +28,11 @@ export function safeText(text: string): string {
   return text.replace(UNSAFE, (match) => (match.length > 2 ? match : '\uFFFD'));
 }
 
+/** Whether a terminal may get TEXT as it is (nothing in UNSAFE). */
+export function isSafeText(text: string): boolean {
+  return safeText(text) === text;
+}
+
 /** Text of several lines (a bare value, a CSV cell): tabs and line feeds stay, the rest as safeText. */
 export function safeLines(text: string): string {
   return text.replace(UNSAFE, (match) => (match === '\n' || match === '\t' || match.length > 2 ? match : '\uFFFD'));

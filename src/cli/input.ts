@@ -8,6 +8,7 @@ import { cannotUseFile, fileProblem, formatDuration, isCalendarDate, isObject, t
 import { DATE_FORMS, isEmail, type FieldSpec, type ValueType } from '../registry/types.js';
 import { usageError } from './errors.js';
 import { decodeText } from './encoding.js';
+import { isSafeText } from './format.js';
 import { readAllBytes, type InStream } from './io.js';
 
 /** Names that would reach an object's prototype: refused wherever crm reads a name. */
@@ -58,6 +59,7 @@ function parseNumber(raw: string, label: string, bounds: { integer?: boolean; mi
   const value = Number(text) + 0;
   if ((min !== undefined && value < min) || (max !== undefined && value > max)) throw invalid();
   if (!Number.isFinite(value)) throw invalid('a number too large to send');
+  if (value === 0 && /[1-9]/.test(text.split(/e/i)[0]!)) throw invalid('a number too small to send: it reads as 0');
   if (Number.isInteger(value) && !Number.isSafeInteger(value)) throw invalid(`an integer beyond ${Number.MAX_SAFE_INTEGER}: it would be sent changed`);
   if (integer && !isWholeText(text)) throw invalid();
   return value;
@@ -206,7 +208,7 @@ export function parseValue(raw: unknown, field: Pick<FieldSpec, 'type' | 'choice
 /**
  * An id: the service defines its format, but an id is one path segment, so it never holds what
  * would take a request elsewhere on a server that decodes it (`/`, `\\`, `?`, `#`), whitespace
- * (two ids pasted as one), or a control character; nor is it `.`, `..` or `-` (stdin's name).
+ * (two ids pasted as one), a control, bidi or invisible character; nor is it `.`, `..` or `-` (stdin's name).
  */
 export function parseId(raw: string, label: string): string {
   const id = raw.trim();
@@ -214,6 +216,8 @@ export function parseId(raw: string, label: string): string {
   if (id === '.' || id === '..') throw usageError(`invalid ${label} ${JSON.stringify(raw)} (a step in a path, not an id)`);
   if (id === '-') throw usageError(`invalid ${label} "-" (one id is taken here, not ids from stdin)`);
   if (/[\u0000-\u001f\u007f-\u009f]/.test(id)) throw usageError(`invalid ${label} (it holds a control character)`);
+  // Pasted in unseen (a zero-width space, a bidi mark): the service would answer "not found" for an id that looks right.
+  if (!isSafeText(id)) throw usageError(`invalid ${label} (it holds a bidi or invisible character)`);
   const character = /[\s/\\?#]/.exec(id)?.[0];
   if (character) throw usageError(`invalid ${label} ${JSON.stringify(id)} (an id holds no ${/\s/.test(character) ? 'whitespace' : `"${character}"`})`);
   return id;

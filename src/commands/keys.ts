@@ -8,7 +8,7 @@
 import pMap from 'p-map';
 import type { Context } from '../cli/context.js';
 import { CliError, ExitCode, usageError } from '../cli/errors.js';
-import { cellText, firstTen, safeLine } from '../cli/format.js';
+import { cellText, firstTen, isSafeText, safeLine } from '../cli/format.js';
 import { emailProblem, parseId } from '../cli/input.js';
 import type { Choice } from '../cli/prompt.js';
 import type { ApiClient } from '../http/core.js';
@@ -56,7 +56,7 @@ function isNaturalKey(resource: KeyedResource, value: string): boolean {
 export function parseKey(resource: KeyedResource, raw: string, label: string): string {
   const value = raw.trim();
   // Neither an id nor a name: refused as an id is.
-  if (value === '' || value === '.' || value === '..' || /[\u0000-\u001f\u007f-\u009f]/.test(value)) return parseId(raw, label);
+  if (value === '' || value === '.' || value === '..' || !isSafeText(value)) return parseId(raw, label);
   if (!isNaturalKey(resource, value)) return parseId(value, label);
   if (resource === 'contact') {
     const problem = emailProblem(value);

@@ -31,6 +31,10 @@ describe('every check before the first request', () => {
     [['contacts', 'get', ''], {}, 'crm: invalid ID "" (empty)'],
     [['deals', 'stage', '  ', 'proposal'], {}, 'crm: invalid ID "  " (only whitespace)'],
     [['contacts', 'notes', 'list', '..'], {}, 'crm: invalid ID ".." (a step in a path, not an id)'],
+    // Unseen in the id pasted: the service's "not found" for an id that looks right.
+    [['contacts', 'get', 'con_\u200b1'], {}, 'crm: invalid ID (it holds a bidi or invisible character)'],
+    [['tasks', 'complete', DEMO.task, 'task\u202e1', '--dry-run'], {}, 'crm: invalid ID (it holds a bidi or invisible character)'],
+    [['deals', 'list', '--contact-id', 'ada\u2066@example.com'], {}, 'crm: invalid --contact-id (it holds a bidi or invisible character)'],
   ])('%j exits 2 and sends nothing', async (argv, extra, message) => {
     const result = await run(argv, { ws, env: env(extra) });
     expect(result.code).toBe(2);
@@ -148,6 +152,7 @@ describe('a typed number is read in decimal, as people write it, and as a double
     [[...deal, '12345678901234567890', '--dry-run'], 'crm: invalid --amount "12345678901234567890" (an integer beyond 9007199254740991: it would be sent changed)'],
     [['contacts', 'list', '--limit', '12345678901234567890'], 'crm: invalid --limit "12345678901234567890" (an integer beyond 9007199254740991: it would be sent changed)'],
     [[...deal, '1e400'], 'crm: invalid --amount "1e400" (a number too large to send)'],
+    [[...deal, '1e-400'], 'crm: invalid --amount "1e-400" (a number too small to send: it reads as 0)'],
     [[...deal, 'Infinity'], 'crm: invalid --amount "Infinity" (expected a number >= 0)'],
     [[...deal, 'NaN'], 'crm: invalid --amount "NaN" (expected a number >= 0)'],
     [[...deal, '1_000'], 'crm: invalid --amount "1_000" (expected a number >= 0)'],
