@@ -148,18 +148,16 @@ function addOptions(command: Command, fields: readonly FieldSpec[]): void {
 
 /**
  * How a flag's value is taken from argv, each time the flag is given (commander hands it the value
- * before): a repeatable flag collects its values; another given twice with different values is a
- * usage error, as the value meant is unknown (given twice alike, it is that value). A value that is
- * one of the command's flags (`--company --yes`) is the flag's value left out, not a company named
- * "--yes": commander takes the next word whatever it is.
+ * before): a repeatable flag collects its values; another given twice takes the last, as gh and git
+ * do, so that a wrapper's default (`crm -o json "$@"`) can be overridden. A value that is one of the
+ * command's flags (`--company --yes`) is the flag's value left out, not a company named "--yes":
+ * commander takes the next word whatever it is.
  */
 function flagValue(command: Command, field: FieldSpec): (value: string, previous: unknown) => string | string[] {
   const label = `--${flagName(field)}`;
   return (value, previous) => {
     if (isFlagOf(command, value)) throw new CommanderError(2, 'crm.optionMissingArgument', `${label} needs a value (${value} follows it)`);
-    if (field.repeatable) return [...((previous as string[] | undefined) ?? []), value];
-    if (previous !== undefined && previous !== value) throw new CommanderError(2, 'crm.optionRepeated', `${label} given twice, as ${JSON.stringify(previous)} and ${JSON.stringify(value)}`);
-    return value;
+    return field.repeatable ? [...((previous as string[] | undefined) ?? []), value] : value;
   };
 }
 
