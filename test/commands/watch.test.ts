@@ -9,7 +9,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Transport } from '../../src/transport/types.js';
-import { homeEnv, run, useWorkspace, BASE_URL, type RunOptions } from '../helpers/inprocess.js';
+import { homeEnv, recordedSleep, run, useWorkspace, BASE_URL, type RunOptions } from '../helpers/inprocess.js';
 import { scriptedList } from '../helpers/scripted-list.js';
 import { until } from '../helpers/wait.js';
 
@@ -353,16 +353,16 @@ describe('crm watch: reactions', () => {
     for (const server of servers.splice(0)) server.close();
   });
 
-  /** A local app that wants webhooks: answers each delivery with the next scripted status (then 200). */
-  async function receiver(statuses: number[]) {
+  /** A local app that wants webhooks: answers each delivery with the next scripted status, or [status, headers] (then 200). */
+  async function receiver(statuses: Array<number | [number, Record<string, string>]>) {
     const deliveries: Array<{ headers: IncomingHttpHeaders; body: string; status: number }> = [];
     const server = createServer((req, res) => {
       let body = '';
       req.on('data', (chunk) => (body += chunk));
       req.on('end', () => {
-        const status = statuses.shift() ?? 200;
+        const [status, headers] = [statuses.shift() ?? 200].flat() as [number, Record<string, string>?];
         deliveries.push({ headers: req.headers, body, status });
-        res.writeHead(status).end();
+        res.writeHead(status, headers).end();
       });
     });
     servers.push(server);
@@ -462,6 +462,23 @@ describe('crm watch: reactions', () => {
     expect(again.code).toBe(0);
     expect(ids(again.stdout)).toEqual([fresh]);
     expect(app.deliveries.at(-1)).toMatchObject({ status: 200 });
+  });
+
+  it('--forward-to: a receiver that answers 429 or 503 with Retry-After is given that long, up to 5 minutes (it was tried again within a second)', async () => {
+    const app = await receiver([[429, { 'Retry-After': '7' }], [503, { 'Retry-After': '86400000' }], [429, { 'Retry-After': 'soon' }]]);
+    const state = stateFile();
+    await watch(['contacts', '--once', '--state', state]);
+    const [fresh] = createContacts(1, 'retry-after');
+    const clock = recordedSleep();
+    const result = await watch(['contacts', '--once', '--state', state, '--forward-to', app.url], { sleep: clock.sleep });
+    expect(result.code, result.stderr).toBe(0);
+    expect(app.deliveries.map((delivery) => delivery.status)).toEqual([429, 503, 429, 200]);
+    expect(JSON.parse(app.deliveries[3]!.body).id).toBe(fresh);
+    // An unreadable Retry-After is the usual backoff (under 5s).
+    expect(clock.waits).toEqual([7000, 300_000, expect.any(Number)]);
+    expect(clock.waits[2]).toBeLessThan(5000);
+    expect(result.stderr).toContain('HTTP 429; trying again in 7s (as it asked)\n');
+    expect(result.stderr).toContain('HTTP 503; trying again in 300s (it asked for 24000h00m: at most 300s is waited)\n');
   });
 
   it('an id outside Latin-1 is forwarded with a percent-encoded event id; the body keeps the id (it blocked every delivery, exit 6)', async () => {

@@ -6,7 +6,7 @@ import { CliError, ExitCode } from '../../cli/errors.js';
 import type { OutStream } from '../../cli/io.js';
 import { safeText } from '../../cli/format.js';
 import { VERSION } from '../../cli/version.js';
-import { backoffDelay } from '../../http/retry.js';
+import { backoffDelay, parseRetryAfter } from '../../http/retry.js';
 import { formatDuration } from '../../registry/values.js';
 import { TransportError, type Transport } from '../../transport/types.js';
 import { unlessStopped } from '../stop.js';
@@ -15,6 +15,8 @@ import { unlessStopped } from '../stop.js';
 const FORWARD_ATTEMPTS = 4;
 const SIGNATURE_HEADER = 'X-CRM-Signature';
 const EVENT_ID_HEADER = 'X-CRM-Event-Id';
+/** A receiver's Retry-After is waited out up to this long (it is untrusted: a year, or a value that overflows a timer). */
+const MAX_RETRY_AFTER_MS = 5 * 60_000;
 
 export interface Delivery {
   record: unknown;
@@ -90,18 +92,22 @@ export async function forward(delivery: Delivery, options: ForwardOptions): Prom
     };
     if (options.secret) headers[SIGNATURE_HEADER] = await signature(options.secret, body, Math.floor(Date.now() / 1000));
     let problem: string;
+    let asked: number | undefined;
     try {
       const response = await unlessStopped(options.transport({ method: 'POST', url: options.url, headers, body, timeoutMs: options.timeoutMs }), options.signal);
       if (response.status >= 200 && response.status < 300) return;
       problem = `HTTP ${response.status}`;
+      // A receiver that is busy (429) or down for a while (503) may say when to come back.
+      if (response.status === 429 || response.status === 503) asked = parseRetryAfter(response.headers['retry-after']);
     } catch (error) {
       if (options.signal.aborted || !(error instanceof TransportError)) throw error;
       problem = error.message;
     }
     const message = `could not forward ${delivery.noun} ${delivery.id} to ${shown}: ${problem}`;
     if (attempt >= FORWARD_ATTEMPTS) throw new CliError(`${message} (${attempt} attempts)`, ExitCode.network, { code: 'delivery_failed' });
-    const delay = backoffDelay(attempt - 1);
-    options.onRetry?.(`${message}; trying again in ${formatDuration(delay)}`);
+    const delay = Math.max(backoffDelay(attempt - 1), Math.min(asked ?? 0, MAX_RETRY_AFTER_MS));
+    const why = asked === undefined ? '' : asked > MAX_RETRY_AFTER_MS ? ` (it asked for ${formatDuration(asked)}: at most ${formatDuration(MAX_RETRY_AFTER_MS)} is waited)` : ' (as it asked)';
+    options.onRetry?.(`${message}; trying again in ${formatDuration(delay)}${why}`);
     await options.pause(delay, options.signal);
   }
 }
