@@ -143,9 +143,15 @@ export function relativeTime(iso: string, now: number): string {
   return iso;
 }
 
-/** Money and counts for people: 12500 → "12,500"; a rate of 0..1 as a percentage. */
+/**
+ * Money and counts for people: 12500 → "12,500", two decimals at most; a rate of 0..1 as a
+ * percentage. A value that two decimals would show as 0 (0.004, -0.001) keeps two significant
+ * digits instead: a non-zero amount never reads as 0 or -0.
+ */
 export function formatNumber(value: number, field = ''): string {
   if (/(^|_)rate$/.test(field) && value >= 0 && value <= 1) return `${(value * 100).toFixed(1)}%`;
+  if (value === 0) return '0';
+  if (Math.abs(value) < 0.005) return value.toLocaleString('en-US', { maximumSignificantDigits: 2 });
   return value.toLocaleString('en-US', { maximumFractionDigits: 2 });
 }
 

@@ -229,4 +229,14 @@ describe('numbers in tables', () => {
     await pipe.p.records([{ id: 'd1', amount: 121000.5 }], { columns: ['id', 'amount'] });
     expect(pipe.out()).toContain('121000.5');
   });
+
+  it('never show a non-zero amount as 0 or -0: two significant digits where two decimals would round it away', async () => {
+    const amounts = [0.004, -0.001, 0, -0, 0.005, -500, 1234.5678];
+    const tty = printer('table', { tty: true, env: { NO_COLOR: '1' } });
+    await tty.p.records(amounts.map((amount, index) => ({ id: `d${index}`, amount })), { columns: ['id', 'amount'] });
+    expect(tty.out().split('\n').slice(1, -1).map((line) => line.split(/\s+/)[1])).toEqual(['0.004', '-0.001', '0', '0', '0.01', '-500', '1,234.57']);
+    const one = printer('table', { tty: true, env: { NO_COLOR: '1' } });
+    await one.p.record({ id: 'd1', amount: -0.0049 });
+    expect(one.out()).toMatch(/amount\s+-0\.0049\n/);
+  });
 });
