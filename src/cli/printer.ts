@@ -105,10 +105,13 @@ export class Printer {
     this.out.write(`${blocks.join('\n\n')}\n`);
   }
 
-  /** A bare value: JSON for structures (and in the JSON formats), else its text. */
+  /**
+   * A bare value: JSON for structures (and in the JSON formats), else its text. None (a setting not
+   * set) is nothing as text, `null` in the JSON formats: what --json prints always parses.
+   */
   private value(value: unknown): void {
+    if (this.writer.value) return this.writer.value(value ?? null);
     if (value === null || value === undefined) return;
-    if (this.writer.value) return this.writer.value(value);
     if (typeof value === 'object') this.out.writeJson(`${JSON.stringify(value)}\n`);
     else this.out.write(`${this.out.tty ? safeLines(String(value)) : String(value)}\n`);
   }

@@ -143,6 +143,18 @@ describe('crm api -i', () => {
     expect(result.stdout).not.toMatch(/X-Service-API-Key/i);
   });
 
+  it('an answer with no data (204, data null) prints nothing but the head, as gh api does', async () => {
+    for (const answer of [{ status: 204, body: '' }, { status: 200, body: '{"data": null, "error": null}' }]) {
+      ws.fault({ match: /^DELETE \/api\/v1\/contacts\//, ...answer });
+      const result = await run(['api', '-X', 'DELETE', '/contacts/con_gone', '--json'], { ws });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toBe('');
+      ws.fault({ match: /^DELETE \/api\/v1\/contacts\//, ...answer });
+      const head = await run(['api', '-i', '-X', 'DELETE', '/contacts/con_gone'], { ws });
+      expect(head.stdout).toMatch(new RegExp(`^HTTP/1.1 ${answer.status} [^\n]*\ncontent-type: application/json\n\n$`));
+    }
+  });
+
   it('with --paginate is exit 2, nothing sent', async () => {
     const result = await run(['api', '-i', '/contacts', '--paginate'], { ws });
     expect(result.code).toBe(2);

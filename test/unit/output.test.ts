@@ -136,6 +136,21 @@ describe('Printer', () => {
   });
 });
 
+describe('a bare value (crm config get)', () => {
+  it('none is nothing as text and null in the JSON formats: --json always prints JSON', async () => {
+    for (const value of [null, undefined]) {
+      for (const [format, shown] of [['json', 'null\n'], ['ndjson', 'null\n'], ['tsv', ''], ['csv', ''], ['table', '']] as const) {
+        const a = printer(format);
+        await a.p.print({ kind: 'value', value });
+        expect(a.out(), `${format} of ${value}`).toBe(shown);
+      }
+    }
+    const text = printer('tsv');
+    await text.p.print({ kind: 'value', value: 'json' });
+    expect(text.out()).toBe('json\n');
+  });
+});
+
 describe('colour', () => {
   it('is on only on a terminal, off with --no-color or NO_COLOR, forced by FORCE_COLOR', () => {
     expect(colorEnabled({ noColorFlag: false, env: {}, isTTY: true })).toBe(true);

@@ -4,7 +4,7 @@
 import { CliError, toCliError, usageError } from '../../cli/errors.js';
 import { safeLine } from '../../cli/format.js';
 import { deepMerge, parseChoice, parseSetPairs, readSource, checkJsonInput } from '../../cli/input.js';
-import { list, record, type Result } from '../../cli/result.js';
+import { list, NOTHING, record, type Result } from '../../cli/result.js';
 import { ENDPOINTS } from '../../registry/endpoints.js';
 import { closestName, isObject } from '../../registry/values.js';
 import type { Query } from '../../http/url.js';
@@ -101,6 +101,8 @@ function headLines(status: number, headers: Readonly<Record<string, string | str
 function resultOf(data: unknown): Result {
   if (Array.isArray(data)) return list(data);
   if (isObject(data)) return record(data);
+  // An answer with no data (204, data null) prints nothing, as gh api does.
+  if (data === null || data === undefined) return NOTHING;
   return { kind: 'value', value: data };
 }
 
