@@ -128,6 +128,12 @@ describe('Printer', () => {
     expect(a.out()).toMatch(/\x1b\[1m/);
   });
 
+  it('a single record with --fields shows every field asked for, in its order, an object as JSON text', async () => {
+    const a = printer('table', { tty: true, env: { NO_COLOR: '1' }, fields: ['deals', 'contacts.by_status.lead', 'items'] });
+    await a.p.record({ contacts: { by_status: { lead: 25 } }, deals: { open: 17, won: 3 }, items: [{ k: 1 }] });
+    expect(a.out()).toBe('deals                    {"open":17,"won":3}\ncontacts.by_status.lead  25\nitems                    [{"k":1}]\n');
+  });
+
   it('a single record on a terminal is a vertical table of every field', async () => {
     const a = printer('table', { tty: true, env: { NO_COLOR: '1' } });
     await a.p.record(records[0], view);

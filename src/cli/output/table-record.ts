@@ -12,8 +12,9 @@ export async function verticalTable(out: Output, kit: TableKit, record: Record<s
   if (view.title) out.write(`${safeLine(view.title)}\n`);
   const keys = out.fields ?? view.keys ?? Object.keys(record);
   const width = out.tty ? kit.width : Infinity;
-  const scalars = keys.filter((key) => !isObject(getPath(record, key)) && !isObjectList(getPath(record, key)));
-  const nested = out.fields ? [] : keys.filter((key) => !scalars.includes(key));
+  // --fields: each asked for on its line, in the order asked (an object as JSON text, as tsv writes it).
+  const scalars = out.fields ? keys : keys.filter((key) => !isObject(getPath(record, key)) && !isObjectList(getPath(record, key)));
+  const nested = keys.filter((key) => !scalars.includes(key));
   const pairs = (entries: Array<[string, unknown]>, indent: string) => keyValueLines(kit, entries, indent, width);
   const lines = pairs(scalars.map((key) => [key, getPath(record, key)]), '');
   for (const key of nested) {
