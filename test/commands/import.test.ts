@@ -204,6 +204,19 @@ describe('contacts import: reading and checking', () => {
 });
 
 describe('contacts import: sending', () => {
+  it('a file without rows: -o csv is the report\'s header (as with rows), not a contact\'s fields; nothing sent', async () => {
+    const file = inputFile('header-only.csv', 'name,email\n');
+    const some = await run(['contacts', 'import', inputFile('one.csv', `name,email\nOne,one-${unique()}@example.com\n`), '-o', 'csv'], { ws });
+    expect(some.stdout.split('\r\n')[0]).toBe('line,ok,result,id,email,error');
+    ws.log.length = 0;
+    const none = await run(['contacts', 'import', file, '-o', 'csv'], { ws });
+    expect(none.code, none.stderr).toBe(0);
+    expect(none.stdout).toBe('line,ok,result,id,email,error\r\n');
+    const planned = await run(['contacts', 'import', file, '-o', 'csv', '--dry-run'], { ws });
+    expect(planned.stdout).toBe('line,ok,result,error\r\n');
+    expect(ws.requests()).toEqual([]);
+  });
+
   it('a server that fails some requests: those rows fail with the reason, go to --errors, and --resume finishes without duplicates', async () => {
     const tag = unique();
     const emails = Array.from({ length: 6 }, (_, index) => `row${index}-${tag}@example.com`);

@@ -71,6 +71,15 @@ describe('Printer', () => {
     expect(a.out()).toBe('id,n\r\nx,1\r\n');
   });
 
+  it('csv: an empty list is its header alone, the view\'s fields, else its columns (search, sync --status): never nothing', async () => {
+    const fields = printer('csv');
+    await fields.p.records([], { columns: ['id'], fields: ['id', 'name'] });
+    expect(fields.out()).toBe('id,name\r\n');
+    const columns = printer('csv');
+    await columns.p.records([], { columns: ['type', 'id', 'title'] });
+    expect(columns.out()).toBe('type,id,title\r\n');
+  });
+
   it('-q: only ids, one a line', async () => {
     const a = printer('table', { quiet: true });
     await a.p.records(records, view);

@@ -1,4 +1,4 @@
-// -o csv: RFC 4180 with a header row (an empty list's too, when its fields are known), nested values
+// -o csv: RFC 4180 with a header row (an empty list's too, its fields or columns as the view knows them), nested values
 // as JSON text. A cell a spreadsheet would run as a formula is kept exact (exports are imported
 // again) and counted for a warning, unless --escape-formulas asks for the usual guard.
 
@@ -65,8 +65,10 @@ export function csvWriter(out: Output, { escapeFormulas }: { escapeFormulas: boo
       }
       csv.write(columns.map((column) => shown(cell(isObject(item) ? getPath(item, column) : item))));
     }
-    // No record: the header alone, so that a reader of an empty list still finds its columns.
-    if (!columns && view?.fields) csv.write(view.fields.map(shown));
+    // No record: the header alone, so that a reader of an empty list still finds its columns (its
+    // records' fields, else the columns the view shows: search, crm sync --status).
+    const known = view?.fields ?? (view?.columns?.length ? view.columns : undefined);
+    if (!columns && known) csv.write(known.map(shown));
     csv.end();
     await ended;
   };

@@ -57,7 +57,8 @@ interface Planned {
   uncertain: boolean;
 }
 
-const REPORT_VIEW: View = { columns: ['line', 'result', 'id', 'email', 'error'], noun: 'rows' };
+/** The report's columns, and its rows' fields (a CSV's header when the file has no row, not a contact's). */
+const REPORT_VIEW: View = { columns: ['line', 'result', 'id', 'email', 'error'], fields: ['line', 'ok', 'result', 'id', 'email', 'error'], noun: 'rows' };
 
 export const run: Handler<Spec> = async (ctx, { args, options }) => {
   const file = args.file;
@@ -166,7 +167,7 @@ function dryRunReport(plan: readonly Planned[], upsert: boolean): Result {
     error: row.problem ?? null,
   }));
   const invalid = rows.filter((row) => !row.ok).map((row) => row.line);
-  const result = list(rows, { columns: ['line', 'result', 'name', 'email', 'company', 'error'], noun: 'rows', summary: `${countsOf(rows)}; nothing was sent (dry run)` });
+  const result = list(rows, { columns: ['line', 'result', 'name', 'email', 'company', 'error'], fields: ['line', 'ok', 'result', 'error'], noun: 'rows', summary: `${countsOf(rows)}; nothing was sent (dry run)` });
   if (invalid.length === 0) return result;
   return { ...result, failure: new CliError(`${invalid.length} of ${rows.length} rows are invalid: ${lineList(invalid)}`, ExitCode.partial, { code: 'invalid_rows' }) };
 }
