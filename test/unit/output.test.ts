@@ -59,6 +59,13 @@ describe('Printer', () => {
     expect(a.out()).toBe('c1\tAda, "the first"\tada@x.io\t2026-11-20T12:00:00.000Z\nc2\tTab\\there\\nnewline\tb@x.io\t2026-11-21T11:00:00.000Z\n');
   });
 
+  it('tsv without view columns (crm api): every field of the first record, in its order, nested ones as JSON; not the 8 scalars a table fits', async () => {
+    const item = Object.fromEntries(Array.from({ length: 12 }, (_, index) => [`f${index}`, index]));
+    const a = printer('tsv');
+    await a.p.records([{ ...item, tags: ['a'], extra: { b: 1 } }]);
+    expect(a.out()).toBe('0\t1\t2\t3\t4\t5\t6\t7\t8\t9\t10\t11\t["a"]\t{"b":1}\n');
+  });
+
   it('csv: RFC 4180 with a header row, nested values as JSON', async () => {
     const a = printer('csv', { fields: ['id', 'name', 'tags'] });
     await a.p.records(records, view);

@@ -1,4 +1,5 @@
-// -o tsv (the default into a pipe): one record a line, no header, ISO times; one record as
+// -o tsv (the default into a pipe): one record a line (the view's columns, else every field of the first
+// record), no header, ISO times; one record as
 // key<TAB>value lines. Tabs, line breaks and backslashes are escaped, so a line is always a record.
 
 import { flatten, getPath, safeText, tsvCell } from '../format.js';
@@ -14,7 +15,8 @@ export function tsvWriter(out: Output): FormatWriter {
       for await (const item of items) {
         out.note(item);
         // The view's columns whatever the first record holds: a report's columns must not depend on which id came first.
-        columns ??= out.fields ?? (view.columns?.length ? view.columns : out.columnsFor([item], view));
+        // Without any (crm api): every field of the first record, nested ones as JSON text, as csv writes them; never the few a table fits.
+        columns ??= out.fields ?? (view.columns?.length ? view.columns : isObject(item) ? Object.keys(item) : []);
         out.write(`${(isObject(item) ? columns.map((column) => cell(getPath(item, column))) : [cell(item)]).join('\t')}\n`);
       }
     },
