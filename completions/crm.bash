@@ -192,7 +192,7 @@ __crm_flags() {
         'api') echo "$globals "'-X --method -f --field -F --typed-field -H --header --input -i --include --paginate --raw -h --help' ;;
         'mcp') echo "$globals "'--read-only --toolsets --tools --exclude-tools -h --help' ;;
         'completion') echo "$globals "'-h --help' ;;
-        'watch') echo "$globals "'--interval --once --since-start --state --max-failures --exec --forward-to --secret --score --changes -h --help' ;;
+        'watch') echo "$globals "'--interval --once --since-start --state --max-failures --exec --exec-timeout --forward-to --secret --score --changes -h --help' ;;
         'sync') echo "$globals "'--new --full --status --forget -h --help' ;;
         'query') echo "$globals "'--file --fresh --schema -h --help' ;;
         'help') echo "$globals "'-h --help' ;;
@@ -296,7 +296,7 @@ __crm_flag_values() {
         'api --input') echo '@file' ;;
         'mcp --toolsets') echo '@list contacts accounts deals sequences tasks pipeline search analytics ai' ;;
         'mcp --tools' | 'mcp --exclude-tools') ;;
-        'watch --interval' | 'watch --max-failures' | 'watch --exec' | 'watch --forward-to' | 'watch --secret') ;;
+        'watch --interval' | 'watch --max-failures' | 'watch --exec' | 'watch --exec-timeout' | 'watch --forward-to' | 'watch --secret') ;;
         'watch --state') echo '@file' ;;
         'query --file') echo '@file' ;;
         *) return 1 ;;

@@ -327,7 +327,7 @@ function __crm_value_flags
         case 'completion'
             echo --output -o --fields --jq --profile --base-url --timeout
         case 'watch'
-            echo --output -o --fields --jq --profile --base-url --timeout --interval --state --max-failures --exec --forward-to --secret
+            echo --output -o --fields --jq --profile --base-url --timeout --interval --state --max-failures --exec --exec-timeout --forward-to --secret
         case 'sync'
             echo --output -o --fields --jq --profile --base-url --timeout
         case 'query'
@@ -991,6 +991,7 @@ complete -c crm -n '__crm_at \'watch\'' -l since-start -d 'the first poll emits 
 complete -c crm -n '__crm_at \'watch\'' -l state -r -F -d 'remember what was handled in this file (written atomically), so a restart neither repeats nor misses a record'
 complete -c crm -n '__crm_at \'watch\'' -l max-failures -x -d 'exit after this many consecutive failed polls or deliveries (default 10)'
 complete -c crm -n '__crm_at \'watch\'' -l exec -x -d 'run this shell command for each new record: the record as JSON on stdin, CRM_RECORD_ID and CRM_RESOURCE set'
+complete -c crm -n '__crm_at \'watch\'' -l exec-timeout -x -d 'kill an --exec command still running after this long: a failed delivery, run again at the next poll (default 10m)'
 complete -c crm -n '__crm_at \'watch\'' -l forward-to -x -d 'POST each new record as JSON to this URL (event id header, retries; a signature with --secret)'
 complete -c crm -n '__crm_at \'watch\'' -l secret -x -d 'sign forwarded records with HMAC-SHA256 in X-CRM-Signature (env CRM_WATCH_SECRET)'
 complete -c crm -n '__crm_at \'watch\'' -l score -d 'contacts: score each new contact (POST /ai/trigger, within its rate limit)'

@@ -43,6 +43,15 @@ function startWatch(argv: string[], options: Omit<RunOptions, 'live'> = {}) {
   return { live, finished, stop: async () => (process.emit('SIGTERM'), finished) };
 }
 
+/** Whether a process is alive. */
+const isRunning = (pid: number) => {
+  try {
+    return process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+};
+
 /** The ids of the records a state file remembers, in the order handled. */
 const remembered = (state: string): string[] => JSON.parse(readFileSync(state, 'utf8')).handled.map((record: { id: string }) => record.id);
 
@@ -200,6 +209,8 @@ describe('crm watch: failures', () => {
     [['contacts', '--interval', '0.5'], 'invalid --interval "0.5" (at least 1s)'],
     [['people'], 'invalid RESOURCE "people" (expected one of: contacts, deals, tasks, accounts, sequences)'],
     [['contacts', '--dry-run'], 'watch keeps polling the service; --dry-run does not apply'],
+    [['contacts', '--exec-timeout', '1m'], '--exec-timeout limits the command --exec runs; give --exec CMD too'],
+    [['contacts', '--exec', 'true', '--exec-timeout', '0s'], 'invalid --exec-timeout "0s" (expected a duration such as 30s, 5m or 1h)'],
     // Worded as every file crm cannot write.
     [['contacts', '--state', '/no/such/dir/state.json'], 'cannot write --state /no/such/dir/state.json: the directory /no/such/dir does not exist'],
   ])('refuses %j with exit 2 before sending anything', async (argv, message) => {
@@ -411,6 +422,21 @@ describe('crm watch: reactions', () => {
     const runs = readFileSync(join(out, 'runs'), 'utf8').trim().split('\n');
     expect(runs.filter((id) => id === fresh[1])).toHaveLength(1);
     expect(runs.at(-2)).toBe(fresh[0]);
+  });
+
+  it('--exec that hangs is killed after --exec-timeout: a failed delivery, the record run again next time (it held the watch for good)', async () => {
+    const { out, state, env, fresh } = await execSetUp('exec-hangs');
+    // The shell becomes sleep (exec): the process killed is the one that hangs.
+    const hangs = 'echo $$ > "$OUT/pid"; exec sleep 600';
+    const hung = await watch(['contacts', '--once', '--state', state, '--exec', hangs, '--exec-timeout', '1s'], { env });
+    expect(hung.code).toBe(1);
+    expect(hung.stderr).toBe(`crm: --exec for contact ${fresh[0]} did not finish within 1s (--exec-timeout) and was killed\n`);
+    const pid = Number(readFileSync(join(out, 'pid'), 'utf8'));
+    await until(() => !isRunning(pid), 'the command killed');
+    expect(remembered(state)).not.toContain(fresh[0]);
+    const again = await watch(['contacts', '--once', '--state', state, '--exec', 'cat > /dev/null', '--exec-timeout', '1m'], { env });
+    expect(again.code, again.stderr).toBe(0);
+    expect(ids(again.stdout)).toEqual(fresh);
   });
 
   it('--forward-to: a receiver that fails, then recovers, gets every record, each accepted once, signed, with a stable event id', async () => {

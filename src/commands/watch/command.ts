@@ -15,6 +15,7 @@ const spec = {
     { name: 'state', type: 'file', description: 'remember what was handled in this file (written atomically), so a restart neither repeats nor misses a record' },
     { name: 'max_failures', type: 'integer', min: 1, description: 'exit after this many consecutive failed polls or deliveries (default 10)' },
     { name: 'exec', type: 'string', description: 'run this shell command for each new record: the record as JSON on stdin, CRM_RECORD_ID and CRM_RESOURCE set' },
+    { name: 'exec_timeout', type: 'duration', min: 1000, description: 'kill an --exec command still running after this long: a failed delivery, run again at the next poll (default 10m)', example: '2m' },
     { name: 'forward_to', type: 'string', description: 'POST each new record as JSON to this URL (event id header, retries; a signature with --secret)', example: 'http://localhost:3000/hooks/crm' },
     { name: 'secret', type: 'string', description: 'sign forwarded records with HMAC-SHA256 in X-CRM-Signature (env CRM_WATCH_SECRET)' },
     { name: 'score', type: 'boolean', description: 'contacts: score each new contact (POST /ai/trigger, within its rate limit)' },

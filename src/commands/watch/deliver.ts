@@ -29,11 +29,22 @@ export interface Delivery {
   event?: { type: string; id: string };
 }
 
+interface CommandOptions {
+  env: NodeJS.ProcessEnv;
+  /** Where the command's output goes. */
+  stderr: OutStream;
+  signal: AbortSignal;
+  /** How long the command may run (--exec-timeout), in real time: the command's own clock is the machine's. */
+  timeoutMs: number;
+}
+
 /**
  * Runs CMD through the shell with the record as JSON on its stdin. Its output goes to crm's stderr
  * (stdout carries only crm's data). Resolves with how it ended; a failure is the caller's to report.
+ * A command still running after its timeout is killed (SIGKILL: a hung command may ignore SIGTERM,
+ * and would then run beside its own retry), and what it left running is not waited for.
  */
-export async function runCommand(command: string, delivery: Delivery, env: NodeJS.ProcessEnv, stderr: OutStream, signal: AbortSignal): Promise<string | undefined> {
+export async function runCommand(command: string, delivery: Delivery, { env, stderr, signal, timeoutMs }: CommandOptions): Promise<string | undefined> {
   const { spawn } = await import('node:child_process');
   return new Promise((resolve, reject) => {
     const child = spawn(command, {
@@ -48,16 +59,30 @@ export async function runCommand(command: string, delivery: Delivery, env: NodeJ
     // A command that does not read its stdin closes it early: not an error.
     child.stdin.on('error', () => {});
     child.stdin.end(`${JSON.stringify(delivery.record)}\n`);
-    // Stopped: the command is killed (spawn's signal), and what it left running (a background job
-    // holding its output) is not waited for: its pipes are let go, so that crm can end.
-    const stop = () => {
+    // Stopped or timed out: the command is killed, and what it left running (a background job
+    // holding its output) is not waited for: its pipes are let go, so that crm can go on or end.
+    const letGo = () => {
+      clearTimeout(timer);
       child.stdout.destroy();
       child.stderr.destroy();
+    };
+    const stop = () => {
+      letGo();
       reject(signal.reason);
     };
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      letGo();
+      resolve(`did not finish within ${formatDuration(timeoutMs)} (--exec-timeout) and was killed`);
+    }, timeoutMs);
     signal.addEventListener('abort', stop, { once: true });
-    child.on('error', (error) => (signal.aborted ? reject(signal.reason) : resolve(`could not be started: ${error.message}`)));
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      if (signal.aborted) reject(signal.reason);
+      else resolve(`could not be started: ${error.message}`);
+    });
     child.on('close', (code, killedBy) => {
+      clearTimeout(timer);
       signal.removeEventListener('abort', stop);
       if (signal.aborted) return reject(signal.reason);
       resolve(code === 0 ? undefined : killedBy ? `was killed by ${killedBy}` : `exited with code ${code}`);

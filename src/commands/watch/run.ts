@@ -45,6 +45,8 @@ const DEFAULT_INTERVAL_MS = 60_000;
 /** Records the first poll takes as handled: more than src/http/head.ts reads past (STOP_RUN), so that deletions among them do not expose older records. */
 const BASELINE = 2 * PAGE_MAX;
 const DEFAULT_MAX_FAILURES = 10;
+/** How long an --exec command may run: past it, it is hung (a reaction is one record's work). */
+const DEFAULT_EXEC_TIMEOUT_MS = 10 * 60_000;
 /** Failed polls wait longer each time, up to this (or the interval, when that is longer). */
 const MAX_BACKOFF_MS = 5 * 60_000;
 /** Failures that waiting may cure: the network, the service's own errors, its rate limit. */
@@ -59,6 +61,7 @@ interface Settings {
   stateFile?: string;
   maxFailures: number;
   exec?: string;
+  execTimeoutMs: number;
   forwardTo?: string;
   secret?: string;
   score: boolean;
@@ -100,6 +103,7 @@ function readSettings(ctx: Context, { args, options }: Input<Spec>): Settings {
     throw usageError('--once without --state has nothing to compare with: every run would only set a new baseline', 'pass --state FILE (or --since-start for every existing record)');
   }
   if (options.exec?.trim() === '') throw usageError('--exec needs a command');
+  if (options.exec_timeout !== undefined && options.exec === undefined) throw usageError('--exec-timeout limits the command --exec runs; give --exec CMD too');
   return {
     resource,
     noun,
@@ -109,6 +113,7 @@ function readSettings(ctx: Context, { args, options }: Input<Spec>): Settings {
     stateFile,
     maxFailures: options.max_failures ?? DEFAULT_MAX_FAILURES,
     exec: options.exec,
+    execTimeoutMs: options.exec_timeout ?? DEFAULT_EXEC_TIMEOUT_MS,
     forwardTo,
     secret: forwardTo === undefined ? undefined : secret,
     score: Boolean(options.score),
@@ -253,7 +258,12 @@ class Watcher {
     }
     const delivery: Delivery = { record: pending.record, id, resource, noun, event };
     if (exec !== undefined && !pending.done.has('exec')) {
-      const problem = await runCommand(exec, delivery, this.ctx.env, this.ctx.io.stderr, signal);
+      const problem = await runCommand(exec, delivery, {
+        env: this.ctx.env,
+        stderr: this.ctx.io.stderr,
+        signal,
+        timeoutMs: this.settings.execTimeoutMs,
+      });
       // A failed command is a failed delivery: the record stays unhandled and is run again.
       if (problem) throw new CliError(`--exec for ${noun} ${safeLine(id)} ${problem}`, ExitCode.service, { code: 'exec_failed' });
       pending.done.add('exec');
