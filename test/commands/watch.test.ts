@@ -521,6 +521,18 @@ describe('crm watch: reactions', () => {
     ]);
   });
 
+  it('--exec: an id holding a NUL, which no environment variable can hold, is given percent-encoded; the record keeps it (the command could not start: the record blocked the watch)', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'crm-exec-'));
+    const env = { ...homeEnv(ws.home), CRM_BASE_URL: BASE_URL, CRM_API_KEY: ws.apiKey, PATH: process.env.PATH, OUT: out };
+    const records = [{ id: 'con_plain', name: 'Plain' }, { id: 'con_a\u0000b%', name: 'Nul' }];
+    ws.fault({ match: /^GET \/api\/v1\/contacts/, status: 200, body: JSON.stringify({ data: { contacts: records, total: 2 }, error: null }) });
+    const command = 'printf "%s\\n" "$CRM_RECORD_ID" >> "$OUT/ids"; cat >> "$OUT/records"';
+    const result = await watch(['contacts', '--once', '--since-start', '--exec', command], { env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(readFileSync(join(out, 'ids'), 'utf8')).toBe('con_a%00b%25\ncon_plain\n');
+    expect(readFileSync(join(out, 'records'), 'utf8').trim().split('\n').map((line) => JSON.parse(line).id)).toEqual(['con_a\u0000b%', 'con_plain']);
+  });
+
   it('--score scores each new contact and emits it with its score', async () => {
     const state = stateFile();
     await watch(['contacts', '--once', '--state', state]);

@@ -49,7 +49,7 @@ export async function runCommand(command: string, delivery: Delivery, { env, std
   return new Promise((resolve, reject) => {
     const child = spawn(command, {
       shell: true,
-      env: { ...env, CRM_RECORD_ID: delivery.id, CRM_RESOURCE: delivery.resource, CRM_EVENT: delivery.event?.type ?? 'created', ...(delivery.event ? { CRM_EVENT_ID: delivery.event.id } : {}) },
+      env: { ...env, CRM_RECORD_ID: environmentId(delivery.id), CRM_RESOURCE: delivery.resource, CRM_EVENT: delivery.event?.type ?? 'created', ...(delivery.event ? { CRM_EVENT_ID: delivery.event.id } : {}) },
       stdio: ['pipe', 'pipe', 'pipe'],
       signal,
     });
@@ -144,8 +144,21 @@ export async function forward(delivery: Delivery, options: ForwardOptions): Prom
  * the id as it is.
  */
 function eventId(delivery: Delivery): string {
-  const id = delivery.event?.id ?? `${delivery.noun}.created.${delivery.id}`;
-  return id.replace(/[^\x21-\x24\x26-\x7e]+/g, (run) => [...Buffer.from(run, 'utf8')].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
+  return percentEncoded(delivery.event?.id ?? `${delivery.noun}.created.${delivery.id}`);
+}
+
+/**
+ * The id as --exec's environment holds it: as it is, unless it holds a NUL, which no environment
+ * variable can (the command could not be started, and the record blocked the watch for good): then
+ * percent-encoded as in the event id. The record on stdin keeps the id as it is.
+ */
+function environmentId(id: string): string {
+  return id.includes('\0') ? percentEncoded(id) : id;
+}
+
+/** Every character outside printable ASCII, and `%` itself, percent-encoded as UTF-8. */
+function percentEncoded(text: string): string {
+  return text.replace(/[^\x21-\x24\x26-\x7e]+/g, (run) => [...Buffer.from(run, 'utf8')].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
 }
 
 /**
