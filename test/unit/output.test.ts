@@ -1,3 +1,4 @@
+import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { createStreams, colorEnabled } from '../../src/cli/io.js';
 import { fitColumns } from '../../src/cli/output/table-kit.js';
@@ -148,6 +149,18 @@ describe('Printer', () => {
     const a = printer('table', { tty: true, env: { NO_COLOR: '1' }, fields: ['deals', 'contacts.by_status.lead', 'items'] });
     await a.p.record({ contacts: { by_status: { lead: 25 } }, deals: { open: 17, won: 3 }, items: [{ k: 1 }] });
     expect(a.out()).toBe('deals                    {"open":17,"won":3}\ncontacts.by_status.lead  25\nitems                    [{"k":1}]\n');
+  });
+
+  it('a record\'s list of records is a table fitted to the terminal under its heading: no row wraps', async () => {
+    for (const columns of [80, 40]) {
+      let out = '';
+      const io = createStreams({ env: { NO_COLOR: '1' }, noColor: false, noInput: true, stdout: { write: (text: string) => (out += text), isTTY: true, columns }, stderr: { write: () => true, isTTY: true } });
+      const items = [{ alpha: 'a'.repeat(30), beta: 'b'.repeat(30), gamma: 'c'.repeat(30), amount: 1200 }];
+      await new Printer({ io, format: 'table', quiet: false }).print(record({ id: 'c1', items }));
+      const table = out.split('\n').slice(out.split('\n').indexOf('Items') + 1).filter(Boolean);
+      expect(table[0], `${columns}`).toMatch(/^ {2}ALPHA/);
+      for (const line of table) expect(stringWidth(line), `${columns}: ${line}`).toBeLessThanOrEqual(columns);
+    }
   });
 
   it('a single record on a terminal is a vertical table of every field', async () => {

@@ -10,6 +10,11 @@ import { fitColumns, type TableKit } from './table-kit.js';
 
 /** Records as a table whose columns fit the terminal (a chart column when the view asks for one). */
 export async function grid(out: Output, kit: TableKit, items: unknown[], view: View): Promise<void> {
+  out.write(`${await gridText(out, kit, items, view, kit.width)}\n`);
+}
+
+/** The lines of grid(), fitted to WIDTH columns (a table indented under a record's heading has less). */
+export async function gridText(out: Output, kit: TableKit, items: unknown[], view: View, width: number): Promise<string> {
   let columns = [...out.columnsFor(items, view)];
   let cells = items.map((item) => columns.map((column) => kit.cell(getPath(item, column), column)));
   const chart = view.chart && (out.tty || out.io.colorStdout) ? bars(items.map((item) => Number(getPath(item, view.chart!)) || 0)) : undefined;
@@ -22,15 +27,14 @@ export async function grid(out: Output, kit: TableKit, items: unknown[], view: V
   let keep = columns.map((_, index) => index);
   // Folded, not Math.max(...cells): a list (--all) may have more rows than a call takes arguments.
   let widths = columns.map((_, index) => cells.reduce((widest, row) => Math.max(widest, displayWidth(row[index]!)), displayWidth(head[index]!)));
-  if (kit.fits) ({ keep, widths } = fitColumns(columns, widths, numeric, kit.width));
+  if (kit.fits) ({ keep, widths } = fitColumns(columns, widths, numeric, width));
   const rows = cells.map((row) => keep.map((index, at) => truncate(row[index]!, widths[at]!)));
-  const rendered = await kit.render(
+  return kit.render(
     keep.map((index) => head[index]!),
     keep.map((index) => (numeric[index] ? 'right' : 'left')),
     rows,
     widths,
   );
-  out.write(`${rendered}\n`);
 }
 
 const BAR_WIDTH = 30;

@@ -6,7 +6,11 @@ import type { View } from '../result.js';
 import { displayWidth, pad, truncate } from '../width.js';
 import { isObject } from '../../registry/values.js';
 import { isScalar, type Output } from './output.js';
+import { gridText } from './table-grid.js';
 import { GAP, type TableKit } from './table-kit.js';
+
+/** What a record's nested members are indented by, under their heading. */
+const INDENT = '  ';
 
 export async function verticalTable(out: Output, kit: TableKit, record: Record<string, unknown>, view: View): Promise<void> {
   if (view.title) out.write(`${safeLine(view.title)}\n`);
@@ -21,13 +25,11 @@ export async function verticalTable(out: Output, kit: TableKit, record: Record<s
     const value = getPath(record, key);
     lines.push('', kit.style.bold(safeText(humanize(key))));
     if (isObject(value)) {
-      for (const line of pairs(flatten(value), '  ')) lines.push(line);
+      for (const line of pairs(flatten(value), INDENT)) lines.push(line);
     } else if (Array.isArray(value) && value.length > 0) {
-      const rows = value.filter(isObject);
-      const columns = [...new Set(rows.flatMap((row) => Object.keys(row).filter((name) => isScalar(row[name]))))];
-      const cells = rows.map((row) => columns.map((column) => truncate(kit.cell(row[column], column), Math.max(10, Math.floor(width / columns.length)))));
-      const table = await kit.render(columns.map((column) => safeText(column.toUpperCase())), [], cells);
-      for (const line of table.split('\n')) lines.push(`  ${line}`);
+      // Fitted as a list's table is, to the width left of the indent: no row wraps.
+      const table = await gridText(out, kit, value.filter(isObject), {}, width - INDENT.length);
+      for (const line of table.split('\n')) lines.push(`${INDENT}${line}`);
     } else {
       lines.push('  (none)');
     }
