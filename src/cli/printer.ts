@@ -74,7 +74,7 @@ export class Printer {
         break;
       case 'done':
         if (this.quiet) break;
-        if (result.data) await this.writer.done?.(result.data);
+        await this.done(result.message, result.data);
         // For a person watching; a script has the exit code (and --json the data).
         if (io.stderrIsTTY) io.stderr.write(`${safeLine(result.message)}\n`);
         break;
@@ -103,6 +103,12 @@ export class Printer {
       return lines.map(safeLine).join('\n');
     });
     this.out.write(`${blocks.join('\n\n')}\n`);
+  }
+
+  /** What a command did: its data; in the JSON formats, which print JSON whatever was done, its message when it has none (as resultValue says). */
+  private async done(message: string, data: Record<string, unknown> | undefined): Promise<void> {
+    const shown = data ?? (this.writer.value ? { message } : undefined);
+    if (shown) await this.writer.done?.(shown);
   }
 
   /**

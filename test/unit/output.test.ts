@@ -171,6 +171,18 @@ describe('Printer', () => {
   });
 });
 
+describe('a command that did something and has no data (auth logout of the sandbox, a dry run of config set)', () => {
+  it('prints {message} in the JSON formats, as resultValue says, and nothing on stdout in the text formats', async () => {
+    const message = 'The local sandbox has no stored key to remove.';
+    for (const [format, shown] of [['json', `{\n  "message": "${message}"\n}\n`], ['ndjson', `{"message":"${message}"}\n`], ['tsv', ''], ['csv', ''], ['table', '']] as const) {
+      const a = printer(format);
+      await a.p.print(done(message));
+      expect(a.out(), format).toBe(shown);
+      expect(a.err(), format).toBe('');
+    }
+  });
+});
+
 describe('a bare value (crm config get)', () => {
   it('none is nothing as text and null in the JSON formats: --json always prints JSON', async () => {
     for (const value of [null, undefined]) {
