@@ -169,6 +169,22 @@ describe('crm watch: failures', () => {
     expect(result.stderr).toBe('crm: warning: injected 500; trying again in 1s (failure 1 of 10)\ncrm: warning: injected 500; trying again in 2s (failure 2 of 10)\n');
   });
 
+  it('a poll refused with a Retry-After longer than the core waits out is tried again no sooner than asked (it polled again a second later, and gave up before the limit ended)', async () => {
+    const state = stateFile();
+    await watch(['contacts', '--once', '--state', state]);
+    ws.fault({ match: /^GET \/api\/v1\/contacts/, status: 429, headers: { 'retry-after': '600' }, times: 1 });
+    const waits: number[] = [];
+    const watching = startWatch(['contacts', '--interval', '1s', '--state', state], { sleep: (ms) => (waits.push(ms), quick()) });
+    await until(() => waits.length >= 1, 'the wait after the refusal');
+    const [fresh] = createContacts(1, 'rate-limited');
+    await until(() => ids(watching.live.stdout).length === 1, 'the record after the wait');
+    const result = await watching.stop();
+    expect(result.code).toBe(0);
+    expect(ids(result.stdout)).toEqual([fresh]);
+    expect(waits[0]).toBe(600_000);
+    expect(result.stderr).toMatch(/; trying again in 600s, as the service asked \(failure 1 of 10\)\n$/);
+  });
+
   it('gives up after --max-failures failures in a row, with the failure’s exit code', async () => {
     const state = stateFile();
     await watch(['contacts', '--once', '--state', state]);
@@ -307,6 +323,29 @@ describe('crm watch: its state file', () => {
     expect((await first.stop()).code).toBe(0);
     // Released: the next watch may use it.
     expect((await watch(['contacts', '--once', '--state', state])).code).toBe(0);
+  });
+
+  it('a state file of another profile is refused, though both profiles have one base URL (workspaces of one service): it was taken as its own', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'crm-home-'));
+    mkdirSync(join(home, '.config', 'crm'), { recursive: true });
+    const profiles = { acme: { base_url: BASE_URL, api_key: ws.apiKey }, globex: { base_url: BASE_URL, api_key: ws.apiKey } };
+    writeFileSync(join(home, '.config', 'crm', 'config.json'), JSON.stringify({ active_profile: 'acme', profiles }));
+    const env = homeEnv(home);
+    const state = stateFile();
+    expect((await watch(['contacts', '--once', '--state', state], { env })).code).toBe(0);
+    expect(JSON.parse(readFileSync(state, 'utf8')).profile).toBe('acme');
+    ws.log.length = 0;
+    const other = await watch(['contacts', '--once', '--state', state, '--profile', 'globex'], { env });
+    expect(other.code).toBe(2);
+    expect(other.stderr.split('\n')[0]).toBe(`crm: --state ${state} belongs to a watch of profile "acme", not "globex"`);
+    expect(ws.requests()).toEqual([]);
+    // A file of a crm that did not record the profile is taken by the profile that uses it.
+    const older = JSON.parse(readFileSync(state, 'utf8'));
+    delete older.profile;
+    writeFileSync(state, JSON.stringify(older));
+    createContacts(1, 'adopted');
+    expect((await watch(['contacts', '--once', '--state', state, '--profile', 'globex'], { env })).code).toBe(0);
+    expect(JSON.parse(readFileSync(state, 'utf8')).profile).toBe('globex');
   });
 
   it('a lock left by a watch that was killed, naming the pid this watch has (a container started again: pid 1 both times), is taken over: it was refused for good', async () => {

@@ -22,7 +22,8 @@ import type { ChangeEvent } from '../../mirror/changes.js';
 import type { JsonObject } from '../../registry/values.js';
 import { NewAtHead } from '../../http/head.js';
 import { recordKey, walk } from '../../http/paginate.js';
-import { backoffDelay } from '../../http/retry.js';
+import { HttpError } from '../../http/errors.js';
+import { MAX_WAIT_MS, backoffDelay } from '../../http/retry.js';
 import type { WATCHABLE } from '../../registry/local.js';
 import { PAGE_MAX } from '../../registry/service.js';
 import { RESOURCES, resourceNamed } from '../../registry/resources.js';
@@ -76,7 +77,7 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
   const settings = readSettings(ctx, invocation);
   const client = await ctx.client();
   const feed = settings.changes ? ChangeFeed.open(ctx, client, settings.resource, settings.stateFile, settings.sinceStart) : undefined;
-  const state = feed ? undefined : WatchState.open(settings.stateFile, settings.resource, client.baseUrl);
+  const state = feed ? undefined : WatchState.open(settings.stateFile, settings.resource, client.baseUrl, ctx.target().profile);
   ctx.onClose(() => (feed ?? state)?.close());
   // SIGTERM ends the stream (exit 0); Ctrl-C ends the command at once (the runner's, exit 130).
   const stopper = stopOnSigterm();
@@ -183,7 +184,10 @@ class Watcher {
           throw new CliError(`giving up after ${failures === 1 ? 'a failure' : `${failures} failures in a row`}: ${failure.message}`, failure.exitCode, { status: failure.status, code: failure.code, hint: failure.hint });
         }
         delay = backoffDelay(failures - 1, Math.random, { baseMs: intervalMs, maxMs: Math.max(intervalMs, MAX_BACKOFF_MS), jitter: false });
-        this.ctx.warn(`${safeLine(failure.message)}; trying again in ${formatDuration(delay)} (failure ${failures} of ${maxFailures})`);
+        // A rate limit longer than the core waits out names its end: no poll before it.
+        const asked = error instanceof HttpError && error.retryAfterMs !== undefined ? Math.min(error.retryAfterMs, MAX_WAIT_MS) : 0;
+        delay = Math.max(delay, asked);
+        this.ctx.warn(`${safeLine(failure.message)}; trying again in ${formatDuration(delay)}${asked === delay ? ', as the service asked' : ''} (failure ${failures} of ${maxFailures})`);
       }
       if (once) return;
     }

@@ -30,6 +30,8 @@ interface StateData {
   version: number;
   resource: string;
   base_url: string;
+  /** The profile the watch ran under; absent in a file of an older crm. */
+  profile?: string;
   /** The records handled, in the order they were handled (the newest last). */
   handled: Handled[];
 }
@@ -109,6 +111,7 @@ export class WatchState implements HeldRecords {
   private constructor(
     private readonly resource: string,
     private readonly baseUrl: string,
+    private readonly profile: string,
     private readonly file: StateFile | undefined,
     /** False until the first poll: it sets the baseline. */
     public baselined: boolean,
@@ -118,12 +121,12 @@ export class WatchState implements HeldRecords {
    * The state in FILE (a fresh one when there is none yet), locked for this process. A file of
    * another watch, or one another watch holds, is refused before anything is sent.
    */
-  static open(path: string | undefined, resource: string, baseUrl: string): WatchState {
-    if (path === undefined) return new WatchState(resource, baseUrl, undefined, false);
+  static open(path: string | undefined, resource: string, baseUrl: string, profile: string): WatchState {
+    if (path === undefined) return new WatchState(resource, baseUrl, profile, undefined, false);
     const file = StateFile.lock(path);
     try {
       const data = file.read('crm watch');
-      const state = new WatchState(resource, baseUrl, file, data !== undefined);
+      const state = new WatchState(resource, baseUrl, profile, file, data !== undefined);
       if (data !== undefined) state.load(stateData(path, data));
       return state;
     } catch (error) {
@@ -140,6 +143,10 @@ export class WatchState implements HeldRecords {
   private load(data: StateData): void {
     if (data.resource !== this.resource || data.base_url !== this.baseUrl) {
       throw usageError(`--state ${this.file!.path} belongs to a watch of ${data.resource} at ${data.base_url}`, 'give each watch (resource and workspace) a state file of its own');
+    }
+    // Workspaces of one service share its base URL (the key tells them apart): a profile is one.
+    if (data.profile !== undefined && data.profile !== this.profile) {
+      throw usageError(`--state ${this.file!.path} belongs to a watch of profile "${data.profile}", not "${this.profile}"`, 'give each watch (resource and workspace) a state file of its own');
     }
     for (const record of data.handled) this.remember(record);
   }
@@ -196,7 +203,7 @@ export class WatchState implements HeldRecords {
   }
 
   private save(): void {
-    this.file?.write({ version: VERSION, resource: this.resource, base_url: this.baseUrl, handled: [...this.records.values()] } satisfies StateData);
+    this.file?.write({ version: VERSION, resource: this.resource, base_url: this.baseUrl, profile: this.profile, handled: [...this.records.values()] } satisfies StateData);
   }
 }
 
@@ -221,5 +228,5 @@ function stateData(file: string, parsed: unknown): StateData {
   ) {
     throw notState();
   }
-  return { version: VERSION, resource, base_url, handled: handled as Handled[] };
+  return { version: VERSION, resource, base_url, ...(typeof parsed.profile === 'string' ? { profile: parsed.profile } : {}), handled: handled as Handled[] };
 }
