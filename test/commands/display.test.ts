@@ -125,6 +125,18 @@ describe('CSV cells a spreadsheet would run as formulas (item 10)', () => {
     expect(result.stderr).toBe('');
   });
 
+  it('a field\'s name from the service is a header cell like any: warned about, and guarded by --escape-formulas', async () => {
+    const named = { id: 'con_n', '=HYPERLINK("http://evil.example")': 'x' };
+    ws.fault({ match: /^GET/, status: 200, body: contacts(named) });
+    const warned = await run(['contacts', 'list', '-o', 'csv'], { ws });
+    expect(warned.stdout.split('\r\n')[0]).toBe('id,"=HYPERLINK(""http://evil.example"")"');
+    expect(warned.stderr).toMatch(/^crm: warning: 1 cell begins with = \+ - @/);
+    ws.fault({ match: /^GET/, status: 200, body: contacts(named) });
+    const guarded = await run(['contacts', 'list', '-o', 'csv', '--escape-formulas'], { ws });
+    expect(guarded.stdout.split('\r\n')[0]).toBe('id,"\'=HYPERLINK(""http://evil.example"")"');
+    expect(guarded.stderr).toBe('');
+  });
+
   it('JSON is left as it is', async () => {
     ws.fault({ match: /^GET/, status: 200, body: contacts(risky) });
     const result = await run(['contacts', 'list', '--json', '--escape-formulas'], { ws });

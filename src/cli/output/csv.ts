@@ -48,8 +48,10 @@ export function csvWriter(out: Output, { escapeFormulas }: { escapeFormulas: boo
     const shown = out.tty ? safeLines : (text: string) => text;
     csv.on('data', (chunk: Buffer | string) => out.write(String(chunk)));
     const ended = new Promise((resolve, reject) => csv.on('end', resolve).on('error', reject));
+    // Header cells are cells too: a field's name comes from the service, and a spreadsheet runs it as readily.
+    const header = (names: readonly string[]) => csv.write(names.map((name) => shown(cell(name))));
     let columns: readonly string[] | undefined = out.fields;
-    if (columns) csv.write(columns.map(shown));
+    if (columns) header(columns);
     // Only a header taken from the first record can lack a field; columns named with --fields are what was asked for.
     let headed: Set<string> | undefined;
     for await (const item of items) {
@@ -57,7 +59,7 @@ export function csvWriter(out: Output, { escapeFormulas }: { escapeFormulas: boo
       if (!columns) {
         columns = isObject(item) ? Object.keys(item) : ['value'];
         headed = new Set(columns);
-        csv.write(columns.map(shown));
+        header(columns);
       } else if (headed && isObject(item)) {
         const missing = Object.keys(item).filter((key) => !headed!.has(key));
         for (const key of missing) unheaded.add(key);
@@ -68,7 +70,7 @@ export function csvWriter(out: Output, { escapeFormulas }: { escapeFormulas: boo
     // No record: the header alone, so that a reader of an empty list still finds its columns (its
     // records' fields, else the columns the view shows: search, crm sync --status).
     const known = view?.fields ?? (view?.columns?.length ? view.columns : undefined);
-    if (!columns && known) csv.write(known.map(shown));
+    if (!columns && known) header(known);
     csv.end();
     await ended;
   };
