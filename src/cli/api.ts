@@ -162,7 +162,7 @@ export class Api {
     const sleep = this.deps.sleep ?? abortableSleep;
     const line = (seconds: number) => `${reason} Retrying in ${formatDuration(seconds * 1000)}${interactive ? ' (Ctrl-C to stop)' : ''}`;
     const seconds = Math.ceil(ms / 1000);
-    if (!io.stderrIsTTY) {
+    if (!io.animatesStderr) {
       this.deps.info(line(seconds));
       await sleep(ms, signal);
       return true;

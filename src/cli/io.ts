@@ -21,6 +21,11 @@ export interface IOStreams {
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
   colorStdout: boolean;
+  /**
+   * Spinners, progress bars and countdowns redraw their line on stderr: only on a terminal that can
+   * (not TERM=dumb: Emacs' shell, some CI log viewers print the escape sequences as text).
+   */
+  animatesStderr: boolean;
   /** Prompts render on stderr and read stdin: both must be terminals, and --no-input must be off. */
   canPrompt: boolean;
 }
@@ -93,6 +98,9 @@ export function createStreams(options: StreamOptions): IOStreams {
     },
     get colorStdout() {
       return colorEnabled({ noColorFlag: options.noColor, env: options.env, isTTY: stdoutIsTTY() });
+    },
+    get animatesStderr() {
+      return stderrIsTTY() && options.env.TERM !== 'dumb';
     },
     get canPrompt() {
       return !noInput && stdinIsTTY() && stderrIsTTY();
@@ -244,11 +252,11 @@ export interface Spinner {
 const SPINNER_DELAY_MS = 250;
 
 /**
- * A spinner on stderr for work that takes a while; only on a terminal. ora is loaded only if the work
+ * A spinner on stderr for work that takes a while; only on a terminal that redraws (animatesStderr). ora is loaded only if the work
  * is still running after a short delay, so fast commands never pay for it.
  */
 export function startSpinner(io: IOStreams, text: string): Spinner {
-  if (!io.stderrIsTTY) return { stop() {} };
+  if (!io.animatesStderr) return { stop() {} };
   let stopped = false;
   let spinner: { stop(): unknown } | undefined;
   const timer = setTimeout(async () => {

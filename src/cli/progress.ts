@@ -1,5 +1,5 @@
 // A progress bar on stderr for long bulk work (contacts import): done of total, rate and time left,
-// redrawn a few times a second. Only on a terminal; elsewhere it draws nothing.
+// redrawn a few times a second. Only on a terminal that redraws (not TERM=dumb); elsewhere it draws nothing.
 
 import { formatDuration } from '../registry/values.js';
 import type { IOStreams } from './io.js';
@@ -15,7 +15,7 @@ export interface Progress {
 }
 
 export function startProgress(io: IOStreams, label: string, total: number): Progress {
-  if (!io.stderrIsTTY || total === 0) return { update() {}, stop() {} };
+  if (!io.animatesStderr || total === 0) return { update() {}, stop() {} };
   const started = Date.now();
   let done = 0;
   let note = '';

@@ -67,6 +67,7 @@ export const ENVIRONMENT: readonly Described[] = [
   { name: 'EDITOR', description: 'the editor when VISUAL is not set (default vi; on a dumb terminal, none)' },
   { name: 'NO_COLOR', description: 'set: no colour' },
   { name: 'FORCE_COLOR', description: 'set (not 0): colour even into a pipe, but for JSON, which a pipe gets plain (CI sets FORCE_COLOR for all)' },
+  { name: 'TERM', description: 'dumb: no colour (unless FORCE_COLOR), no spinner or progress bar, EDITOR rather than VISUAL' },
 ];
 
 interface ExitCodeSpec {

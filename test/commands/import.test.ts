@@ -7,7 +7,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Transport } from '../../src/transport/types.js';
-import { homeEnv, json, run, useWorkspace, type Workspace } from '../helpers/inprocess.js';
+import { BASE_URL, homeEnv, json, run, useWorkspace, type Workspace } from '../helpers/inprocess.js';
 import { until } from '../helpers/wait.js';
 
 const ws = useWorkspace();
@@ -438,6 +438,16 @@ describe('contacts import on a terminal', () => {
     expect(frames[0]).toMatch(/^Importing ░{24} 0\/6 {2}0\.0\/s {2}ETA --$/);
     expect(frames.slice(1, -1)).toContainEqual(expect.stringMatching(/^Importing █+░+ [1-5]\/6 {2}\d+(\.\d)?\/s {2}ETA \ds$/));
     expect(frames.at(-1)).toBe('6 created\n');
+  });
+
+  it('draws no bar on a terminal that cannot redraw a line (TERM=dumb): the summary alone, no escape sequence', async () => {
+    const tag = unique();
+    const file = inputFile('dumb.csv', `name,email\n${Array.from({ length: 3 }, (_, index) => `Dumb ${index},dumb${index}-${tag}@example.com`).join('\n')}\n`);
+    const slow: Transport = async (request) => (await new Promise((resolve) => setTimeout(resolve, 80)), ws.transport(request));
+    const env = { ...homeEnv(ws.home), CRM_BASE_URL: BASE_URL, CRM_API_KEY: ws.apiKey, TERM: 'dumb' };
+    const result = await run(['contacts', 'import', file, '--concurrency', '1', '-o', 'ndjson'], { ws: { ...ws, transport: slow } as Workspace, env, tty: { stderr: true } });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toBe('3 created\n');
   });
 });
 
