@@ -556,6 +556,11 @@ describe('contacts import: files it writes and reads', () => {
     expect(fields(back.stdout)).toEqual(people);
     const kept = await run(['contacts', 'import', file, '--upsert', '--dry-run', '-o', 'ndjson'], { ws });
     expect(fields(kept.stdout)[0]).toEqual({ ...people[0], name: `'${people[0]!.name}`, company: "'@SUM(A1)", phone: "'+1 555 0100", title: "'-2+3" });
+    // A header cell crm guarded (a field's name from the service) reads back too.
+    const headed = inputFile('headed.csv', `name,email,"'=Org"\nHeaded,headed-${tag}@example.com,Acme\n`);
+    const named = await run(['contacts', 'import', headed, '--unescape-formulas', '--map', '=Org=company', '--dry-run', '-o', 'ndjson'], { ws });
+    expect(named.code, named.stderr).toBe(0);
+    expect(rowsOf(named.stdout)[0]).toMatchObject({ name: 'Headed', company: 'Acme' });
     // --escape-formulas changes CSV only: NDJSON is refused with the flag, before anything is sent.
     const ndjson = await run(['contacts', 'import', '-', '--unescape-formulas'], { ws, stdin: `{"name":"A","email":"a-${tag}@example.com"}\n` });
     expect(ndjson.code).toBe(2);

@@ -195,7 +195,8 @@ async function readCsv(text: string, mapping: Map<string, string>, source: strin
   const blank = (cells: string[]) => cells.every((cell) => cell.trim() === '');
   const headerAt = records.findIndex((record) => !blank(record));
   if (headerAt < 0) throw usageError(`${source} is empty: a CSV import needs a header row`, 'for example: name,email,company');
-  const columns = records[headerAt]!.map((column) => column.trim());
+  // A header cell is guarded as any (crm's --escape-formulas writes a field's name too).
+  const columns = records[headerAt]!.map((column) => (unescapeFormulas ? unescapeFormula(column) : column).trim());
   const { fillers, ignored } = resolveColumns(columns, mapping);
   // A required field no column fills would make every row invalid alike: one line says it instead.
   const missing = REQUIRED_FIELDS.filter((required) => !fillers.some((filler) => filler?.field.name === required.name)).map((field) => field.name);
