@@ -144,8 +144,10 @@ export class Settings {
 
   /** --timeout, else the profile's, else the default; checked (exit 2 when out of bounds). */
   timeoutMs(): number {
-    const raw = this.options.timeout ?? this.profileSettings()?.timeout;
-    return Math.round((raw === undefined ? TIMEOUT_DEFAULT_SECONDS : parseTimeout(String(raw), '--timeout')) * 1000);
+    const flag = this.options.timeout;
+    const raw = flag ?? this.profileSettings()?.timeout;
+    const source = flag === undefined ? 'timeout setting of the profile (`crm config unset timeout`)' : '--timeout';
+    return Math.round((raw === undefined ? TIMEOUT_DEFAULT_SECONDS : parseTimeout(String(raw), source)) * 1000);
   }
 
   /** The profile's settings, or none when the configuration cannot be read (its own command says why). */

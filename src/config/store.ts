@@ -67,13 +67,44 @@ export function readConfig(env: NodeJS.ProcessEnv): ConfigData {
     if (['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '')) return { profiles: {} };
     throw new ConfigError(cannotUseFile('read', path, error));
   }
+  // An editor on Windows may save a byte order mark; an empty file (touched, or cut short) holds nothing.
+  text = text.replace(/^\uFEFF/, '');
+  if (!text.trim()) return { profiles: {} };
+  let data: unknown;
   try {
-    const data = JSON.parse(text) as Partial<ConfigData>;
-    const profiles = data.profiles && typeof data.profiles === 'object' && !Array.isArray(data.profiles) ? data.profiles : {};
-    return { ...data, profiles };
+    data = JSON.parse(text);
   } catch {
-    throw new ConfigError(`${path} is not valid JSON`, 'fix or delete the file, then run `crm auth login`');
+    throw new ConfigError(`${path} is not valid JSON`, DAMAGED_HINT);
   }
+  const wrong = shapeProblem(data);
+  if (wrong) throw new ConfigError(`${path}: ${wrong}`, DAMAGED_HINT);
+  const config = data as Partial<ConfigData>;
+  return { ...config, profiles: config.profiles ?? {} };
+}
+
+const DAMAGED_HINT = 'fix or delete the file, then run `crm auth login`';
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+// A timeout written by hand as "30" is read as crm config set would have stored it (its value is checked where it is used).
+const FIELD_TYPES: Record<keyof Profile, string[]> = { base_url: ['string'], api_key: ['string'], output: ['string'], timeout: ['number', 'string'] };
+
+/**
+ * What is wrong with the file's shape, if anything. A file of another shape (a profile that is a
+ * string, a key that is a number) was read as no profile at all, and crm went to the sandbox (or
+ * crashed) instead of the workspace the user meant; a later write would have dropped it.
+ */
+function shapeProblem(data: unknown): string | undefined {
+  if (!isPlainObject(data)) return 'not a JSON object';
+  if (data.active_profile !== undefined && typeof data.active_profile !== 'string') return 'active_profile is not a string';
+  if (data.profiles === undefined) return undefined;
+  if (!isPlainObject(data.profiles)) return 'profiles is not an object';
+  for (const [name, profile] of Object.entries(data.profiles)) {
+    if (!isPlainObject(profile)) return `profile ${JSON.stringify(name)} is not an object`;
+    for (const [field, types] of Object.entries(FIELD_TYPES)) {
+      const value = profile[field];
+      if (value !== undefined && !types.includes(typeof value)) return `profile ${JSON.stringify(name)}: ${field} is not a ${types[0]}`;
+    }
+  }
+  return undefined;
 }
 
 const LOCK_WAIT_MS = 10_000;

@@ -1,6 +1,6 @@
 // crm auth, profiles and config, in-process: the key stored with conf (mode 0600), verified before
 // it is saved. The workspace's transport answers whatever base URL a profile names.
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -192,6 +192,37 @@ describe('config', () => {
     expect(list.stderr.split('\n')[0]).toBe('crm: invalid output setting of the profile (`crm config unset output`) "xml" (expected one of: table, json, ndjson, csv, tsv)');
     expect((await crm(['config', 'unset', 'output'], { env: home })).code).toBe(0);
     expect((await crm(['contacts', 'list', '--limit', '1'], { env: home })).code).toBe(0);
+  });
+
+  it('a configuration file of the wrong shape is exit 1 naming what is wrong, nothing sent; a BOM or an empty file is read', async () => {
+    const home = await loggedIn();
+    const good = readConfig(home);
+    const write = (text: string) => writeFileSync(configFile(home), text);
+    const profile = (fields: object) => JSON.stringify({ active_profile: 'default', profiles: { default: { ...good.profiles.default, ...fields } } });
+    const path = configFile(home);
+    const cases: Array<[string, string]> = [
+      ['[]', `${path}: not a JSON object`],
+      ['null', `${path}: not a JSON object`],
+      [JSON.stringify({ profiles: [] }), `${path}: profiles is not an object`],
+      [JSON.stringify({ active_profile: 'default', profiles: { default: 'https://crm.example.com' } }), `${path}: profile "default" is not an object`],
+      [profile({ api_key: 12345 }), `${path}: profile "default": api_key is not a string`],
+      [profile({ base_url: 5 }), `${path}: profile "default": base_url is not a string`],
+      [JSON.stringify({ active_profile: 5, profiles: {} }), `${path}: active_profile is not a string`],
+    ];
+    for (const [text, message] of cases) {
+      write(text);
+      const before = server.requests().length;
+      const result = await crm(['contacts', 'list', '--limit', '1'], { env: home });
+      expect([result.code, result.stderr]).toEqual([1, `crm: ${message}\nhint: fix or delete the file, then run \`crm auth login\`\n`]);
+      expect(server.requests()).toHaveLength(before);
+    }
+    write(`\uFEFF${JSON.stringify(good)}`);
+    expect((await crm(['config', 'get', 'base_url'], { env: home })).stdout).toBe(`${server.url}\n`);
+    write(profile({ timeout: 'abc' }));
+    expect((await crm(['contacts', 'list'], { env: home })).stderr.split('\n')[0]).toBe('crm: invalid timeout setting of the profile (`crm config unset timeout`) "abc" (expected seconds, at least 0.001 and at most 86400)');
+    write('');
+    const empty = await crm(['profiles', 'list', '--json'], { env: home });
+    expect([empty.code, json(empty)]).toEqual([0, [{ name: 'sandbox', active: true, base_url: 'sandbox (local)', key: 'local' }]]);
   });
 
   it('refuses prototype names as profile names, and the config directory is owner-only', async () => {
