@@ -883,7 +883,7 @@ complete -c crm -n '__crm_at \'ai trigger\'' -s h -l help -d 'show help'
 
 # crm auth
 complete -c crm -n '__crm_at \'auth\'' -a login -d 'Store an API key for a workspace (verified before it is saved)'
-complete -c crm -n '__crm_at \'auth\'' -a status -d 'Show the profile, base URL, key (last 4 characters) and whether it works'
+complete -c crm -n '__crm_at \'auth\'' -a status -d 'Show the profile, base URL, key (last 4 characters), where each came from, and whether the key works'
 complete -c crm -n '__crm_at \'auth\'' -a logout -d 'Remove the profile\'s stored key (and offer to delete its local replica)'
 complete -c crm -n '__crm_at \'auth\'' -s h -l help -d 'show help'
 

@@ -97,11 +97,27 @@ describe('auth status and logout', () => {
     const home = await loggedIn();
     const result = await crm(['auth', 'status', '--json'], { env: home });
     expect(result.code).toBe(0);
-    expect(json(result)).toEqual({ profile: 'default', base_url: server.url, key: `****${server.apiKey.slice(-4)}`, key_source: 'profile', works: true });
+    const key = `****${server.apiKey.slice(-4)}`;
+    expect(json(result)).toEqual({ profile: 'default', profile_source: 'config', base_url: server.url, base_url_source: 'profile', key, key_source: 'profile', works: true });
     expect(result.stdout).not.toContain(server.apiKey);
     // In a pipe: every field as key<TAB>value lines.
     const piped = await crm(['auth', 'status'], { env: home });
-    expect(piped.stdout).toBe(`profile\tdefault\nbase_url\t${server.url}\nkey\t****${server.apiKey.slice(-4)}\nkey_source\tprofile\nworks\ttrue\n`);
+    expect(piped.stdout).toBe(`profile\tdefault\nprofile_source\tconfig\nbase_url\t${server.url}\nbase_url_source\tprofile\nkey\t${key}\nkey_source\tprofile\nworks\ttrue\n`);
+  });
+
+  it('status says where the profile, the base URL and the key came from: flag, environment, config', async () => {
+    const home = await loggedIn('staging');
+    const sources = async (args: string[], env: NodeJS.ProcessEnv) => {
+      const { profile, profile_source, base_url_source, key_source } = json(await crm([...args, 'auth', 'status', '--json'], { env: { ...home, ...env } })) as Record<string, string>;
+      return [profile, profile_source, base_url_source, key_source];
+    };
+    expect(await sources([], {})).toEqual(['staging', 'config', 'profile', 'profile']);
+    expect(await sources([], { CRM_PROFILE: 'staging', CRM_BASE_URL: server.url })).toEqual(['staging', 'env', 'env', 'profile']);
+    // --profile wins over CRM_PROFILE, --base-url over CRM_BASE_URL, as README's precedence says.
+    const both = { CRM_PROFILE: 'sandbox', CRM_BASE_URL: 'http://127.0.0.1:9/api/v1', CRM_API_KEY: server.apiKey };
+    expect(await sources(['--profile', 'staging', '--base-url', server.url], both)).toEqual(['staging', 'flag', 'flag', 'env']);
+    expect(await sources(['--profile', 'sandbox'], {})).toEqual(['sandbox', 'flag', 'sandbox', 'sandbox']);
+    expect(await sources([], { CRM_PROFILE: 'sandbox' })).toEqual(['sandbox', 'env', 'sandbox', 'sandbox']);
   });
 
   it('status of a key that stopped working exits 3', async () => {

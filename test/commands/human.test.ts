@@ -94,7 +94,7 @@ describe('paging footers and one record in a pipe', () => {
     const contact = await run(['contacts', 'get', DEMO.contact], { ws });
     const fields = Object.fromEntries(contact.stdout.trimEnd().split('\n').map((line) => line.split('\t')));
     expect(fields).toMatchObject({ id: DEMO.contact, phone: expect.any(String), title: expect.any(String), account_id: expect.stringMatching(/^acc_/) });
-    expect((await run(['auth', 'status'], { ws })).stdout).toMatch(/^profile\t.*\nbase_url\t.*\nkey\t.*\nkey_source\tenv\nworks\ttrue\n$/);
+    expect((await run(['auth', 'status'], { ws })).stdout).toMatch(/^profile\t.*\nprofile_source\tdefault\nbase_url\t.*\nbase_url_source\tenv\nkey\t.*\nkey_source\tenv\nworks\ttrue\n$/);
     const home = { ...homeEnv(ws.home) };
     const sandbox = await run(['sandbox', 'status'], { env: home });
     await run(['contacts', 'list', '-L', '1'], { env: home });

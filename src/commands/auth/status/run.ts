@@ -1,4 +1,4 @@
-// crm auth status: the profile, base URL, key (masked) and whether it works.
+// crm auth status: the profile, base URL, key (masked), where each came from, and whether the key works.
 
 import { CliError, ExitCode, noKeyError, toCliError } from '../../../cli/errors.js';
 import { record } from '../../../cli/result.js';
@@ -13,9 +13,10 @@ export const run: Handler = async (ctx) => {
   let client: ApiClient | undefined;
   if (target.kind === 'sandbox') {
     client = await ctx.client();
-    report = { profile: target.profile, base_url: 'sandbox (local)', key: client.maskedKey, key_source: 'sandbox' };
+    report = { profile: target.profile, profile_source: target.profileSource, base_url: 'sandbox (local)', base_url_source: 'sandbox', key: client.maskedKey, key_source: 'sandbox' };
   } else {
-    report = { profile: target.profile, base_url: target.baseUrl, key: target.apiKey ? maskKey(target.apiKey) : null, key_source: target.keySource };
+    const key = target.apiKey ? maskKey(target.apiKey) : null;
+    report = { profile: target.profile, profile_source: target.profileSource, base_url: target.baseUrl, base_url_source: target.baseUrlSource, key, key_source: target.keySource };
     if (target.apiKey) client = await ctx.client();
   }
 
