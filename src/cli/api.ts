@@ -5,6 +5,7 @@
 
 import { existsSync, writeFileSync } from 'node:fs';
 import { noticeMarker, sandboxPath } from '../config/paths.js';
+import { keyFileExposure } from '../config/store.js';
 import { API_KEY_HEADER, ApiClient } from '../http/core.js';
 import { sleep as abortableSleep } from '../http/pace.js';
 import { maskKey, redact } from '../http/redact.js';
@@ -39,6 +40,7 @@ interface ApiDeps {
   spinnerAllowed: () => boolean;
   onClose: (cleanup: () => void) => void;
   info: (message: string) => void;
+  warn: (message: string) => void;
 }
 
 export class Api {
@@ -79,6 +81,7 @@ export class Api {
     const target = this.deps.settings.target();
     if (target.kind === 'remote') {
       if (!target.apiKey && !this.dryRun) throw noKeyError();
+      if (target.keySource === 'profile') this.warnIfKeyExposed();
       return this.clientFor(target.baseUrl, target.apiKey, reads && target.apiKey !== undefined);
     }
     const dbPath = sandboxPath(env);
@@ -135,6 +138,16 @@ export class Api {
   }
 
   /** Tells a person once (per sandbox database) where their data lives and how to leave the sandbox. */
+  private exposureWarned = false;
+
+  /** Once a command: the stored key it sends is in a file other users can read or change. */
+  private warnIfKeyExposed(): void {
+    if (this.exposureWarned) return;
+    this.exposureWarned = true;
+    const exposure = keyFileExposure(this.deps.env);
+    if (exposure) this.deps.warn(exposure);
+  }
+
   private noticeOnce(dbPath: string): void {
     if (!this.deps.io.stderrIsTTY) return;
     const marker = noticeMarker(dbPath);

@@ -239,6 +239,7 @@ export class Context {
       spinnerAllowed: () => this.spinnerAllowed,
       onClose: (cleanup) => this.onClose(cleanup),
       info: (message) => this.info(message),
+      warn: (message) => this.warn(message),
     }));
   }
 

@@ -3,8 +3,8 @@
 // over the old one: a reader or a killed writer never sees half a file) with file mode 0600, under a
 // lock file so that concurrent crm processes never lose each other's changes.
 
-import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describeHolder, tryLock } from './lock.js';
 import { configDir } from './paths.js';
 import { pauseForOtherProcess } from '../registry/pause.js';
@@ -104,6 +104,35 @@ function shapeProblem(data: unknown): string | undefined {
       if (value !== undefined && !types.includes(typeof value)) return `profile ${JSON.stringify(name)}: ${field} is not a ${types[0]}`;
     }
   }
+  return undefined;
+}
+
+/**
+ * Why the stored keys are not the user's alone, if they are not: config.json readable or writable by
+ * other users, or its folder writable by them (they could put a file there whose base_url is
+ * theirs, and collect the key). ssh refuses such a key file; crm warns, since a copied file (cp, a
+ * mounted secret) is often 0644, and says how to fix it. crm's own writes make it 0600 in a 0700
+ * folder. Nothing on Windows, whose files have no such modes.
+ */
+export function keyFileExposure(env: NodeJS.ProcessEnv): string | undefined {
+  if (process.platform === 'win32') return undefined;
+  const path = configPath(env);
+  const dir = dirname(path);
+  let fileMode: number;
+  let dirMode: number;
+  try {
+    fileMode = statSync(path).mode;
+    dirMode = statSync(dir).mode;
+  } catch {
+    return undefined;
+  }
+  const mode = (value: number) => (value & 0o7777).toString(8).padStart(4, '0');
+  if (fileMode & 0o066) {
+    const can = fileMode & 0o022 ? 'change' : 'read';
+    return `${path} holds the API key and other users can ${can} it (mode ${mode(fileMode)}); run \`chmod 600 ${path}\``;
+  }
+  // A sticky folder (/tmp) lets no one replace another's file.
+  if (dirMode & 0o022 && !(dirMode & 0o1000)) return `other users can replace ${path}, the file of the API key: its folder is writable by them (mode ${mode(dirMode)}); run \`chmod 700 ${dir}\``;
   return undefined;
 }
 

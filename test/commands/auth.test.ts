@@ -1,6 +1,6 @@
 // crm auth, profiles and config, in-process: the key stored with conf (mode 0600), verified before
 // it is saved. The workspace's transport answers whatever base URL a profile names.
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -239,6 +239,33 @@ describe('config', () => {
     write('');
     const empty = await crm(['profiles', 'list', '--json'], { env: home });
     expect([empty.code, json(empty)]).toEqual([0, [{ name: 'sandbox', active: true, base_url: 'sandbox (local)', key: 'local' }]]);
+  });
+
+  it('warns, once, when the stored key it sends is in a file other users can read or change (as ssh does), and not for CRM_API_KEY', async () => {
+    const home = await loggedIn();
+    const path = configFile(home);
+    const dir = join(home.XDG_CONFIG_HOME!, 'crm');
+    const warnings = async (env: NodeJS.ProcessEnv = home) => {
+      const result = await crm(['contacts', 'list', '--limit', '1', '-q'], { env });
+      expect(result.code).toBe(0);
+      return result.stderr.split('\n').filter((line) => line.startsWith('crm: warning:'));
+    };
+    expect(await warnings()).toEqual([]);
+    chmodSync(path, 0o644);
+    expect(await warnings()).toEqual([`crm: warning: ${path} holds the API key and other users can read it (mode 0644); run \`chmod 600 ${path}\``]);
+    expect(await warnings({ ...home, CRM_API_KEY: server.apiKey })).toEqual([]);
+    chmodSync(path, 0o666);
+    expect(await warnings()).toEqual([`crm: warning: ${path} holds the API key and other users can change it (mode 0666); run \`chmod 600 ${path}\``]);
+    chmodSync(path, 0o600);
+    chmodSync(dir, 0o777);
+    expect(await warnings()).toEqual([`crm: warning: other users can replace ${path}, the file of the API key: its folder is writable by them (mode 0777); run \`chmod 700 ${dir}\``]);
+    chmodSync(dir, 0o1777);
+    expect(await warnings()).toEqual([]);
+    // crm's own writes make both owner-only again.
+    chmodSync(path, 0o644);
+    chmodSync(dir, 0o777);
+    expect((await crm(['config', 'set', 'output', 'json'], { env: home })).code).toBe(0);
+    expect(await warnings()).toEqual([]);
   });
 
   it('refuses prototype names as profile names, and the config directory is owner-only', async () => {

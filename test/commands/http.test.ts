@@ -20,8 +20,9 @@ describe('exit codes', () => {
 
   it("3: a rejected key of the profile, with a hint to check it or log in again", async () => {
     const home = mkdtempSync(join(tmpdir(), 'crm-home-'));
-    mkdirSync(join(home, '.config', 'crm'), { recursive: true });
-    writeFileSync(join(home, '.config', 'crm', 'config.json'), JSON.stringify({ active_profile: 'default', profiles: { default: { base_url: BASE_URL, api_key: 'sbx_test_revoked' } } }));
+    // Owner-only, as crm writes it (a file others can read is warned about).
+    mkdirSync(join(home, '.config', 'crm'), { recursive: true, mode: 0o700 });
+    writeFileSync(join(home, '.config', 'crm', 'config.json'), JSON.stringify({ active_profile: 'default', profiles: { default: { base_url: BASE_URL, api_key: 'sbx_test_revoked' } } }), { mode: 0o600 });
     const result = await run(['contacts', 'list'], { ws, env: homeEnv(home) });
     expect(result.code).toBe(3);
     expect(result.stderr).toBe('crm: Invalid or revoked API key\nhint: check the key with `crm auth status`, or run `crm auth login`\n');

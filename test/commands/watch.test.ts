@@ -327,9 +327,10 @@ describe('crm watch: its state file', () => {
 
   it('a state file of another profile is refused, though both profiles have one base URL (workspaces of one service): it was taken as its own', async () => {
     const home = mkdtempSync(join(tmpdir(), 'crm-home-'));
-    mkdirSync(join(home, '.config', 'crm'), { recursive: true });
+    mkdirSync(join(home, '.config', 'crm'), { recursive: true, mode: 0o700 });
     const profiles = { acme: { base_url: BASE_URL, api_key: ws.apiKey }, globex: { base_url: BASE_URL, api_key: ws.apiKey } };
-    writeFileSync(join(home, '.config', 'crm', 'config.json'), JSON.stringify({ active_profile: 'acme', profiles }));
+    // Owner-only, as crm writes it (a key file others can read is warned about).
+    writeFileSync(join(home, '.config', 'crm', 'config.json'), JSON.stringify({ active_profile: 'acme', profiles }), { mode: 0o600 });
     const env = homeEnv(home);
     const state = stateFile();
     expect((await watch(['contacts', '--once', '--state', state], { env })).code).toBe(0);
