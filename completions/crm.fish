@@ -920,8 +920,8 @@ complete -c crm -n '__crm_argument \'profiles remove\' 0' -a '(__crm_dynamic pro
 complete -c crm -n '__crm_at \'config\'' -a get -d 'Print one setting of the active profile'
 complete -c crm -n '__crm_at \'config\'' -a set -d 'Change one setting of the active profile'
 complete -c crm -n '__crm_at \'config\'' -a unset -d 'Remove one setting of the active profile (back to the default)'
-complete -c crm -n '__crm_at \'config\'' -a list -d 'Print every setting of the active profile'
-complete -c crm -n '__crm_at \'config\'' -a ls -d 'Print every setting of the active profile'
+complete -c crm -n '__crm_at \'config\'' -a list -d 'Print every setting of the active profile: the value in effect and where it came from'
+complete -c crm -n '__crm_at \'config\'' -a ls -d 'Print every setting of the active profile: the value in effect and where it came from'
 complete -c crm -n '__crm_at \'config\'' -s h -l help -d 'show help'
 
 # crm config get

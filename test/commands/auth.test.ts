@@ -170,11 +170,28 @@ describe('config', () => {
     const key = await crm(['config', 'get', 'api_key'], { env: home });
     expect(key.stdout).toBe(`****${server.apiKey.slice(-4)}\n`);
     const listed = await crm(['config', 'list', '--json'], { env: home });
-    expect(json(listed).map((row: { key: string; value: unknown }) => [row.key, row.value])).toEqual([
-      ['base_url', server.url],
-      ['output', 'json'],
-      ['timeout', 12],
-      ['api_key', `****${server.apiKey.slice(-4)}`],
+    const rows = (result: Awaited<ReturnType<typeof crm>>) => json(result).map((row: { key: string; value: unknown; source: string }) => [row.key, row.value, row.source]);
+    expect(rows(listed)).toEqual([
+      ['base_url', server.url, 'profile'],
+      ['output', 'json', 'profile'],
+      ['timeout', 12, 'profile'],
+      ['api_key', `****${server.apiKey.slice(-4)}`, 'profile'],
+    ]);
+    // What overrides the profile is shown with where it came from; the key masked whatever its source.
+    const otherKey = 'sbx_test_from_the_environment_0042';
+    const overridden = await crm(['config', 'list', '--json', '--base-url', 'https://crm.example.com', '--timeout', '5'], { env: { ...home, CRM_OUTPUT: 'csv', CRM_API_KEY: otherKey } });
+    expect(rows(overridden)).toEqual([
+      ['base_url', 'https://crm.example.com', 'flag'],
+      ['output', 'csv', 'env'],
+      ['timeout', '5', 'flag'],
+      ['api_key', '****0042', 'env'],
+    ]);
+    expect(overridden.stdout + overridden.stderr).not.toContain(otherKey);
+    expect(rows(await crm(['config', 'list', '--json'], { env: freshHome() }))).toEqual([
+      ['base_url', null, 'default'],
+      ['output', null, 'default'],
+      ['timeout', null, 'default'],
+      ['api_key', null, 'default'],
     ]);
     // The output setting now applies: a list prints JSON into the pipe.
     const list = await crm(['contacts', 'list', '--limit', '1'], { env: home });

@@ -1,6 +1,7 @@
 // The settings of a profile that crm config reads and changes: how each is checked and shown.
 
 import type { Context } from '../../cli/context.js';
+import type { GlobalOptions } from '../../cli/settings.js';
 import { usageError } from '../../cli/errors.js';
 import { parseChoice, parseTimeout } from '../../cli/input.js';
 import { FORMATS } from '../../cli/printer.js';
@@ -13,6 +14,9 @@ import type { SETTING_NAMES } from '../../registry/local.js';
 
 interface Setting {
   description: string;
+  /** What overrides the profile's value for a command: its flag (not `config list`'s own output flags), its variable. */
+  flag?: (options: GlobalOptions) => string | undefined;
+  env?: string;
   /** Checks and normalises a value for `config set`; absent for read-only settings. */
   parse?: (value: string) => Profile[keyof Profile];
   show?: (value: unknown) => unknown;
@@ -20,13 +24,14 @@ interface Setting {
 
 /** One entry for each of the registry's SETTING_NAMES. */
 export const SETTINGS: Record<(typeof SETTING_NAMES)[number], Setting> = {
-  base_url: { description: 'the workspace base URL', parse: normalizeBaseUrl },
-  output: { description: 'default output format', parse: (value) => parseChoice(value, FORMATS, 'output') },
+  base_url: { description: 'the workspace base URL', parse: normalizeBaseUrl, flag: (options) => options.baseUrl, env: 'CRM_BASE_URL' },
+  output: { description: 'default output format', parse: (value) => parseChoice(value, FORMATS, 'output'), env: 'CRM_OUTPUT' },
   timeout: {
     description: 'per-request timeout in seconds',
     parse: (value) => parseTimeout(value, 'timeout'),
+    flag: (options) => options.timeout,
   },
-  api_key: { description: 'the API key (set it with `crm auth login`)', show: (value) => (typeof value === 'string' ? maskKey(value) : value) },
+  api_key: { description: 'the API key (set it with `crm auth login`)', show: (value) => (typeof value === 'string' ? maskKey(value) : value), env: 'CRM_API_KEY' },
 };
 
 export function settingOf(key: string): [keyof Profile, Setting] {
@@ -36,6 +41,19 @@ export function settingOf(key: string): [keyof Profile, Setting] {
 
 export function profileName(ctx: Context): string {
   return activeProfileName({ profile: ctx.options.profile }, ctx.env, ctx.config());
+}
+
+/**
+ * The value a command given these flags and this environment uses, and where it came from: `flag`,
+ * `env`, `profile`, or `default` (none of them: crm's default).
+ */
+export function inEffect(ctx: Context, key: keyof Profile, stored: Profile[keyof Profile] | undefined): { value: unknown; source: 'flag' | 'env' | 'profile' | 'default' } {
+  const setting = SETTINGS[key];
+  const flag = setting.flag?.(ctx.options);
+  if (flag !== undefined && flag !== '') return { value: shown(key, flag), source: 'flag' };
+  const env = setting.env && ctx.env[setting.env];
+  if (env) return { value: shown(key, env), source: 'env' };
+  return stored === undefined ? { value: null, source: 'default' } : { value: shown(key, stored), source: 'profile' };
 }
 
 /** A setting's value as it may be shown (the key masked). */

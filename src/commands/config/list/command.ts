@@ -1,4 +1,4 @@
-// crm config list: every setting of the active profile, the key masked.
+// crm config list: every setting of the active profile, the key masked, and where each came from.
 
 import { example as ex } from '../../../registry/types.js';
 import { defineCommand } from '../../command.js';
@@ -7,7 +7,7 @@ export default defineCommand(
   {
     command: ['config', 'list'],
     aliases: ['ls'],
-    summary: 'Print every setting of the active profile',
+    summary: 'Print every setting of the active profile: the value in effect and where it came from',
     ignoresOutputSetting: true,
     examples: [ex('crm config list', 'every setting, the key masked')],
   },
