@@ -170,13 +170,21 @@ export async function updateConfig(env: NodeJS.ProcessEnv, change: (data: Config
   } catch (error) {
     throw new ConfigError(cannotUseFile('create', `the configuration's directory ${dir}`, error), 'set CRM_CONFIG_DIR to a directory crm can write');
   }
-  return withLock(configPath(env), () => {
-    const store = new Conf<ConfigData>({ projectName: 'crm', cwd: dir, configName: 'config', configFileMode: 0o600 });
-    const data = readConfig(env);
-    change(data);
-    store.store = data;
-    // A file created earlier with a wider mode is narrowed too.
-    chmodSync(store.path, 0o600);
-    return data;
-  });
+  const path = configPath(env);
+  try {
+    return withLock(path, () => {
+      const store = new Conf<ConfigData>({ projectName: 'crm', cwd: dir, configName: 'config', configFileMode: 0o600 });
+      const data = readConfig(env);
+      change(data);
+      store.store = data;
+      // A file created earlier with a wider mode is narrowed too.
+      chmodSync(store.path, 0o600);
+      return data;
+    });
+  } catch (error) {
+    // The folder is there but its files cannot be written (a read-only disk, another user's folder, a
+    // full disk): said as every file crm cannot use is, never Node's own words, and nothing claimed saved.
+    if (error instanceof ConfigError || typeof (error as NodeJS.ErrnoException).code !== 'string') throw error;
+    throw new ConfigError(cannotUseFile('write', `the configuration ${path}`, error), 'nothing was saved; set CRM_CONFIG_DIR to a directory crm can write');
+  }
 }

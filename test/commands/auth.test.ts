@@ -1,6 +1,6 @@
 // crm auth, profiles and config, in-process: the key stored with conf (mode 0600), verified before
 // it is saved. The workspace's transport answers whatever base URL a profile names.
-import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -36,6 +36,14 @@ describe('auth login', () => {
     const list = await crm(['contacts', 'list', '--limit', '1', '-q'], { env: home });
     expect(list.code).toBe(0);
     expect(list.stdout).toMatch(/^con_/);
+  });
+
+  // sysfs: a folder that exists, in which no one (root included) can create a file.
+  it.skipIf(process.platform !== 'linux' || !existsSync('/sys/kernel'))('a configuration folder crm cannot write in: one line naming the file and why, nothing claimed, exit 1 (not Node\'s "EACCES: ... open config.json.lock")', async () => {
+    const home = { ...freshHome(), CRM_CONFIG_DIR: '/sys/kernel' };
+    const result = await crm(['auth', 'login', '--base-url', server.url, '--with-key'], { env: home, input: `${server.apiKey}\n`, tty: { stderr: true } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^crm: cannot write the configuration \/sys\/kernel\/config\.json: (permission denied|read-only file system|operation not permitted)\nhint: nothing was saved; set CRM_CONFIG_DIR to a directory crm can write\n$/);
   });
 
   it('does not save a rejected key and exits 3', async () => {
