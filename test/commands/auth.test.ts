@@ -162,8 +162,11 @@ describe('profiles', () => {
     const unknown = await crm(['profiles', 'use', 'nope'], { env: home });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr.split('\n')[0]).toBe('crm: unknown profile "nope"');
-    expect((await crm(['profiles', 'remove', 'work'], { env: home })).code).toBe(0);
+    // The active profile removed: it says which one commands use now.
+    const removed = await crm(['profiles', 'remove', 'work'], { env: home, tty: { stderr: true } });
+    expect([removed.code, removed.stderr]).toEqual([0, '✓ Removed profile work; the active profile is now sandbox (`crm profiles use NAME` picks another)\n']);
     expect(readConfig(home)).toEqual({ profiles: { home: { base_url: server.url, api_key: server.apiKey } } });
+    expect((await crm(['profiles', 'remove', 'home'], { env: home, tty: { stderr: true } })).stderr).toBe('✓ Removed profile home\n');
     expect((await crm(['profiles', 'rm', 'sandbox'], { env: home })).code).toBe(2);
   });
 });

@@ -456,7 +456,7 @@ describe('leaving a workspace offers to forget its replica', () => {
     await crm(['auth', 'login', '--profile', 'staging', '--base-url', BASE_URL, '--with-key'], { stdin: ws.apiKey });
     expect((await crm(['sync', 'stages'])).code).toBe(0);
     const removed = await crm(['profiles', 'remove', 'staging', '--json']);
-    expect(json(removed)).toEqual({ profile: 'staging', removed: true, replica_deleted: false });
+    expect(json(removed)).toEqual({ profile: 'staging', removed: true, active_profile: 'sandbox', replica_deleted: false });
     const path = replica.replace(/sandbox\.db$/, 'staging.db');
     expect(removed.stderr).toContain(`Kept the local replica of profile "staging" (${path}`);
     const forgotten = await crm(['sync', '--forget', '--profile', 'staging', '--json']);

@@ -2,6 +2,7 @@
 
 import { usageError } from '../../../cli/errors.js';
 import { done } from '../../../cli/result.js';
+import { activeProfileName } from '../../../config/resolve.js';
 import { SANDBOX_PROFILE, checkProfileName, profileOf, updateConfig } from '../../../config/store.js';
 
 import type { Handler } from '../../command.js';
@@ -13,10 +14,15 @@ export const run: Handler<Spec> = async (ctx, { args }) => {
   if (name === SANDBOX_PROFILE) throw usageError('the sandbox profile is built in; use `crm sandbox reset` to clear its data');
   if (!profileOf(ctx.config(), name)) throw usageError(`unknown profile "${name}"`);
   if (ctx.dryRun) return done(`Dry run: profile ${name} was not removed`);
-  await updateConfig(ctx.env, (data) => {
+  let wasActive = false;
+  const after = await updateConfig(ctx.env, (data) => {
     delete data.profiles[name];
-    if (data.active_profile === name) delete data.active_profile;
+    wasActive = data.active_profile === name;
+    if (wasActive) delete data.active_profile;
   });
+  // Commands go on without a word to another workspace (default, or the sandbox): say which.
+  const next = wasActive ? activeProfileName({}, {}, after) : undefined;
   const replicaDeleted = await offerToForgetReplica(ctx, name);
-  return done(`✓ Removed profile ${name}`, { profile: name, removed: true, ...(replicaDeleted === undefined ? {} : { replica_deleted: replicaDeleted }) });
+  const message = next ? `✓ Removed profile ${name}; the active profile is now ${next} (\`crm profiles use NAME\` picks another)` : `✓ Removed profile ${name}`;
+  return done(message, { profile: name, removed: true, ...(next ? { active_profile: next } : {}), ...(replicaDeleted === undefined ? {} : { replica_deleted: replicaDeleted }) });
 };
