@@ -134,6 +134,10 @@ export class Context {
     return this.settings.timeoutMs();
   }
 
+  checkWorkspaceFlags(): void {
+    this.settings.checkWorkspaceFlags();
+  }
+
   // ---- output and people ---------------------------------------------------------------------------
 
   /**

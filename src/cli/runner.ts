@@ -32,10 +32,11 @@ export async function runAction(init: ContextInit, body: CommandBody, settings: 
   ctx.ownsProcess = settings.track !== undefined;
   const stopTracking = settings.track?.((end, again) => endEarly(end, ctx, again)) ?? (() => {});
   try {
-    // Every global check before the first request: format, fields, --jq's expression, timeout.
+    // Every global check before the first request: format, fields, --jq's expression, timeout, an empty --profile or --base-url.
     ctx.output({ ignoreProfileSetting: settings.ignoreProfileOutput, defaultFormat: settings.defaultFormat, pipeFormat: settings.pipeFormat });
     await ctx.loadJq();
     void ctx.timeoutMs();
+    ctx.checkWorkspaceFlags();
     const result = await body(ctx);
     // A streamed list (--all, export) sends its requests as it is read: read it to plan them.
     if (ctx.dryRun && result.kind === 'list' && !Array.isArray(result.items)) for await (const _ of result.items);

@@ -142,6 +142,16 @@ export class Settings {
     }
   }
 
+  /**
+   * --profile '' and --base-url '' (an unset variable in a script: crm --profile "$P") were read as
+   * not given, and the command went to the active profile's workspace: refused, as -o '' is.
+   */
+  checkWorkspaceFlags(): void {
+    for (const [flag, value] of [['--profile', this.options.profile], ['--base-url', this.options.baseUrl]] as const) {
+      if (value !== undefined && !value.trim()) throw usageError(`${flag} is empty`, `leave ${flag} out to use the active profile (\`crm auth status\` says which)`);
+    }
+  }
+
   /** --timeout, else the profile's, else the default; checked (exit 2 when out of bounds). */
   timeoutMs(): number {
     const flag = this.options.timeout;

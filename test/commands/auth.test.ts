@@ -128,6 +128,17 @@ describe('auth status and logout', () => {
     expect(await sources([], { CRM_PROFILE: 'sandbox' })).toEqual(['sandbox', 'env', 'sandbox', 'sandbox']);
   });
 
+  it('an empty --profile or --base-url (crm --profile "$UNSET") is exit 2, nothing sent, nothing saved: it went to the active profile', async () => {
+    const home = await loggedIn('work');
+    const before = server.requests().length;
+    for (const args of [['--profile', '', 'contacts', 'list'], ['--base-url', ' ', 'contacts', 'list'], ['auth', 'login', '--profile', '', '--with-key'], ['--profile=', 'profiles', 'list']]) {
+      const result = await crm(args, { env: home, input: 'sbx_test_other_key_0000000\n' });
+      expect([result.code, result.stderr.split('\n')[0]]).toEqual([2, `crm: ${args.find((arg) => arg.startsWith('--'))!.replace('=', '')} is empty`]);
+    }
+    expect(server.requests()).toHaveLength(before);
+    expect(readConfig(home).profiles.work.api_key).toBe(server.apiKey);
+  });
+
   it('status of a key that stopped working exits 3', async () => {
     const home = await loggedIn();
     const result = await crm(['auth', 'status', '--json'], { env: { ...home, CRM_API_KEY: 'sbx_test_revoked_key_000' } });
