@@ -4,29 +4,38 @@
 // CRM_DATA_DIR override both.
 
 import { homedir, userInfo } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 
 /** An empty HOME would make every path relative to the working directory. */
 function home(): string {
   return homedir() || userInfo().homedir;
 }
 
+/**
+ * An XDG_*_HOME variable, if it is an absolute path: the XDG spec says a relative one is invalid
+ * and to be ignored (crm wrote config.json, key and all, under the working directory).
+ */
+function xdg(env: NodeJS.ProcessEnv, name: 'XDG_CONFIG_HOME' | 'XDG_DATA_HOME' | 'XDG_CACHE_HOME'): string | undefined {
+  const value = env[name];
+  return value && isAbsolute(value) ? value : undefined;
+}
+
 export function configDir(env: NodeJS.ProcessEnv): string {
   if (env.CRM_CONFIG_DIR) return env.CRM_CONFIG_DIR;
   if (process.platform === 'win32') return join(env.APPDATA || join(home(), 'AppData', 'Roaming'), 'crm');
-  return join(env.XDG_CONFIG_HOME || join(home(), '.config'), 'crm');
+  return join(xdg(env, 'XDG_CONFIG_HOME') ?? join(home(), '.config'), 'crm');
 }
 
 function dataDir(env: NodeJS.ProcessEnv): string {
   if (env.CRM_DATA_DIR) return env.CRM_DATA_DIR;
   if (process.platform === 'win32') return join(env.LOCALAPPDATA || join(home(), 'AppData', 'Local'), 'crm');
-  return join(env.XDG_DATA_HOME || join(home(), '.local', 'share'), 'crm');
+  return join(xdg(env, 'XDG_DATA_HOME') ?? join(home(), '.local', 'share'), 'crm');
 }
 
 /** Caches that can be thrown away (shell completion's stages and sequences). */
 export function cacheDir(env: NodeJS.ProcessEnv): string {
   if (process.platform === 'win32') return join(env.LOCALAPPDATA || join(home(), 'AppData', 'Local'), 'crm', 'cache');
-  return join(env.XDG_CACHE_HOME || join(home(), '.cache'), 'crm');
+  return join(xdg(env, 'XDG_CACHE_HOME') ?? join(home(), '.cache'), 'crm');
 }
 
 /** The embedded sandbox's database. */

@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } f
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sandboxPath as defaultSandboxPath } from '../../src/config/paths.js';
+import { cacheDir, sandboxPath as defaultSandboxPath } from '../../src/config/paths.js';
+import { configPath } from '../../src/config/store.js';
 import { openSandbox, resetSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { homeEnv, run } from '../helpers/inprocess.js';
 
@@ -181,6 +182,11 @@ describe('sandboxPath', () => {
     expect(defaultSandboxPath({ CRM_DATA_DIR: '/data/crm', XDG_DATA_HOME: '/xdg' })).toBe(join('/data/crm', 'sandbox.db'));
     expect(defaultSandboxPath({ XDG_DATA_HOME: '/xdg' })).toBe(join('/xdg', 'crm', 'sandbox.db'));
     expect(defaultSandboxPath({ CRM_DATA_DIR: '', XDG_DATA_HOME: '' })).toBe(defaultSandboxPath({}));
+    // A relative XDG path is invalid (the XDG spec): ignored, never a folder under the working directory.
+    expect(defaultSandboxPath({ XDG_DATA_HOME: 'xdg' })).toBe(defaultSandboxPath({}));
+    expect(configPath({ XDG_CONFIG_HOME: 'xdg' })).toBe(configPath({}));
+    expect(configPath({ XDG_CONFIG_HOME: '/xdg' })).toBe(join('/xdg', 'crm', 'config.json'));
+    expect(cacheDir({ XDG_CACHE_HOME: './xdg' })).toBe(cacheDir({}));
     const expected = {
       darwin: join(homedir(), 'Library', 'Application Support', 'crm', 'sandbox.db'),
       win32: join(homedir(), 'AppData', 'Local', 'crm', 'sandbox.db'),
