@@ -13,8 +13,12 @@ export interface LockHolder {
 
 type LockAttempt = { acquired: true; release(): void } | { acquired: false; holder: LockHolder };
 
-/** A lock file whose holder cannot be named (cut short while written) is stale after this long. */
-const UNNAMED_STALE_MS = 30_000;
+/**
+ * A lock file that names no holder is stale after this long. crm links its lock into place whole
+ * (tryLock), so only an older crm killed between creating its lock and writing its pid leaves one:
+ * a writer names itself within microseconds of creating the file.
+ */
+const UNNAMED_STALE_MS = 2_000;
 /**
  * The locks this process holds. A lock naming this process's pid that is not among them was left by
  * an earlier process given the same pid: in a container, a crm killed (out of memory, say) and
@@ -27,7 +31,7 @@ export function tryLock(path: string): LockAttempt {
   const mine = `${process.pid} ${hostname()}\n`;
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
-      writeFileSync(path, mine, { flag: 'wx', mode: 0o600 });
+      createWhole(path, mine);
       held.add(resolve(path));
       return {
         acquired: true,
@@ -44,6 +48,27 @@ export function tryLock(path: string): LockAttempt {
     if (holder) takeAside(path);
   }
   return { acquired: false, holder: readHolder(path) ?? {} };
+}
+
+/**
+ * Creates PATH holding TEXT, or fails with EEXIST when it exists. The text is written to a file of
+ * this process's first and linked into place, so that the lock never exists empty: one created
+ * with O_EXCL and then written is empty for a moment, and a crm killed in it (SIGKILL, out of
+ * memory) left a lock naming no one, which every crm after it waited on and failed. A file system
+ * without hard links gets the O_EXCL write.
+ */
+function createWhole(path: string, text: string): void {
+  const whole = `${path}.${process.pid}.new`;
+  writeFileSync(whole, text, { mode: 0o600 });
+  try {
+    linkSync(whole, path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' || (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS')) throw error;
+    writeFileSync(path, text, { flag: 'wx', mode: 0o600 });
+  } finally {
+    rmSync(whole, { force: true });
+  }
 }
 
 /** Who holds the lock at PATH, if a live process does (a dry run looks without taking it). */

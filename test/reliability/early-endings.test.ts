@@ -3,7 +3,7 @@
 // a long walk, it exits 130 at once with nothing half-written; config files stay whole whenever a crm
 // writing them is interrupted or killed. And a stdout that cannot be written: one line, exit 1.
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CRM_BIN, crm, freshHome } from '../helpers/crm.js';
@@ -250,6 +250,34 @@ describe('config files are never half-written', () => {
     // Taken over at once: a lock that was not would make crm wait for it, give up and fail.
     const result = await run(['config', 'set', 'output', 'json'], { env: home });
     expect(result.code).toBe(0);
+    expect(readdirSync(configDir)).toEqual(['config.json']);
+    rmSync(home.HOME!, { recursive: true, force: true });
+  });
+});
+
+describe('a lock that names no holder', () => {
+  it('an empty lock (a crm killed between creating its lock and writing its pid) 3 s old is taken over at once: it made every config write wait 10 s and fail for 30 s', async () => {
+    const home = freshHome();
+    const configDir = join(home.XDG_CONFIG_HOME!, 'crm');
+    mkdirSync(configDir, { recursive: true });
+    const lock = join(configDir, 'config.json.lock');
+    writeFileSync(lock, '');
+    const threeSecondsAgo = new Date(Date.now() - 3_000);
+    utimesSync(lock, threeSecondsAgo, threeSecondsAgo);
+    const started = Date.now();
+    const result = await run(['config', 'set', 'output', 'json'], { env: home });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    // The wait for a live holder is 10 s: this one was not waited on.
+    expect(Date.now() - started).toBeLessThan(9_000);
+    expect(readdirSync(configDir)).toEqual(['config.json']);
+    rmSync(home.HOME!, { recursive: true, force: true });
+  });
+
+  it('crm never leaves its lock empty: it is linked into place whole, and no file of its making stays', async () => {
+    const home = freshHome();
+    const configDir = join(home.XDG_CONFIG_HOME!, 'crm');
+    for (let round = 0; round < 3; round++) expect((await run(['config', 'set', 'timeout', String(round + 5)], { env: home })).code).toBe(0);
     expect(readdirSync(configDir)).toEqual(['config.json']);
     rmSync(home.HOME!, { recursive: true, force: true });
   });
