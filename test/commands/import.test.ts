@@ -350,6 +350,36 @@ describe('contacts import: sending', () => {
     expect(withEmail(email)).toHaveLength(1);
   });
 
+  it('a journal whose last line a crash cut short: --resume writes after it on a line of its own, so a second crash loses no mark (no row posted twice)', async () => {
+    const tag = unique();
+    const emails = [1, 2, 3].map((n) => `cut${n}-${tag}@example.com`);
+    const file = inputFile('cut.csv', `name,email\n${emails.map((email, index) => `Cut ${index},${email}`).join('\n')}\n`);
+    const checkpoint = `${file}.crm-checkpoint`;
+    // A first run killed while it wrote its first mark: its header, and the mark cut short (nothing was sent).
+    let header: string | undefined;
+    const killedAtFirstPost: Transport = async (request) => {
+      if (request.method === 'POST') header ??= readFileSync(checkpoint, 'utf8').split('\n')[0];
+      return { status: 422, headers: { 'content-type': 'application/json' }, body: '{"data":null,"error":"refused"}' };
+    };
+    expect((await run(['contacts', 'import', file, '--concurrency', '1'], { ws: { ...ws, transport: killedAtFirstPost } as Workspace })).code).toBe(7);
+    writeFileSync(checkpoint, `${header}\n{"sent_thr`);
+    // The resumed run's journal when its first POST is answered: what a second SIGKILL there leaves.
+    let journal: string | undefined;
+    const killedAfterPost: Transport = async (request) => {
+      const response = await ws.transport(request);
+      if (request.method === 'POST') journal ??= readFileSync(checkpoint, 'utf8');
+      return response;
+    };
+    expect((await run(['contacts', 'import', file, '--resume', '--concurrency', '1'], { ws: { ...ws, transport: killedAfterPost } as Workspace })).code).toBe(0);
+    writeFileSync(checkpoint, journal!);
+    ws.log.length = 0;
+    const resumed = await run(['contacts', 'import', file, '--resume', '-o', 'ndjson'], { ws });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(ws.requests(/^POST/)).toEqual([]);
+    expect(rowsOf(resumed.stdout).map((row) => row.result)).toEqual(['created', 'created', 'created']);
+    for (const email of emails) expect(withEmail(email)).toHaveLength(1);
+  });
+
   it('--upsert updates the contact that has the email, also one an earlier row of the file created', async () => {
     const tag = unique();
     const existing = ws.api('POST', '/contacts', { name: 'Old Name', email: `up-${tag}@example.com` }).data.id;
@@ -506,6 +536,31 @@ describe('contacts import: one checkpoint, one import', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`crm: ${file}.crm-checkpoint holds the progress of an import into http://127.0.0.1:9/api/v1, not http://127.0.0.1:8/api/v1\n`);
     expect(ws.requests()).toEqual([]);
+  });
+
+  it('a journal damaged before its last line is refused (exit 2) naming the line, before anything is sent', async () => {
+    const file = await halfDone('damaged.csv');
+    const checkpoint = `${file}.crm-checkpoint`;
+    const lines = readFileSync(checkpoint, 'utf8').split('\n');
+    lines.splice(1, 0, '{"sent_through":2');
+    writeFileSync(checkpoint, lines.join('\n'));
+    const result = await run(['contacts', 'import', file, '--resume'], { ws });
+    expect(result.code).toBe(2);
+    expect(result.stderr.split('\n')[0]).toBe(`crm: ${checkpoint} is damaged: line 2 is not what crm wrote`);
+    expect(ws.requests()).toEqual([]);
+  });
+
+  it('--resume with another profile of the same base URL (another workspace) is refused (exit 2) before anything is sent', async () => {
+    const file = await halfDone('other-profile.csv');
+    const home = homeEnv(mkdtempSync(join(tmpdir(), 'crm-home-')));
+    expect((await run(['auth', 'login', '--base-url', BASE_URL, '--with-key', '--profile', 'staging'], { ws, env: home, stdin: `${ws.apiKey}\n` })).code).toBe(0);
+    ws.log.length = 0;
+    const result = await run(['contacts', 'import', file, '--resume', '--profile', 'staging'], { ws, env: home });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`crm: ${file}.crm-checkpoint holds the progress of an import with profile "sandbox", not "staging"\n`);
+    expect(ws.requests()).toEqual([]);
+    // The profile of the first run resumes.
+    expect((await run(['contacts', 'import', file, '--resume'], { ws })).code).toBe(0);
   });
 
   it('--resume of another file with the same --checkpoint is refused (exit 2); so is other data on stdin', async () => {

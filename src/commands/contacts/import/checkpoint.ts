@@ -3,7 +3,8 @@
 //
 // - It is locked (PATH.lock, naming the process) from before the first request to the end: two
 //   imports on one checkpoint would both send the rows neither has journaled yet.
-// - Its first line names the workspace and the input, so that --resume refuses another of either.
+// - Its first line names the workspace (base URL and profile) and the input, so that --resume refuses
+//   another of either.
 // - Before a row is sent, a mark that rows up to some line ahead may have been sent is on disk
 //   (written once for the next MARK_AHEAD rows, not once a row: one write instead of fifty).
 // - Outcomes (created with the id, updated, failed) are written in batches: with the next mark,
@@ -17,7 +18,7 @@
 // answer and a failed row sent again with no outcome written are first looked up by email: the
 // service may have created them.
 
-import { closeSync, existsSync, openSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
 import { CliError, ExitCode, usageError } from '../../../cli/errors.js';
 import { checkWritable } from '../../../cli/input.js';
 import { describeHolder, lockHolder, tryLock, type LockHolder } from '../../../config/lock.js';
@@ -44,6 +45,11 @@ export interface RowEntry {
 interface ImportIdentity {
   /** The workspace's base URL (the local sandbox: its database). */
   workspace: string;
+  /**
+   * The profile: two workspaces of one service share the base URL and differ by key, and a profile
+   * is one (its key may be replaced, after it expired, and the import still resumed).
+   */
+  profile: string;
   /** The input file's absolute path, or "stdin". */
   input: string;
   /** sha256 of the input's bytes: what identifies stdin (a file may be fixed between runs). */
@@ -76,6 +82,8 @@ export class Checkpoint {
   private timer: NodeJS.Timeout | undefined;
   /** The highest line the marks on disk cover. */
   private marked: number;
+  /** This run has written to the journal: it appends from then on. */
+  private opened = false;
 
   private constructor(
     readonly path: string,
@@ -84,8 +92,8 @@ export class Checkpoint {
     /** Rows up to this line may have been sent by an earlier run (0: none). */
     readonly sentThrough: number,
     private readonly identity: ImportIdentity,
-    /** The journal on disk is this run's to append to (resumed); else the first write starts it. */
-    private appending: boolean,
+    /** Resumed: the bytes of the journal on disk this run appends after (its whole lines); else the first write starts it. */
+    private appendAfter: number | undefined,
     private release: () => void,
   ) {
     this.marked = sentThrough;
@@ -114,12 +122,12 @@ export class Checkpoint {
       if (exists && !options.resume && !isJournal(path)) {
         throw usageError(`${path} is not a checkpoint of crm contacts import`, 'name a file of its own with --checkpoint (an import writes over it)');
       }
-      if (!exists || (options.replace && !options.resume)) return new Checkpoint(path, new Map(), 0, options.identity, false, release);
+      if (!exists || (options.replace && !options.resume)) return new Checkpoint(path, new Map(), 0, options.identity, undefined, release);
       if (!options.resume) {
         throw usageError(`${source} was imported before: ${path} holds the progress of that import`, `finish it with --resume, or delete ${path} to import every row again`);
       }
-      const { entries, sentThrough } = readJournal(path, options.identity);
-      return new Checkpoint(path, entries, sentThrough, options.identity, true, release);
+      const { entries, sentThrough, complete } = readJournal(path, options.identity);
+      return new Checkpoint(path, entries, sentThrough, options.identity, complete, release);
     } catch (error) {
       release();
       throw error;
@@ -171,9 +179,11 @@ export class Checkpoint {
     if (this.pending === '' || this.unwritable) return;
     try {
       if (this.fd === undefined) {
-        this.fd = openSync(this.path, this.appending ? 'a' : 'w', 0o600);
-        if (!this.appending) writeSync(this.fd, `${JSON.stringify({ checkpoint: FORMAT, ...this.identity })}\n`);
-        this.appending = true;
+        const fresh = !this.opened && this.appendAfter === undefined;
+        this.fd = openSync(this.path, fresh ? 'w' : 'a', 0o600);
+        if (fresh) writeSync(this.fd, `${JSON.stringify({ checkpoint: FORMAT, ...this.identity })}\n`);
+        else if (!this.opened) ftruncateSync(this.fd, this.appendAfter!);
+        this.opened = true;
       }
       writeSync(this.fd, this.pending);
       this.pending = '';
@@ -200,8 +210,9 @@ function isJournal(path: string): boolean {
   }
 }
 
-function readJournal(path: string, identity: ImportIdentity): { entries: Map<number, RowEntry>; sentThrough: number } {
-  const lines = readFileSync(path, 'utf8').split('\n');
+function readJournal(path: string, identity: ImportIdentity): { entries: Map<number, RowEntry>; sentThrough: number; complete: number } {
+  const text = readFileSync(path, 'utf8');
+  const lines = text.split('\n');
   let header: unknown;
   try {
     header = JSON.parse(lines[0] ?? '');
@@ -214,12 +225,18 @@ function readJournal(path: string, identity: ImportIdentity): { entries: Map<num
   checkIdentity(path, header, identity);
   const entries = new Map<number, RowEntry>();
   let sentThrough = 0;
-  for (const text of lines.slice(1)) {
+  // Only the last line can be cut short (a crash while it was written: what it said is looked up
+  // again, and nothing it would have covered was sent); the run that resumes writes over it.
+  const last = lines.length - 1;
+  for (const [index, line] of lines.entries()) {
+    if (index === 0) continue;
     let step: unknown;
     try {
-      step = JSON.parse(text);
+      step = JSON.parse(line);
     } catch {
-      continue; // a line cut short by a crash: what it said is looked up again
+      if (index === last) break;
+      // A line lost before the last may be a mark: rows it covered would be sent again unlooked-up.
+      throw usageError(`${path} is damaged: line ${index + 1} is not what crm wrote`, 'start again with --upsert, which looks every row up (and replaces the checkpoint)');
     }
     if (!isObject(step)) continue;
     if (typeof step.sent_through === 'number') sentThrough = Math.max(sentThrough, step.sent_through);
@@ -242,7 +259,9 @@ function readJournal(path: string, identity: ImportIdentity): { entries: Map<num
       scored: previous?.digest === step.digest ? previous.scored : undefined,
     });
   }
-  return { entries, sentThrough };
+  // The bytes of the whole lines: a line cut short is written over, not written after (where it would swallow the next mark).
+  const complete = Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1));
+  return { entries, sentThrough, complete };
 }
 
 /**
@@ -254,6 +273,10 @@ function checkIdentity(path: string, header: Record<string, unknown>, identity: 
   const again = 'resume with the same workspace and input, or start again with a new --checkpoint';
   if (header.workspace !== identity.workspace) {
     throw usageError(`${path} holds the progress of an import into ${String(header.workspace)}, not ${identity.workspace}`, again);
+  }
+  // A checkpoint of an earlier crm names no profile: the base URL is all it can be checked by.
+  if (header.profile !== undefined && header.profile !== identity.profile) {
+    throw usageError(`${path} holds the progress of an import with profile "${String(header.profile)}", not "${identity.profile}"`, again);
   }
   if (header.input !== identity.input) throw usageError(`${path} holds the progress of an import of ${String(header.input)}, not ${identity.input}`, again);
   if (identity.input === 'stdin' && header.digest !== identity.digest) {

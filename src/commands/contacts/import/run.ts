@@ -93,7 +93,7 @@ export const run: Handler<Spec> = async (ctx, { args, options }) => {
           resume,
           // An upsert of a file imported before is the ordinary next step: every row is looked up again.
           replace: Boolean(options.upsert),
-          identity: { workspace: workspaceOf(ctx), input: file === '-' ? 'stdin' : resolve(file), digest: digestOf!(bytes) },
+          identity: { workspace: workspaceOf(ctx), profile: ctx.target().profile, input: file === '-' ? 'stdin' : resolve(file), digest: digestOf!(bytes) },
           dryRun: ctx.dryRun,
         });
   ctx.onClose(() => checkpoint?.close(false));
