@@ -18,14 +18,17 @@ interface DecodedText {
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
-/** Bytes as text; anything but valid UTF-8 (without an encoding named) is a usage error naming the line. */
-export function decodeText(bytes: Buffer, label: string, encoding: TextEncoding = 'utf8'): DecodedText {
-  if (encoding !== 'utf8') return { text: bytes.toString('latin1').replace(/[\x80-\x9f]/g, (char) => C1_AS_WINDOWS_1252.get(char) ?? char), bom: false };
+/**
+ * Bytes as text; anything but valid UTF-8 (without an encoding named) is a usage error naming the
+ * line. ENCODING undefined: the command reads UTF-8 only (it has no --encoding for the hint to name).
+ */
+export function decodeText(bytes: Buffer, label: string, encoding?: TextEncoding): DecodedText {
+  if (encoding !== undefined && encoding !== 'utf8') return { text: bytes.toString('latin1').replace(/[\x80-\x9f]/g, (char) => C1_AS_WINDOWS_1252.get(char) ?? char), bom: false };
   const bom = bytes.subarray(0, 3).equals(BOM);
   if (!isUtf8(bytes)) {
     throw usageError(
       `${label} is not UTF-8 (line ${firstInvalidLine(bytes)})`,
-      'save it as UTF-8, or name its encoding: --encoding cp1252 (a spreadsheet\'s "CSV" saved on Windows) or --encoding latin1',
+      encoding === undefined ? 'save it as UTF-8' : 'save it as UTF-8, or name its encoding: --encoding cp1252 (a spreadsheet\'s "CSV" saved on Windows) or --encoding latin1',
     );
   }
   return { text: bytes.toString('utf8', bom ? 3 : 0), bom };

@@ -518,6 +518,8 @@ describe('bad input: exit 2 naming it, nothing sent', () => {
     ['--concurrency 33, dry run', ['contacts', 'update', '-', '--status', 'lead', '--concurrency', '33', '--dry-run'], `${DEMO.contact}\n`, 'crm: invalid --concurrency "33"'],
     ['--concurrency of a delete', ['tasks', 'delete', 'task_a', 'task_b', '--yes', '--concurrency', 'many'], undefined, 'crm: invalid --concurrency "many"'],
     ['--concurrency of a stage move', ['deals', 'stage', DEMO.deal, 'deal_x', 'proposal', '--concurrency', '0'], undefined, 'crm: invalid --concurrency "0"'],
+    // The hint names no --encoding: contacts import has one, a command that reads ids does not.
+    ['ids that are not UTF-8', ['tasks', 'complete', '-'], Buffer.from('task_a\ntask_\xff\n', 'latin1'), 'crm: the ids (-) (stdin) is not UTF-8 (line 2)\nhint: save it as UTF-8\n'],
   ])('%s', async (_name, argv, stdin, message) => {
     const result = await run(argv, { ws, stdin });
     expect(result.code, result.stderr).toBe(2);
