@@ -7,6 +7,7 @@
 
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { recordCreatedAt, recordId } from '../http/envelope.js';
 import { openDatabase, type Database } from '../sqlite/database.js';
 import { MirrorError } from './errors.js';
 import { replicaSize } from './files.js';
@@ -66,9 +67,11 @@ export class Replica {
   /**
    * Opens the replica to write (a sync), creating it for `workspace`, and brings its tables to this
    * crm's schema (rebuilt from `_record` when the registry's fields changed). A replica of another
-   * workspace is refused; one of a crm that did not record the key is emptied (see migrate).
+   * workspace is refused; one of a crm that did not record the key is emptied (see migrate). A
+   * `replacedKey` (the key the replica holds, proven to read the same workspace as the new one:
+   * ./key.ts) is replaced by the workspace's.
    */
-  static openForSync(path: string, workspace: ReplicaWorkspace): Replica {
+  static openForSync(path: string, workspace: ReplicaWorkspace, { replacedKey }: { replacedKey?: string } = {}): Replica {
     const db = damagedSaid(path, () => openDatabase(path, { ownerOnly: true, busyTimeoutMs: BUSY_TIMEOUT_MS, label: LABEL }));
     const replica = new Replica(db, path);
     try {
@@ -81,7 +84,7 @@ export class Replica {
       // The page cache is SQLite's default size whichever the binding (better-sqlite3's is 16 MiB),
       // so a sync's memory does not grow with the workspace (bench/mirror.mjs: 1,000 against 100,000).
       db.exec(`PRAGMA cache_size = -${CACHE_KIB}`);
-      replica.migrate(workspace);
+      replica.migrate(workspace, replacedKey);
     } catch (error) {
       db.close();
       throw damage(path, error) ?? error;
@@ -129,12 +132,35 @@ export class Replica {
     });
   }
 
+  /**
+   * Up to `count` of the newest records held of the tables whose records the service gives one by
+   * one, with their id and creation time: what a new key must read the same (./key.ts).
+   */
+  newestRecords(count: number): Array<{ table: TableSpec; id: string; createdAt: string }> {
+    const found: Array<{ table: TableSpec; id: string; createdAt: string }> = [];
+    const exists = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?");
+    for (const table of TABLES) {
+      if (found.length >= count) break;
+      if (table.getPath === undefined || !exists.get(table.name)) continue;
+      const rows = this.db
+        .prepare(`SELECT ${RECORD_COLUMN} AS record FROM ${quoteName(table.name)} ORDER BY json_extract(${RECORD_COLUMN}, '$.created_at') DESC LIMIT ?`)
+        .all(count - found.length) as Array<{ record: string }>;
+      for (const { record } of rows) {
+        const parsed: unknown = JSON.parse(record);
+        const id = recordId(parsed);
+        const createdAt = recordCreatedAt(parsed);
+        if (id !== undefined && createdAt !== undefined) found.push({ table, id, createdAt });
+      }
+    }
+    return found;
+  }
+
   /** The file's size in bytes, with its write-ahead log. */
   size(): number {
     return replicaSize(this.path);
   }
 
-  private migrate(workspace: ReplicaWorkspace): void {
+  private migrate(workspace: ReplicaWorkspace, replacedKey: string | undefined): void {
     const schema = replicaSchema();
     this.db.transaction(() => {
       this.db.exec(schema.bookkeeping);
@@ -142,10 +168,12 @@ export class Replica {
       const stored = new Map(meta.map((row) => [row.key, row.value]));
       const held = stored.get('base_url');
       const heldKey = stored.get('workspace_key');
-      if (held !== undefined && (held !== workspace.baseUrl || (heldKey !== undefined && heldKey !== workspace.key))) {
+      const keyReplaced = heldKey !== undefined && heldKey === replacedKey;
+      if (held !== undefined && (held !== workspace.baseUrl || (heldKey !== undefined && heldKey !== workspace.key && !keyReplaced))) {
         throw otherWorkspace(this.path, held, workspace.baseUrl);
       }
       const set = this.db.prepare('INSERT OR REPLACE INTO _meta (key, value) VALUES (?, ?)');
+      if (keyReplaced) set.run('workspace_key', workspace.key);
       // A replica of an older crm, which kept the base URL only: its records may be another
       // workspace's of the same service. It is emptied, and this sync is its first (no change events),
       // under a new id: a crm watch --changes that followed it is told so, not fed the difference.
@@ -173,11 +201,13 @@ export class Replica {
 
 /** The replica holds the records of another workspace than the one the command is for. */
 export function otherWorkspace(path: string, held: string, baseUrl: string): MirrorError {
-  const what = held === baseUrl ? `the records another API key of ${held} reads (another workspace, or this one before its key was replaced)` : `${held}, not ${baseUrl}`;
+  const sameUrl = held === baseUrl;
+  const what = sameUrl ? `the records another API key of ${held} reads (another workspace, or this one before its key was replaced)` : `${held}, not ${baseUrl}`;
+  const others = 'one replica per profile: use a profile for each workspace, or `crm sync --forget` this one first';
   return new MirrorError(`the replica at ${path} holds ${what}`, {
     usage: true,
     code: 'replica_workspace',
-    hint: 'one replica per profile: use a profile for each workspace, or `crm sync --forget` this one first',
+    hint: sameUrl ? `a replaced key: \`crm sync\` keeps the replica once the key reads its records; ${others}` : others,
   });
 }
 

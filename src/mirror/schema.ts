@@ -32,6 +32,8 @@ export interface TableSpec {
   path: string;
   /** The list member of the answer: {"notes": [...], "total": N}. */
   listKey: string;
+  /** The path that reads one record (`/contacts/{id}`), for tables whose records the service gives one by one. */
+  getPath?: string;
   /** Lists read once per record of another table: notes per contact, enrolments per sequence. */
   parent?: string;
   columns: Column[];
@@ -75,10 +77,13 @@ function listEndpoint(name: string): { path: string; listKey: string } {
 /** A resource's own list: a table keyed by id, a column for each field. */
 function own(resource: ResourceName, endpoint: string, options: { newestFirst?: boolean } = {}): TableSpec {
   const spec = RESOURCES[resource];
+  const list = listEndpoint(endpoint);
+  const get = Object.values(ENDPOINTS).find((candidate) => candidate.kind === 'get' && candidate.path === `${list.path}/{id}`);
   return {
     name: spec.plural,
     resource,
-    ...listEndpoint(endpoint),
+    ...list,
+    getPath: get?.path,
     columns: spec.fields.map((field) => column(field, field.name === 'id' ? { key: true } : {})),
     newestFirst: options.newestFirst ?? true,
     byDefault: true,

@@ -385,7 +385,7 @@ describe('crm watch --changes', () => {
 });
 
 describe('a replica is of one workspace: the base URL and the key that reads it', () => {
-  it('another key of the same base URL (another workspace) in the same profile: crm query and crm sync refuse, exit 2, nothing sent', async () => {
+  it('another key of the same base URL (another workspace) in the same profile: crm query refuses with nothing sent; crm sync reads a few held records with it (none there), refuses, and writes nothing', async () => {
     // Staging: another server behind the same base URL, read with a key of its own.
     const staging = await openWorkspace();
     try {
@@ -393,6 +393,8 @@ describe('a replica is of one workspace: the base URL and the key that reads it'
       const only = staging.api('POST', '/contacts', { name: 'Only In Staging', email: `only-staging-${process.pid}@example.com` }).data;
       const stagingWs = { ...staging, apiKey: stagingKey, transport: (request: Parameters<typeof staging.transport>[0]) => staging.transport({ ...request, headers: { ...request.headers, 'X-Service-API-Key': request.headers['X-Service-API-Key'] === stagingKey ? staging.apiKey : 'wrong' } }) };
       const { crm, env } = user();
+      // The newest contacts held, which a sync with another key asks for, are this workspace's own (staging began as a copy of its seed).
+      for (const n of [1, 2, 3]) ws.api('POST', '/contacts', { name: `Only In Production ${n}`, email: `only-production-${n}-${process.pid}@example.com` });
       expect((await crm(['sync', 'contacts'])).code).toBe(0);
       const asStaging = (argv: string[]) => run(argv, { ws: stagingWs, env: { ...env, CRM_API_KEY: stagingKey } });
       // The key reads staging: it is the workspace staging's records come from.
@@ -402,16 +404,68 @@ describe('a replica is of one workspace: the base URL and the key that reads it'
       expect(query.code).toBe(2);
       expect(query.stdout).toBe('');
       expect(query.stderr.split('\n')[0]).toMatch(/^crm: the replica at .*sandbox\.db holds the records another API key of http:\/\/127\.0\.0\.1:9\/api\/v1 reads \(another workspace, or this one before its key was replaced\)$/);
+      expect(query.stderr.split('\n')[1]).toBe('hint: a replaced key: `crm sync` keeps the replica once the key reads its records; one replica per profile: use a profile for each workspace, or `crm sync --forget` this one first');
+      expect(staging.requests()).toEqual([]);
       const synced = await asStaging(['sync', 'contacts']);
       expect(synced.code).toBe(2);
       expect(synced.stderr.split('\n')[0]).toMatch(/^crm: the replica at .* holds the records another API key of /);
-      expect(staging.requests()).toEqual([]);
+      // The proof: the three newest contacts held, asked for by id; staging has none of them.
+      const held = listAll('contacts').slice(0, 3).map((contact) => `GET /api/v1/contacts/${contact.id}`);
+      expect(staging.requests().map((request) => `${request.method} ${request.url}`)).toEqual(held);
       expect(query.stderr + synced.stderr).not.toContain(stagingKey);
       // Its own profile's key still reads it.
       expect((await crm(['query', 'SELECT count(*) AS n FROM contacts'])).code).toBe(0);
     } finally {
       staging.close();
     }
+  });
+
+  it('a replaced key of the same workspace: crm sync reads three held records the same with it, keeps the replica for it (change events go on), and the old key is then refused', async () => {
+    const { crm, env } = user();
+    const replacedKey = 'sbx_live_rotated0123456789abcdef0123456789';
+    // The same workspace, which now takes the new key only.
+    const rotated = { ...ws, apiKey: replacedKey, transport: (request: Parameters<typeof ws.transport>[0]) => ws.transport({ ...request, headers: { ...request.headers, 'X-Service-API-Key': request.headers['X-Service-API-Key'] === replacedKey ? ws.apiKey : 'wrong' } }) };
+    const withNewKey = (argv: string[]) => run(argv, { ws: rotated, env: { ...env, CRM_API_KEY: replacedKey } });
+    expect((await crm(['sync', 'contacts'])).code).toBe(0);
+    const before = await withNewKey(['query', 'SELECT count(*) AS n FROM contacts']);
+    expect(before.code).toBe(2);
+    const created = ws.api('POST', '/contacts', { name: 'After The Rotation', email: `rotated-${process.pid}@example.com` }).data;
+    ws.log.length = 0;
+    const synced = await withNewKey(['sync', 'contacts', '--json']);
+    expect(synced.code, synced.stderr).toBe(0);
+    expect(synced.stderr).toContain("The profile's API key was replaced: 3 of the replica's records read the same with the new key, so the replica is kept for it (its change events go on).");
+    // Not a first sync: the one contact created since is a change, as with the old key.
+    expect(json(synced)).toEqual([expect.objectContaining({ resource: 'contacts', mode: 'full', added: 1, changed: 0, removed: 0 })]);
+    const proof = ws.requests().slice(0, 3);
+    expect(proof.map((request) => request.method)).toEqual(['GET', 'GET', 'GET']);
+    expect(proof.every((request) => /^\/api\/v1\/contacts\/[^/?]+$/.test(request.url) && !request.url.endsWith(created.id))).toBe(true);
+    expect(synced.stderr).not.toContain(replacedKey);
+    const after = await withNewKey(['query', 'SELECT name FROM contacts WHERE id = ?'.replace('?', `'${created.id}'`), '--json']);
+    expect(after.code, after.stderr).toBe(0);
+    expect(json(after)).toEqual([{ name: 'After The Rotation' }]);
+    // The key it replaced reads it no more.
+    expect((await crm(['query', 'SELECT count(*) AS n FROM contacts'])).code).toBe(2);
+  });
+
+  it('a replaced key that reads none of the held records the same (one differs): refused, the replica kept for the old key', async () => {
+    const { crm, env } = user();
+    const otherKey = 'sbx_live_counterfeit0123456789abcdef012345';
+    expect((await crm(['sync', 'contacts'])).code).toBe(0);
+    // A service that answers any id with a record of that id, created at another time.
+    const lenient = {
+      ...ws,
+      apiKey: otherKey,
+      transport: async (request: Parameters<typeof ws.transport>[0]) => {
+        const answer = await ws.transport({ ...request, headers: { ...request.headers, 'X-Service-API-Key': ws.apiKey } });
+        if (!/\/contacts\/[^/?]+$/.test(new URL(request.url).pathname)) return answer;
+        const record = JSON.parse(answer.body);
+        return { ...answer, body: JSON.stringify({ ...record, data: { ...record.data, created_at: '2020-01-01T00:00:00.000Z' } }) };
+      },
+    };
+    const synced = await run(['sync', 'contacts'], { ws: lenient, env: { ...env, CRM_API_KEY: otherKey } });
+    expect(synced.code).toBe(2);
+    expect(synced.stderr.split('\n')[0]).toMatch(/^crm: the replica at .* holds the records another API key of /);
+    expect((await crm(['query', 'SELECT count(*) AS n FROM contacts'])).code).toBe(0);
   });
 
   it('a replica of an older crm (no key recorded): crm query refuses until a sync makes it anew for this key', async () => {

@@ -11,6 +11,7 @@ import { checkProfileName } from '../../config/store.js';
 import type { ApiClient } from '../../http/core.js';
 import { SANDBOX_BASE_URL } from '../../http/url.js';
 import { MirrorError } from '../../mirror/errors.js';
+import { provenReplacedKey } from '../../mirror/key.js';
 import { Replica, keyFingerprint, otherWorkspace, type ReplicaWorkspace } from '../../mirror/replica.js';
 import { TABLES, tableSpec } from '../../mirror/schema.js';
 import { sync, type SyncMode, type SyncOutcome } from '../../mirror/sync.js';
@@ -82,8 +83,12 @@ export async function syncReplica(
 ): Promise<SyncOutcome & { ms: number }> {
   const started = Date.now();
   await keepHeapSmall();
-  const replica = Replica.openForSync(replicaPathOf(ctx), replicaWorkspace(ctx));
+  const path = replicaPathOf(ctx);
+  const workspace = replicaWorkspace(ctx);
+  const replaced = await provenReplacedKey(client, path, workspace, signal);
+  const replica = Replica.openForSync(path, workspace, { replacedKey: replaced?.heldKey });
   ctx.onClose(() => replica.close());
+  if (replaced) ctx.info(`The profile's API key was replaced: ${replaced.same} of the replica's records read the same with the new key, so the replica is kept for it (its change events go on).`);
   if (replica.emptied) ctx.info('The replica was made by an older crm, which did not record the API key its records were read with: it is made anew for this key (a first sync of each table, without change events).');
   const held = new Set(replica.status().map((status) => status.resource));
   const wanted = new Set(tables);
