@@ -31,6 +31,11 @@ export interface View {
    * itself): an agent's has_more is true, and it is told to ask for more at once.
    */
   leftOut?: number;
+  /**
+   * crm keeps only some of the records the service lists (a filter the service does not have: tasks
+   * due): the service's total counts the others too, so an agent's list says no total.
+   */
+  filteredByCrm?: boolean;
   /** Tables, one record: its members as titled blocks (crm status, a record's view) instead of key/value lines. */
   sections?: readonly Section[];
   /**

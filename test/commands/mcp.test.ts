@@ -248,6 +248,22 @@ describe('crm mcp: lists page with a cursor that survives change', () => {
     expect(completed.sort()).toEqual([...due].sort());
   });
 
+  it('tasks_list with due says no total: the service counts the tasks it lists, not those crm keeps as due', async () => {
+    const session = await open();
+    const day = '2032-03-09';
+    for (let index = 0; index < 3; index++) ws.api('POST', '/tasks', { title: `Counted ${index}`, due_date: day });
+    const openCount = ws.api('GET', '/tasks?status=open&limit=1').data.total as number;
+    expect(openCount).toBeGreaterThan(3);
+    const page = await call(session, 'tasks_list', { due: day, limit: 2 });
+    expect(page.structuredContent).toMatchObject({ count: 2, has_more: true });
+    // It said the open tasks' count (more than 3) as the total of the tasks due that day.
+    expect(page.structuredContent).not.toHaveProperty('total');
+    const none = await call(session, 'tasks_list', { due: '2099-01-01' });
+    expect(none.structuredContent).toEqual({ items: [], count: 0, has_more: false });
+    // A list the service filters keeps its total.
+    expect((await call(session, 'tasks_list', { status: 'open', limit: 2 })).structuredContent.total).toBe(openCount);
+  });
+
   it('every list tool continues from its cursor, with each example its command gives', async () => {
     const session = await open();
     const { tools } = await session.client.listTools();

@@ -269,7 +269,9 @@ async function listData(tool: Tool, result: Extract<Result, { kind: 'list' }>, p
     chars += size;
   }
   const position = walk.position();
-  const data: Record<string, unknown> = { items, count: items.length, ...(walk.total === undefined ? {} : { total: walk.total }), has_more: position !== undefined };
+  // The service's total counts what it lists: of a list crm filtered itself, more than match.
+  const total = result.view?.filteredByCrm ? undefined : walk.total;
+  const data: Record<string, unknown> = { items, count: items.length, ...(total === undefined ? {} : { total }), has_more: position !== undefined };
   if (position) data.cursor = encodeCursor(position, paging.scope);
   return data;
 }

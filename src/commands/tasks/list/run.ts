@@ -45,7 +45,7 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
     const cut = leftOut > 0 ? `: the first ${formatNumber(limit)} of ${formatNumber(tasks.length)} that match` : '';
     return list(tasks.sort(byDueDate(ctx.timeZone())).slice(0, limit), { ...view, leftOut, summary: `Sorted by due date by crm${cut}, from the ${formatNumber(read)} tasks the service listed.` });
   }
-  return list(firstMatches(walk, matches, limit), { ...view, summary: 'Filtered by due date by crm: the service has no due-date filter.' }, undefined, walk);
+  return list(firstMatches(walk, matches, limit), { ...view, filteredByCrm: true, summary: 'Filtered by due date by crm: the service has no due-date filter.' }, undefined, walk);
 };
 
 /** The first `limit` items that match, as they arrive; the walk is not read further. */
