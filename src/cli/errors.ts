@@ -24,6 +24,8 @@ interface ErrorDetails {
   status?: number;
   code?: string;
   hint?: string;
+  /** A write not safe to repeat reached the service and its outcome is unknown (HttpError.mayHaveActed). */
+  mayHaveActed?: boolean;
 }
 
 interface ErrorJson {
@@ -39,6 +41,7 @@ export class CliError extends Error {
   readonly status?: number;
   readonly code?: string;
   readonly hint?: string;
+  readonly mayHaveActed: boolean;
 
   constructor(message: string, exitCode: number, details: ErrorDetails = {}) {
     super(message);
@@ -47,6 +50,7 @@ export class CliError extends Error {
     this.status = details.status;
     this.code = details.code;
     this.hint = details.hint;
+    this.mayHaveActed = details.mayHaveActed ?? false;
   }
 
   toJSON(): { error: ErrorJson } {
@@ -93,9 +97,9 @@ function unansweredHint({ writes, advice }: UncertainWrites): string {
   return `${listed} ${writes.length > 1 ? 'were' : 'was'} sent and may have taken effect: ${advice}`;
 }
 
-/** A 2xx that carries no record where one was promised (get, create, update). */
-export const noRecordError = (what: string): CliError =>
-  new CliError(`malformed response from the service (no ${what} in the answer)`, ExitCode.network, { code: 'malformed_response' });
+/** A 2xx that carries no record where one was promised (get, create, update); `written`: a write took effect, crm cannot say what it made. */
+export const noRecordError = (what: string, written = false): CliError =>
+  new CliError(`malformed response from the service (no ${what} in the answer)`, ExitCode.network, { code: 'malformed_response', mayHaveActed: written });
 
 /** Maps an HTTP error status to the contract's exit code. */
 function exitCodeForStatus(status: number | undefined): number {
@@ -141,7 +145,7 @@ export function toCliError(error: unknown): CliError {
   if (error instanceof HttpError) {
     const exitCode = error.kind === 'status' ? exitCodeForStatus(error.status) : EXIT_BY_KIND[error.kind];
     const hint = error.hint ?? (error.kind === 'status' ? hintForStatus(error.status) : undefined);
-    return new CliError(error.message, exitCode, { status: error.status, code: error.code, hint });
+    return new CliError(error.message, exitCode, { status: error.status, code: error.code, hint, mayHaveActed: error.mayHaveActed });
   }
   if (error instanceof ConfigError) {
     return new CliError(error.message, error.usage ? ExitCode.usage : ExitCode.service, { code: error.usage ? 'usage' : 'config', hint: error.hint });

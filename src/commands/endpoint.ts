@@ -222,7 +222,8 @@ export function answeredRecord(data: unknown, invocation: Call): JsonObject | No
   const op = invocation.command;
   if (isObject(data)) return data;
   const known = data === null && op.method !== 'GET' ? knownOf(invocation) : undefined;
-  if (known === undefined) throw noRecordError(op.noun);
+  // A create answered with a success and no record: it was made, and crm cannot say which it is.
+  if (known === undefined) throw noRecordError(op.noun, op.method === 'POST');
   return new NoRecordSent(known, op.noun);
 }
 

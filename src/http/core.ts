@@ -134,22 +134,24 @@ export class ApiClient {
     try {
       envelope = response.body.trim() === '' ? null : JSON.parse(response.body);
     } catch {
-      if (response.status >= 400) throw this.statusError(response.status, plainTextError(response));
+      if (response.status >= 400) throw this.statusError(response.status, plainTextError(response), request);
       throw new HttpError('malformed', `malformed response from the service (HTTP ${response.status}, not JSON)`, {
         status: response.status,
         code: 'malformed_response',
+        ...this.uncertainEffect(request),
       });
     }
     if (nestsTooDeep(envelope)) {
-      if (response.status >= 400) throw this.statusError(response.status, undefined);
+      if (response.status >= 400) throw this.statusError(response.status, undefined, request);
       throw new HttpError('malformed', `malformed response from the service (HTTP ${response.status}, JSON nested deeper than ${NESTING_MAX} levels)`, {
         status: response.status,
         code: 'malformed_response',
+        ...this.uncertainEffect(request),
       });
     }
     const parsed = readEnvelope(envelope);
     if (response.status >= 400 || parsed.error) {
-      throw this.statusError(response.status, parsed.error ?? readUnwrappedError(parsed.data));
+      throw this.statusError(response.status, parsed.error ?? readUnwrappedError(parsed.data), request);
     }
     return { status: response.status, data: parsed.data, envelope, headers: response.headers };
   }
@@ -297,17 +299,25 @@ export class ApiClient {
     if (failure.invalid) return invalidRequest(failure.message, failure.hint);
     const message = tries > 1 ? `${failure.message}; tried ${tries} times` : failure.message;
     const code = failure.code.toLowerCase();
-    if (failure.malformed) return new HttpError('malformed', message, { code: code === 'eproto' ? 'malformed_response' : code, hint: failure.hint });
-    let hint = failure.hint;
-    if (failure.code === 'ETIMEDOUT' && failure.delivered && !isIdempotent(request.method)) {
-      const path = this.pathOf(request);
-      // A create (a POST to a collection) is checked by listing the collection.
-      const create = /^\/[^/]+$/.test(path);
-      hint = create
-        ? `the service may have created it all the same: look (for example \`crm api GET ${path}\`) before sending it again`
-        : `the service may have acted on the ${request.method} all the same: check before sending it again`;
-    }
-    return new HttpError('network', message, { code, hint });
+    // Timed out, reset or cut short after it was sent: a write may have taken effect.
+    const effect = failure.delivered ? this.uncertainEffect(request) : {};
+    if (failure.malformed) return new HttpError('malformed', message, { code: code === 'eproto' ? 'malformed_response' : code, hint: failure.hint, ...effect });
+    return new HttpError('network', message, { code, hint: failure.hint, ...effect });
+  }
+
+  /**
+   * What an error says of a request that reached the service with no answer crm can read (or a 5xx):
+   * a write that is not safe to repeat may have taken effect, and how to check before sending it again.
+   */
+  private uncertainEffect(request: TransportRequest): { mayHaveActed?: true; hint?: string } {
+    if (isIdempotent(request.method)) return {};
+    const path = this.pathOf(request);
+    // A create (a POST to a collection) is checked by listing the collection.
+    const create = /^\/[^/]+$/.test(path);
+    const hint = create
+      ? `the service may have created it all the same: look (for example \`crm api GET ${path}\`) before sending it again`
+      : `the service may have acted on the ${request.method} all the same: check before sending it again`;
+    return { mayHaveActed: true, hint };
   }
 
   /** The path of a request, relative to the base URL and without its query. */
@@ -349,9 +359,11 @@ export class ApiClient {
     }
   }
 
-  private statusError(status: number, error: ErrorMember | undefined): HttpError {
+  /** The service's refusal; `request` given, a 5xx to a write not safe to repeat says it may have taken effect. */
+  private statusError(status: number, error: ErrorMember | undefined, request?: TransportRequest): HttpError {
     const message = error?.message ? error.message : `HTTP ${status}${reason(status) ? ` ${reason(status)}` : ''}`;
-    return new HttpError('status', message, { status, code: error?.code ? error.code : `http_${status}` });
+    const effect = request && status >= 500 ? this.uncertainEffect(request) : {};
+    return new HttpError('status', message, { status, code: error?.code ? error.code : `http_${status}`, ...effect });
   }
 
   private redirectError(response: TransportResponse): HttpError {

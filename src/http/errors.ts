@@ -31,6 +31,12 @@ interface HttpErrorDetails {
   hint?: string;
   /** Cancelled before any attempt was sent (waiting for its turn at the shared pace): the service never saw it. */
   unsent?: boolean;
+  /**
+   * A write that is not safe to repeat (a POST) reached the service and crm does not know what came
+   * of it: no answer, an answer it cannot read, or a 5xx. It may have taken effect: sending it again
+   * may do it twice.
+   */
+  mayHaveActed?: boolean;
 }
 
 export class HttpError extends Error {
@@ -41,6 +47,7 @@ export class HttpError extends Error {
   readonly location?: string;
   readonly hint?: string;
   readonly unsent: boolean;
+  readonly mayHaveActed: boolean;
 
   constructor(kind: HttpErrorKind, message: string, details: HttpErrorDetails = {}) {
     super(message);
@@ -52,6 +59,7 @@ export class HttpError extends Error {
     this.location = details.location;
     this.hint = details.hint;
     this.unsent = details.unsent ?? false;
+    this.mayHaveActed = details.mayHaveActed ?? false;
   }
 }
 

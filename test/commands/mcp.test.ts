@@ -717,6 +717,49 @@ describe('crm mcp: the rest', () => {
     expect(textOf(twins)).toBe(`2 accounts have name "Twin Hint Ltd": ${second.id}, ${first.id} (pass one of the ids instead)`);
   });
 
+  it('a write that may have taken effect (sent with no answer, a 5xx, a create answered without its record) says so and where to look before calling again; it is sent once', async () => {
+    const session = await open();
+    const contact = ws.api('POST', '/contacts', { name: 'Uncertain Una', email: `una-${Date.now()}@example.com` }).data.id as string;
+    const [task] = openTasks(1, 'Uncertain');
+    const cases: Array<{ tool: string; args: Record<string, unknown>; fault: Parameters<typeof ws.fault>[0]; says: string }> = [
+      {
+        tool: 'contacts_create',
+        args: { name: 'Reset Rita', email: `rita-${Date.now()}@example.com` },
+        fault: { match: /^POST \/api\/v1\/contacts$/, network: { code: 'ECONNRESET', delivered: true } },
+        says: 'injected ECONNRESET (the service may have created the contact all the same: look for it with contacts_list before calling contacts_create again, or it may be made twice)',
+      },
+      {
+        tool: 'contacts_notes_add',
+        args: { id: contact, body: 'Called about the renewal' },
+        fault: { match: /^POST \/api\/v1\/contacts\/[^/]+\/notes$/, status: 502, handled: true },
+        says: 'injected 502 (the service may have created the note all the same: look for it with contacts_notes_list before calling contacts_notes_add again, or it may be made twice)',
+      },
+      {
+        tool: 'deals_create',
+        args: { name: 'Answered Without Its Deal' },
+        fault: { match: /^POST \/api\/v1\/deals$/, status: 201, body: JSON.stringify({ data: 'ok', error: null }), handled: true },
+        says: 'malformed response from the service (no deal in the answer) (the service may have created the deal all the same: look for it with deals_list before calling deals_create again, or it may be made twice)',
+      },
+      {
+        tool: 'tasks_complete',
+        args: { ids: [task] },
+        fault: { match: /^POST \/api\/v1\/tasks\/[^/]+\/complete$/, network: { code: 'ECONNRESET', delivered: true } },
+        says: 'injected ECONNRESET (the service may have done it all the same: calling tasks_complete again is harmless)',
+      },
+    ];
+    for (const { tool, args, fault, says } of cases) {
+      ws.fault(fault);
+      const before = ws.log.length;
+      const result = await call(session, tool, args);
+      expect(result.isError).toBe(true);
+      // Before, the transport's words alone ("injected ECONNRESET"), or the command line's `crm api GET`.
+      expect(result.content[0]!.text).toBe(says);
+      expect(ws.log.slice(before).filter((entry) => entry.method !== 'GET')).toHaveLength(1);
+    }
+    // It was made: a call again would have made a second one.
+    expect(ws.api('GET', `/contacts/${contact}/notes`).data.notes.map((note: { body: string }) => note.body)).toContain('Called about the renewal');
+  });
+
   it('an id of another kind is not found naming the record asked for, with the kind its prefix says, in a list of a record\'s too', async () => {
     const session = await open();
     expect(textOf(await call(session, 'contacts_notes_list', { id: DEMO.deal }))).toBe(`contact ${DEMO.deal} not found (${DEMO.deal} looks like a deal's id, not a contact's)`);

@@ -315,6 +315,30 @@ describe('failures of the transport', () => {
     expect(await failure(action.api.request('POST', '/deals/d1/stage', { body: { stage: 'won' } }))).toMatchObject({ hint: 'the service may have acted on the POST all the same: check before sending it again' });
   });
 
+  it('a POST reset or cut short after it was sent, answered unreadably or with a 5xx, says it may have taken effect; one never sent does not', async () => {
+    const created = 'the service may have created it all the same: look (for example `crm api GET /contacts`) before sending it again';
+    const outcomes: Step[] = [
+      new TransportError('connection to crm.test was reset', 'ECONNRESET', true),
+      new TransportError('the response from crm.test was cut short', 'ETRUNCATED', true),
+      new TransportError('malformed response from crm.test: bad chunk', 'EPROTO', true, { malformed: true }),
+      { status: 200, headers: {}, body: '<html>ok</html>' },
+      fail(502, 'Bad gateway'),
+      fail(500, 'Internal error'),
+    ];
+    for (const outcome of outcomes) {
+      const { api, requests } = client([outcome]);
+      expect(await failure(api.request('POST', '/contacts', { body: { name: 'Ada' } })), String(outcome)).toMatchObject({ hint: created, mayHaveActed: true });
+      expect(requests).toHaveLength(1);
+    }
+    // Never sent: safe to send again, and sent again.
+    const refused = client([new TransportError('connection refused', 'ECONNREFUSED', false), ok({ id: 'c1' })]);
+    expect(await refused.api.request('POST', '/contacts', { body: { name: 'Ada' } })).toEqual({ id: 'c1' });
+    // Refused in words (a 4xx): nothing was done.
+    expect(await failure(client([fail(422, 'email taken')]).api.request('POST', '/contacts', { body: {} }))).toMatchObject({ mayHaveActed: false, hint: undefined });
+    // A GET (or a PATCH) may be sent again whatever happened to it.
+    expect(await failure(client([fail(500, 'Internal error')]).api.request('GET', '/contacts/c1'))).toMatchObject({ mayHaveActed: false });
+  });
+
   it('a GET that timed out is retried, and then says nothing of effects', async () => {
     const timedOut = () => new TransportError('request timed out after 2s', 'ETIMEDOUT', true);
     const { api, requests } = client([timedOut(), timedOut(), timedOut(), timedOut()]);

@@ -81,10 +81,10 @@ export async function callTool(ctx: Context, tree: Tree, tool: Tool, given: Reco
     const notices = result.kind === 'record' ? (result.view?.notices ?? []).map((notice) => ({ type: 'text' as const, text: line(notice.replace(/^crm: warning: /, '')) })) : [];
     if (!result.failure) return { content: [{ type: 'text', text }, ...notices], structuredContent: data };
     // Part of the work failed (a bulk action): what happened to each item, and the failure.
-    return { isError: true, content: [{ type: 'text', text: line(messageOf(result.failure, tool, workspace)) }, { type: 'text', text }], structuredContent: data };
+    return { isError: true, content: [{ type: 'text', text: line(messageOf(result.failure, tool, tree, workspace)) }, { type: 'text', text }], structuredContent: data };
   } catch (error) {
     if (ctx.debug && error instanceof Error && !(error instanceof CliError) && !(error instanceof HttpError)) ctx.info(maskCredentials(error.stack ?? error.message));
-    return failed(messageOf(error, tool, workspace));
+    return failed(messageOf(error, tool, tree, workspace));
   }
 }
 
@@ -304,7 +304,7 @@ function line(message: string): string {
  * says who can fix it (not the agent); a cancelled write, that it may have taken effect; any other
  * its hint (the record a name most likely meant, that a bulk call is safe to repeat).
  */
-function messageOf(error: unknown, tool: Tool, workspace: Workspace): string {
+function messageOf(error: unknown, tool: Tool, tree: Tree, workspace: Workspace): string {
   const failure = toCliError(error);
   let message = failure.exitCode === ExitCode.usage ? inToolTerms(failure.message, tool.op) : failure.message;
   // A long Retry-After is in the message already ("retry after 45s, at ..."); without one, the
@@ -316,8 +316,19 @@ function messageOf(error: unknown, tool: Tool, workspace: Workspace): string {
   const saidAlready = [ExitCode.auth, ExitCode.rateLimited, ExitCode.interrupted] as number[];
   // A host that is not there: the command line's hint names `crm auth status`, which an agent cannot run.
   if (failure.exitCode === ExitCode.network && NOWHERE.has(failure.code ?? '')) message += ` (${unreachableAdvice(workspace)})`;
+  // A write sent with no answer crm can read, a 5xx, a create answered without its record: an agent
+  // that calls again may do it twice (the command line's hint names `crm api`).
+  else if (failure.mayHaveActed) message += ` (${uncertainWriteAdvice(tool, tree)})`;
   else if (failure.hint && !saidAlready.includes(failure.exitCode)) message += ` (${inToolTerms(failure.hint, tool.op)})`;
   return message;
+}
+
+/** What to do before calling again: look for the record where the tool that lists its kind shows it. */
+function uncertainWriteAdvice(tool: Tool, tree: Tree): string {
+  if (tool.definition.annotations.idempotentHint) return `the service may have done it all the same: calling ${tool.name} again is harmless`;
+  if (tool.op.kind !== 'create') return `the service may have done it all the same: check before calling ${tool.name} again`;
+  const lister = tree.commands.find((command) => command.endpoint?.kind === 'list' && command.endpoint.resource === tool.op.resource);
+  return `the service may have created the ${tool.op.noun} all the same: look for it${lister ? ` with ${lister.name}` : ''} before calling ${tool.name} again, or it may be made twice`;
 }
 
 /** The codes of a network failure whose host is not there: not found by its name, or nothing listening. */
