@@ -42,6 +42,24 @@ describe('contacts import: reading and checking', () => {
     expect(existsSync(`${file}.crm-checkpoint`)).toBe(false);
   });
 
+  it('a file none of whose rows is valid is bad input: exit 2, each row in the report and in --errors, nothing sent, no checkpoint (a dry run too)', async () => {
+    const file = inputFile('all-bad.csv', 'name,email\nAda,not-an-email\nNo Email,\n');
+    const errors = join(file, '..', 'errors.csv');
+    for (const extra of [['--dry-run'], ['--errors', errors]]) {
+      const result = await run(['contacts', 'import', file, '-o', 'ndjson', ...extra], { ws });
+      expect(result.code, result.stderr).toBe(2);
+      expect(rowsOf(result.stdout).map((row) => [row.line, row.result, row.error])).toEqual([
+        [2, 'invalid', 'email: invalid email "not-an-email"'],
+        [3, 'invalid', 'missing email'],
+      ]);
+      expect(result.stderr.split('\n')[0]).toBe(`crm: no row of ${file} can be imported: lines 2, 3 are invalid; nothing was sent`);
+      expect(result.stderr).not.toContain('--resume');
+    }
+    expect(readFileSync(errors, 'utf8')).toBe('name,email,line,reason\r\nAda,not-an-email,2,"email: invalid email ""not-an-email"""\r\nNo Email,,3,missing email\r\n');
+    expect(ws.requests()).toEqual([]);
+    expect(existsSync(`${file}.crm-checkpoint`)).toBe(false);
+  });
+
   it('a row whose email an earlier row has (in any case) is invalid, naming that line, before anything is sent: --upsert takes both', async () => {
     const tag = unique();
     const file = inputFile('twice.csv', `name,email\nAnn,ann-${tag}@example.com\nBob,bob-${tag}@example.com\nAnn Again,ANN-${tag}@example.com\n`);
@@ -195,7 +213,7 @@ describe('contacts import: reading and checking', () => {
     const file = inputFile('quoted.csv', 'name,email,company\n"Two\nlines","no-at-sign","Say ""hi"", then go"\n');
     const errors = join(file, '..', 'errors.csv');
     const result = await run(['contacts', 'import', file, '--errors', errors], { ws });
-    expect(result.code).toBe(7);
+    expect(result.code).toBe(2); // its one row is invalid: nothing can be sent
     const { parse } = await import('csv-parse/sync');
     expect(parse(readFileSync(errors, 'utf8'), { bom: true, columns: true })).toEqual([
       { name: 'Two\nlines', email: 'no-at-sign', company: 'Say "hi", then go', line: '2', reason: 'email: invalid email "no-at-sign"' },
@@ -692,7 +710,7 @@ describe('contacts import: files it writes and reads', () => {
     for (const bom of ['', '\uFEFF']) {
       const file = inputFile('b.csv', `${bom}name,email\nB,nope\n`);
       const errors = join(file, '..', 'errors.csv');
-      expect((await run(['contacts', 'import', file, '--errors', errors], { ws })).code).toBe(7);
+      expect((await run(['contacts', 'import', file, '--errors', errors], { ws })).code).toBe(2);
       expect(readFileSync(errors, 'utf8')).toBe(`${bom}name,email,line,reason\r\nB,nope,2,"email: invalid email ""nope"""\r\n`);
     }
   });

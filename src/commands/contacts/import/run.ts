@@ -85,6 +85,15 @@ export const run: Handler<Spec> = async (ctx, { args, options }) => {
     const names = input.ignored.map((name) => `"${safeLine(name)}"`).join(', ');
     ctx.warn(`ignoring ${input.ignored.length === 1 ? 'a column that is not a contact field' : 'columns that are not contact fields'}: ${names} (send one with --map COLUMN=FIELD)`);
   }
+  // Not one row can be sent: the input is bad, refused as a whole before anything is sent (exit 2),
+  // each row's reason in the report (and --errors); no checkpoint is made, there is nothing to resume.
+  if (input.rows.length > 0 && input.rows.every((row) => row.problem !== undefined)) {
+    const outcomes = input.rows.map((row): Outcome => ({ line: row.line, ok: false, result: 'invalid', id: null, email: null, error: row.problem! }));
+    if (errorsFile !== undefined && !ctx.dryRun) await writeErrors(errorsFile, input, outcomes, { encoding, bom });
+    const where = errorsFile !== undefined && !ctx.dryRun ? `the rows and reasons are in ${errorsFile}` : 'the report gives each row and why';
+    const failure = new CliError(`no row of ${source} can be imported: ${lineList(outcomes.map((outcome) => outcome.line))} ${outcomes.length > 1 ? 'are' : 'is'} invalid; nothing was sent`, ExitCode.usage, { code: 'invalid_rows', hint: `${where}; fix them, then run the same command` });
+    return { ...list(outcomes, { ...REPORT_VIEW, summary: countsOf(outcomes) }), failure };
+  }
   const digestOf = checkpointPath === undefined ? undefined : await digester();
   const checkpoint =
     checkpointPath === undefined
