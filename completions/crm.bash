@@ -311,8 +311,8 @@ __crm_argument_values() {
         'profiles use') case $2 in 0) echo '@dynamic profiles' ;; esac ;;
         'profiles remove') case $2 in 0) echo '@dynamic profiles' ;; esac ;;
         'config get') case $2 in 0) echo 'base_url output timeout api_key' ;; esac ;;
-        'config set') case $2 in 0) echo 'base_url output timeout api_key' ;; esac ;;
-        'config unset') case $2 in 0) echo 'base_url output timeout api_key' ;; esac ;;
+        'config set') case $2 in 0) echo 'base_url output timeout' ;; esac ;;
+        'config unset') case $2 in 0) echo 'base_url output timeout' ;; esac ;;
         'api') case $2 in 0) echo 'GET POST PATCH PUT DELETE' ;; esac ;;
         'completion') case $2 in 0) echo 'bash zsh fish' ;; esac ;;
         'watch') case $2 in 0) echo 'contacts deals tasks accounts sequences' ;; esac ;;

@@ -930,11 +930,11 @@ complete -c crm -n '__crm_argument \'config get\' 0' -a 'base_url output timeout
 
 # crm config set
 complete -c crm -n '__crm_at \'config set\'' -s h -l help -d 'show help'
-complete -c crm -n '__crm_argument \'config set\' 0' -a 'base_url output timeout api_key' -d 'key'
+complete -c crm -n '__crm_argument \'config set\' 0' -a 'base_url output timeout' -d 'key'
 
 # crm config unset
 complete -c crm -n '__crm_at \'config unset\'' -s h -l help -d 'show help'
-complete -c crm -n '__crm_argument \'config unset\' 0' -a 'base_url output timeout api_key' -d 'key'
+complete -c crm -n '__crm_argument \'config unset\' 0' -a 'base_url output timeout' -d 'key'
 
 # crm config list
 complete -c crm -n '__crm_at \'config list\'' -s h -l help -d 'show help'
