@@ -37,10 +37,13 @@ function targetFlags(words: readonly string[]): TargetFlags {
   return flags;
 }
 
-/** What the cache calls a workspace's values: the source and the workspace's URL (or sandbox file). */
+/**
+ * What the cache calls a workspace's values: the source, the profile and the workspace's URL (or
+ * sandbox file). Two workspaces of one service share its URL and differ by key: a profile is one.
+ */
 function cacheKey(source: WorkspaceSource, flags: TargetFlags, env: NodeJS.ProcessEnv): string {
   const target = resolveTarget(flags, env, readConfig(env));
-  return `${source} ${target.kind === 'remote' ? target.baseUrl : `sandbox:${sandboxPath(env)}`}`;
+  return `${source} ${target.profile} ${target.kind === 'remote' ? target.baseUrl : `sandbox:${sandboxPath(env)}`}`;
 }
 
 function profiles(env: NodeJS.ProcessEnv): CachedValue[] {

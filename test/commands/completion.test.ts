@@ -90,6 +90,24 @@ describe('crm __complete', () => {
     expect(ws.requests()).toHaveLength(2);
   });
 
+  it('keeps the values of each profile apart: two workspaces of one service share its base URL (the key tells them apart)', async () => {
+    const home = join(ws.home, 'two-profiles');
+    mkdirSync(join(home, '.config', 'crm'), { recursive: true });
+    const profiles = { production: { base_url: BASE_URL, api_key: ws.apiKey }, staging: { base_url: BASE_URL, api_key: ws.apiKey } };
+    writeFileSync(join(home, '.config', 'crm', 'config.json'), JSON.stringify({ active_profile: 'production', profiles }));
+    const env = homeEnv(home);
+    const production = await ask('stages', { env, words: ['deals', 'stage', 'x', '--profile', 'production'] });
+    expect(production.lines).toContain('closed_won\tClosed Won');
+    // Staging's pipeline is its own: asked of the workspace, not read from production's cache.
+    const stages = [{ id: 'trial', name: 'Trial' }];
+    ws.fault({ match: /pipeline\/stages/, status: 200, body: JSON.stringify({ data: { stages }, error: null }) });
+    expect((await ask('stages', { env, words: ['deals', 'stage', 'x', '--profile', 'staging'] })).lines).toEqual(['trial\tTrial']);
+    expect(ws.requests(/pipeline\/stages/)).toHaveLength(2);
+    // Each answers from its own cache then.
+    expect(await ask('stages', { env, words: ['--profile=production'] })).toEqual(production);
+    expect(ws.requests()).toHaveLength(2);
+  });
+
   it('lists the active sequences only, for the workspace the words name', async () => {
     const { lines } = await ask('sequences', { words: ['contacts', 'enroll', 'x', '--sequence'] });
     expect(lines.length).toBeGreaterThan(0);
