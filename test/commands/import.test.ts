@@ -154,10 +154,14 @@ describe('contacts import: reading and checking', () => {
     [['--map', 'company=name'], 'crm: columns "name" and "company" both fill name'],
     [['--concurrency', '0'], 'crm: invalid --concurrency "0" (expected an integer between 1 and 32)'],
     [['--format', 'xlsx'], 'crm: invalid --format "xlsx" (expected one of: csv, ndjson, json)'],
+    // The errors file written at the end over the journal: --resume would find no checkpoint there.
+    [['--errors', 'both.out', '--checkpoint', 'both.out'], 'crm: --errors both.out is the checkpoint of this import: the errors would be written over its progress'],
+    [['--errors', '{input}.crm-checkpoint'], 'crm: --errors {input}.crm-checkpoint is the checkpoint of this import: the errors would be written over its progress'],
   ])('refuses %j with exit 2 before sending anything', async (flags, message) => {
-    const result = await run(['contacts', 'import', inputFile('a.csv', 'name,email,company\nA,a@example.com,C\n'), ...flags], { ws });
+    const input = inputFile('a.csv', 'name,email,company\nA,a@example.com,C\n');
+    const result = await run(['contacts', 'import', input, ...flags.map((flag) => flag.replace('{input}', input))], { ws });
     expect(result.code).toBe(2);
-    expect(result.stderr.split('\n')[0]).toBe(message);
+    expect(result.stderr.split('\n')[0]).toBe(message.replace('{input}', input));
     expect(ws.requests()).toEqual([]);
   });
 

@@ -71,6 +71,10 @@ export const run: Handler<Spec> = async (ctx, { args, options }) => {
     if (path === '-') throw usageError(`${flag} needs a file name, not -`);
     if (path !== undefined && file !== '-' && resolve(path) === resolve(file)) throw usageError(`${flag} would overwrite the input file ${file}`);
   }
+  // Written at the end over a journal still in use: --resume would find no checkpoint in it.
+  if (errorsFile !== undefined && checkpointPath !== undefined && resolve(errorsFile) === resolve(checkpointPath)) {
+    throw usageError(`--errors ${errorsFile} is the checkpoint of this import: the errors would be written over its progress`, 'give --errors another file');
+  }
 
   if (errorsFile !== undefined) checkWritable(errorsFile, '--errors');
 
