@@ -6,6 +6,7 @@ import { dirname } from 'node:path';
 import { TIMEOUT_MAX_SECONDS } from '../registry/global.js';
 import { cannotUseFile, fileProblem, formatDuration, isCalendarDate, isObject, type JsonObject } from '../registry/values.js';
 import { DATE_FORMS, isEmail, type FieldSpec, type ValueType } from '../registry/types.js';
+import { NESTING_MAX, nestsTooDeep } from '../http/envelope.js';
 import { usageError } from './errors.js';
 import { decodeText } from './encoding.js';
 import { isSafeText } from './format.js';
@@ -239,15 +240,28 @@ function parseJsonValue(text: string, label: string): unknown {
  * another system, such as 12345678901234567890, would be sent as 12345678901234567000).
  */
 export function checkJsonInput<T>(value: T, label: string, path = ''): T {
+  // Deeper than any record, and than crm's readers and writers recurse ('Maximum call stack size exceeded'): refused before any of them walks it.
+  if (nestsTooDeep(value)) throw usageError(`${label}: ${nameOfDeepest(value, path)} nests arrays and objects deeper than ${NESTING_MAX} levels`);
+  checkMembers(value, label, path);
+  return value;
+}
+
+function checkMembers(value: unknown, label: string, path: string): void {
   if (typeof value === 'number') checkNumber(value, label, path);
-  else if (Array.isArray(value)) value.forEach((item, index) => checkJsonInput(item, label, `${path}[${index}]`));
+  else if (Array.isArray(value)) value.forEach((item, index) => checkMembers(item, label, `${path}[${index}]`));
   else if (isObject(value)) {
     for (const [key, member] of Object.entries(value)) {
       if (isPrototypeName(key)) throw usageError(`${label}: "${key}" is not allowed as a field name`);
-      checkJsonInput(member, label, path === '' ? key : `${path}.${key}`);
+      checkMembers(member, label, path === '' ? key : `${path}.${key}`);
     }
   }
-  return value;
+}
+
+/** The member of an object that nests too deep, by name ("the value" when it is not one member's). */
+function nameOfDeepest(value: unknown, path: string): string {
+  const member = isObject(value) ? Object.keys(value).find((key) => nestsTooDeep(value[key], NESTING_MAX - 1)) : undefined;
+  const name = member === undefined ? path : path === '' ? member : `${path}.${member}`;
+  return name === '' ? 'the value' : `"${name}"`;
 }
 
 function checkNumber(value: number, label: string, path: string): void {

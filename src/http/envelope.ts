@@ -33,18 +33,18 @@ export function recordCreatedAt(record: unknown): string | undefined {
 export const NESTING_MAX = 500;
 
 /**
- * The parsed body nests arrays and objects deeper than NESTING_MAX. It walks the containers, not the
+ * The parsed body (or JSON input: ../cli/input.ts) nests arrays and objects deeper than `max`. It walks the containers, not the
  * text: a page of 50 records is a hundred or so of them, where a pass over its 15 KB of text in
  * JavaScript cost every command 2-3 ms of start-up. The walk keeps its own stack: it must not recurse.
  */
-export function nestsTooDeep(value: unknown): boolean {
+export function nestsTooDeep(value: unknown, max = NESTING_MAX): boolean {
   const containers: unknown[] = [value];
   const depths: number[] = [1];
   while (containers.length > 0) {
     const container = containers.pop();
     const depth = depths.pop()!;
     if (typeof container !== 'object' || container === null) continue;
-    if (depth > NESTING_MAX) return true;
+    if (depth > max) return true;
     for (const inner of Array.isArray(container) ? container : Object.values(container)) {
       if (typeof inner !== 'object' || inner === null) continue;
       containers.push(inner);

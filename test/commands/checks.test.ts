@@ -118,6 +118,23 @@ describe('JSON input a number of which JSON.parse cannot keep: exit 2 naming the
     expect(ws.requests()).toEqual([]);
   });
 
+  it('JSON input nested deeper than 500 levels is exit 2 naming the field, not a crash (Maximum call stack size exceeded, exit 1); nothing sent', async () => {
+    const deep = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+    for (const [argv, stdin, said] of [
+      [['contacts', 'create', '--name', 'Deep', '--email', 'deep@example.com', '--data', `{"custom":${deep(100_000)}}`], undefined, '--data: "custom"'],
+      [['contacts', 'create', '--name', 'Deep', '--email', 'deep@example.com', '--data', '-', '--dry-run'], `{"custom":{"x":${deep(2_000)}}}`, '--data: "custom"'],
+      [['api', 'POST', '/contacts', '--input', '-'], deep(600), '--input: the value'],
+    ] as const) {
+      const result = await run([...argv], { ws, stdin });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(`crm: ${said} nests arrays and objects deeper than 500 levels\n`);
+    }
+    expect(ws.requests()).toEqual([]);
+    // As deep as a service's answer may be: sent.
+    const fine = await run(['contacts', 'create', '--name', 'Deep', '--email', 'deep-fine@example.com', '--data', `{"custom":${deep(400)}}`, '--dry-run'], { ws });
+    expect(fine.code, fine.stderr).toBe(0);
+  });
+
   it('an import row with such a number is invalid, naming the field, and never sent; the other rows are', async () => {
     const tag = Date.now().toString(36);
     const rows = [

@@ -103,6 +103,22 @@ describe('crm mcp: the protocol on stdio', () => {
     expect(ws.requests().slice(before).filter((request) => request.method !== 'GET')).toEqual([]);
   });
 
+  it('arguments nested deeper than 500 levels are a tool error naming the argument, not "Maximum call stack size exceeded"; nothing sent', async () => {
+    const session = await open({ connect: false });
+    session.writeRaw(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })}\n`);
+    const before = ws.requests().length;
+    // Written as raw text: the SDK's client cannot serialise it (its own stack overflows).
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    session.writeRaw(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"contacts_create","arguments":{"name":"Deep","email":"deep@example.com","data":{"custom":${deep}}}}}\n`);
+    await until(() => session.written.length >= 2);
+    const answer = session.written[1] as { id: number; result: CallResult };
+    expect(answer.id).toBe(2);
+    expect(answer.result.isError).toBe(true);
+    expect(textOf(answer.result)).toBe('arguments: "data" nests arrays and objects deeper than 500 levels');
+    // Nothing but the start's check of the key.
+    expect(ws.requests().slice(before).filter((request) => request.url !== '/api/v1/contacts?limit=1')).toEqual([]);
+  });
+
   it('refuses requests before initialize (ping excepted), sending nothing to the service', async () => {
     const session = await open({ connect: false });
     session.writeRaw(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'contacts_delete', arguments: { ids: [DEMO.contact] } } })}\n`);
