@@ -43,6 +43,8 @@ export class LineTransport implements Transport {
   private closed = false;
   /** An initialize request has come. */
   private initialized = false;
+  /** Resolves when stdout, full, has drained. */
+  private drained?: Promise<void>;
 
   constructor(
     private readonly input: InStream,
@@ -65,9 +67,14 @@ export class LineTransport implements Transport {
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return;
     const written = this.output.write(serializeMessage(message));
-    // A pipe that is full: wait until it drains (process.stdout; a test's stream never is).
+    // A pipe that is full (a client that reads slowly): wait until it drains (process.stdout; a
+    // test's stream never is). Every answer written meanwhile waits for the same drain: a listener
+    // each made Node warn, past 10, of a leak in the client's log.
     const stream = this.output as OutStream & { once?: (event: 'drain', listener: () => void) => unknown };
-    if (written === false && stream.once) await new Promise<void>((resolve) => stream.once!('drain', resolve));
+    if (written === false && stream.once) {
+      this.drained ??= new Promise<void>((resolve) => stream.once!('drain', resolve)).finally(() => (this.drained = undefined));
+      await this.drained;
+    }
   }
 
   async close(): Promise<void> {
