@@ -233,6 +233,41 @@ export function drained(stream: OutStream): Promise<void> {
   return new Promise((resolve) => (stream as unknown as NodeJS.WritableStream).write('', () => setImmediate(resolve)));
 }
 
+/**
+ * Resolves when more may be written to `stream`: at once when it holds little (a terminal or a file
+ * is written synchronously), else when the pipe's reader has taken what it holds, or the stream has
+ * failed. Either way after a turn of the event loop, in which a failed write (EPIPE: `| head`) is
+ * reported and ends the command. A list produced without waiting for anything (crm query's rows)
+ * waits here now and then: it would otherwise queue its whole output in memory and never see its
+ * reader go.
+ */
+export function roomToWrite(stream: OutStream): Promise<void> {
+  const node = stream as Partial<NodeJS.WriteStream>;
+  if (!node.writableNeedDrain || node.destroyed) return new Promise((resolve) => setImmediate(resolve));
+  return new Promise((resolve) => {
+    const done = () => {
+      for (const event of ['drain', 'error', 'close']) node.off!(event, done);
+      setImmediate(resolve);
+    };
+    for (const event of ['drain', 'error', 'close']) node.once!(event, done);
+  });
+}
+
+/**
+ * Ctrl-C and SIGTERM at their default action until the returned function is called: the process
+ * ends at once, by the signal (the shell's $? is 130 or 143), without a word. For work that holds
+ * the event loop, and with it every handler, in a call no handler could stop (a SQLite statement:
+ * neither binding can interrupt one, and one can run for ever), and that nothing would be left
+ * half-done by ending (a read on a read-only connection).
+ */
+export function signalsEndProcess(): () => void {
+  const held = (['SIGINT', 'SIGTERM'] as const).map((signal) => ({ signal, listeners: process.listeners(signal) }));
+  for (const { signal, listeners } of held) for (const listener of listeners) process.off(signal, listener);
+  return () => {
+    for (const { signal, listeners } of held) for (const listener of listeners) process.on(signal, listener);
+  };
+}
+
 /** All of a stream as UTF-8 text, decoded once (a character split between chunks stays whole). */
 export async function readAll(stream: InStream): Promise<string> {
   return (await readAllBytes(stream)).toString('utf8');

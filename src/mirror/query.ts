@@ -38,7 +38,10 @@ export function checkQuery(sql: string): void {
 /** Prepares the one statement of `sql` on the replica and returns its rows as they are read (errors while reading are MirrorErrors too). */
 export function runQuery(replica: Replica, sql: string): QueryRows {
   const { statement, prepared, columns } = prepareQuery(replica.db, sql);
-  return { columns, rows: rowsOf(prepared, statement, replica.db) };
+  const rows = rowsOf(prepared, statement, replica.db);
+  // The command may end with rows unread (its output closed): the statement is ended before the connection closes.
+  replica.onClose(() => void rows.return(undefined));
+  return { columns, rows };
 }
 
 /** The one statement of `sql` prepared on `db`, with its result's columns; each check's refusal a MirrorError. */

@@ -56,6 +56,8 @@ interface ResourceStatus {
 
 export class Replica {
   private closed = false;
+  /** Ends what reads the connection before it closes (better-sqlite3 refuses to close while a statement is read). */
+  private readonly beforeClose: Array<() => void> = [];
   /** This open emptied a replica of an older crm, which did not record the key its records were read with. */
   emptied = false;
 
@@ -114,7 +116,13 @@ export class Replica {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    for (const end of this.beforeClose.splice(0)) end();
     this.db.close();
+  }
+
+  /** `end` is called when the replica closes, before its connection: rows still being read (a query whose output was closed, `| head`) are ended first. */
+  onClose(end: () => void): void {
+    this.beforeClose.push(end);
   }
 
   info(): ReplicaInfo {

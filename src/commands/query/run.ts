@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { Context } from '../../cli/context.js';
 import { toCliError, usageError } from '../../cli/errors.js';
-import { readAll } from '../../cli/io.js';
+import { readAll, roomToWrite, signalsEndProcess, type OutStream } from '../../cli/io.js';
 import { list } from '../../cli/result.js';
 import { checkQuery, runQuery } from '../../mirror/query.js';
 import { cannotUseFile } from '../../registry/values.js';
@@ -27,7 +27,7 @@ export const run: Handler<Spec> = async (ctx, { args, options }) => {
   const replica = openReplicaForReading(ctx);
   const { columns, rows } = runQuery(replica, sql);
   if (!ctx.options.quiet) ctx.info(capitalized(ageOf(replica, Date.now())));
-  return list(streamed(rows), { columns, fields: columns, noun: 'rows' });
+  return list(streamed(rows, ctx.io.stdout), { columns, fields: columns, noun: 'rows' });
 };
 
 /** The query: the argument, --file, or stdin for `-`; exactly one of them. */
@@ -55,9 +55,27 @@ async function freshen(ctx: Context): Promise<void> {
   if (failed) ctx.warn(`${failed.resource} were not synced: ${failed.error}`);
 }
 
-/** The rows as the printer takes a stream: read from SQLite one at a time, not held. */
-async function* streamed(rows: Iterable<Record<string, unknown>>): AsyncGenerator<Record<string, unknown>> {
-  yield* rows;
+/** Rows read between turns of the event loop (roomToWrite): a few microseconds a turn. */
+const ROWS_A_TURN = 256;
+
+/**
+ * The rows as the printer takes a stream: read from SQLite one at a time, not held, and no faster
+ * than stdout takes them (into a pipe, each turn waits for its reader; `| head -1` ends the command).
+ * While they are read, Ctrl-C and SIGTERM end the process by their default action: a statement runs
+ * in one synchronous call of SQLite (a recursive CTE without end, a cross join to sort) that no
+ * handler could interrupt, and a read-only connection leaves nothing to clean up.
+ */
+async function* streamed(rows: Iterable<Record<string, unknown>>, stdout: OutStream): AsyncGenerator<Record<string, unknown>> {
+  const restoreSignals = signalsEndProcess();
+  try {
+    let read = 0;
+    for (const row of rows) {
+      yield row;
+      if (++read % ROWS_A_TURN === 0) await roomToWrite(stdout);
+    }
+  } finally {
+    restoreSignals();
+  }
 }
 
 const capitalized = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
