@@ -370,6 +370,37 @@ describe('crm watch --changes', () => {
     ]);
   });
 
+  it('a replica forgotten and made again while the watch runs stops it with exit 2 (it went on, and passed over the new replica\'s events, numbered from 1 again)', async () => {
+    const { crm, home } = user();
+    const state = join(home, 'remade.json');
+    const live = { stdout: '', stderr: '' };
+    const watch = crm(['watch', 'contacts', '--changes', '--interval', '1s', '--state', state], { live });
+    let ended: Awaited<typeof watch> | undefined;
+    void watch.then((result) => (ended = result));
+    try {
+      await until(() => existsSync(state), 'the baseline');
+      changeTheService();
+      await until(() => rows(live.stdout).length === 3, 'the three events');
+      expect(JSON.parse(readFileSync(state, 'utf8')).seq).toBeGreaterThanOrEqual(3);
+      expect((await crm(['sync', '--forget'])).code).toBe(0);
+      expect((await crm(['sync', 'contacts'])).code).toBe(0);
+      const change = changeTheService();
+      await until(() => ended !== undefined, 'the watch to stop');
+      expect(ended!.code).toBe(2);
+      expect(ended!.stderr).toContain(`crm: --state ${state} follows a replica that is gone (forgotten since, or made anew)`);
+      // None of the new replica's events was taken for handled: a new watch of it from its start sees them.
+      const next = await crm(['watch', 'contacts', '--changes', '--once', '--since-start']);
+      expect(rows(next.stdout).map((event) => [event.event, event.id])).toEqual([
+        ['created', change.created.id],
+        ['updated', change.updated.id],
+        ['deleted', change.gone.id],
+      ]);
+    } finally {
+      if (ended === undefined) process.emit('SIGTERM');
+      await watch;
+    }
+  });
+
   it('refuses a state file of a plain watch, and --score', async () => {
     const { crm, home } = user();
     const state = join(home, 'plain.json');

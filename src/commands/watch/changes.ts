@@ -57,9 +57,7 @@ export class ChangeFeed {
         const replica = Replica.openForReading(replicaPathOf(ctx));
         const current = replica?.info().id;
         replica?.close();
-        if (current !== data.replica_id) {
-          throw usageError(`--state ${path} follows a replica that is gone (forgotten since): its events cannot be told from the new one's`, 'give a new state file: it takes the changes from now on');
-        }
+        if (current !== data.replica_id) throw replicaGone(`--state ${path} follows`);
       }
       return new ChangeFeed(ctx, client, data, file, sinceStart);
     } catch (error) {
@@ -79,7 +77,13 @@ export class ChangeFeed {
     const outcome = await syncReplica(this.ctx, this.client, [resource], 'full', signal, { quiet: true });
     const failure = outcome.failure ?? outcome.reports.find((report) => report.failure !== undefined)?.failure;
     if (failure !== undefined) throw failure;
-    const replica = Replica.openForReading(replicaPathOf(this.ctx))!;
+    const replica = Replica.openForReading(replicaPathOf(this.ctx));
+    // Forgotten (and made again) while the watch ran: the new replica numbers its events from 1 again,
+    // so the place this watch stands at would pass over them, silently.
+    if (replica === undefined || (this.data.replica_id !== null && replica.info().id !== this.data.replica_id)) {
+      replica?.close();
+      throw replicaGone(this.file ? `--state ${this.file.path} follows` : 'this watch followed');
+    }
     try {
       this.data.replica_id = replica.info().id;
       if (this.data.seq === null) {
@@ -105,6 +109,11 @@ export class ChangeFeed {
   private save(): void {
     this.file?.write(this.data);
   }
+}
+
+/** The replica a watch followed is not the one there now: its events are another sequence. */
+function replicaGone(who: string) {
+  return usageError(`${who} a replica that is gone (forgotten since, or made anew): its events cannot be told from the new one's`, 'start the watch again with a new state file: it takes the changes from now on');
 }
 
 function stateData(file: string, parsed: unknown): ChangeStateData {
