@@ -30,6 +30,10 @@ export async function buildBody(ctx: Context, { command: op, options, args }: Ca
     }
   }
 
+  // A field a create requires may be changed, never emptied: the service would refuse, or keep, a record without it.
+  const emptied = fields.find((field) => field.notBlank && Object.hasOwn(body, field.name) && isBlank(body[field.name]));
+  if (emptied) throw usageError(`a ${op.noun}'s ${emptied.name} cannot be empty: it is required`);
+
   const missing = fields.filter((field) => field.required && isBlank(body[field.name]));
   if (missing.length > 0) {
     if (!ctx.io.canPrompt) {

@@ -280,7 +280,7 @@ export function writableFields(resource: ResourceName): FieldSpec[] {
 
 /** The same fields for an update: nothing required, nothing prompted. */
 export function updateFields(resource: ResourceName): FieldSpec[] {
-  return writableFields(resource).map(({ required: _required, prompt: _prompt, ...field }) => field);
+  return writableFields(resource).map(({ required, prompt: _prompt, ...field }) => (required ? { ...field, notBlank: true } : field));
 }
 
 /** The resource a collection of the API holds (`contacts` → contact), if it is one. */

@@ -42,6 +42,8 @@ export interface FieldSpec {
   short?: string;
   /** Required on create (a person is asked for it; a script gets exit 2). */
   required?: boolean;
+  /** Required on create, so an update may change it but not empty it (updateFields sets it). */
+  notBlank?: boolean;
   /** Values the specification fixes: anything else is refused before a request is sent. */
   choices?: readonly string[];
   /**

@@ -118,6 +118,18 @@ describe('JSON input a number of which JSON.parse cannot keep: exit 2 naming the
     expect(ws.requests()).toEqual([]);
   });
 
+  it('an update that would empty a field its create requires (name, title) is exit 2 naming it, nothing sent, --dry-run too', async () => {
+    const contact = ws.api('POST', '/contacts', { name: 'Kept', email: `kept-cli-${Date.now()}@example.com` }).data.id as string;
+    for (const flags of [['--name', ''], ['--name', '   '], ['--set', 'name='], ['--data', '{"name":null}'], ['--name', '', '--dry-run']]) {
+      const result = await run(['contacts', 'update', contact, ...flags], { ws });
+      expect(result.code, flags.join(' ')).toBe(2);
+      expect(result.stderr).toBe("crm: a contact's name cannot be empty: it is required\n");
+    }
+    expect(ws.requests()).toEqual([]);
+    // A field a create leaves out may be emptied.
+    expect((await run(['contacts', 'update', contact, '--company', ''], { ws })).code).toBe(0);
+  });
+
   it('JSON input nested deeper than 500 levels is exit 2 naming the field, not a crash (Maximum call stack size exceeded, exit 1); nothing sent', async () => {
     const deep = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
     for (const [argv, stdin, said] of [

@@ -670,6 +670,24 @@ describe('crm mcp: the rest', () => {
     expect(ws.requests().slice(before)).toEqual([]);
   });
 
+  it('an update never empties a field its create requires (a name, a title): refused by the schema or the command, in the tool\'s words, nothing sent', async () => {
+    const session = await open();
+    const { tools } = await session.client.listTools();
+    const schema = (name: string) => (tools.find((tool) => tool.name === name)!.inputSchema.properties as Record<string, { minLength?: number }>);
+    for (const [tool, field] of [['contacts_update', 'name'], ['accounts_update', 'name'], ['deals_update', 'name'], ['sequences_update', 'name'], ['tasks_update', 'title']]) expect(schema(tool!)[field!]!.minLength, `${tool}.${field}`).toBe(1);
+    // What a create leaves out may be emptied.
+    expect(schema('contacts_update').company!.minLength).toBeUndefined();
+    const contact = ws.api('POST', '/contacts', { name: 'Kept Name', email: `kept-${Date.now()}@example.com` }).data.id as string;
+    const [task] = openTasks(1, 'Kept title');
+    const before = ws.requests().length;
+    // It was sent (PATCH {"name":""}): a service that takes it keeps a contact without a name.
+    expect(await call(session, 'contacts_update', { ids: [contact], name: '' })).toMatchObject({ isError: true, content: [{ text: 'invalid arguments for contacts_update: name must NOT have fewer than 1 characters' }] });
+    expect(await call(session, 'tasks_update', { ids: [task], title: '   ' })).toMatchObject({ isError: true, content: [{ text: "a task's title cannot be empty: it is required" }] });
+    expect(await call(session, 'contacts_update', { ids: [contact], data: { name: null } })).toMatchObject({ isError: true, content: [{ text: "a contact's name cannot be empty: it is required" }] });
+    expect(ws.requests().slice(before)).toEqual([]);
+    expect((await call(session, 'contacts_update', { ids: [contact], company: '' })).isError).toBeFalsy();
+  });
+
   it('a list filter is no empty string, by its schema (crm refuses one: it would select every record): the call is refused naming it, nothing sent', async () => {
     const session = await open();
     const { tools } = await session.client.listTools();

@@ -151,8 +151,9 @@ function inputSchemaOf(op: EndpointCommand, brief: readonly string[] | undefined
     // An empty filter is refused (it would select every record): the schema says so.
     if (LIST_FILTERS.has(field) && properties[field.name]!.type === 'string') properties[field.name]!.minLength ??= 1;
   }
-  // A required text is no empty string: the command refuses a blank one before sending, in a command line's words.
-  for (const name of required) if (properties[name]!.type === 'string') properties[name]!.minLength ??= 1;
+  // A required text is no empty string, nor one an update may not empty: the command refuses a blank one before sending, in a command line's words.
+  const notEmpty = [...required, ...optionFieldsOf(op).filter((field) => field.notBlank).map((field) => field.name)];
+  for (const name of notEmpty) if (properties[name]!.type === 'string') properties[name]!.minLength ??= 1;
   return { type: 'object', properties, required, additionalProperties: false };
 }
 
