@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ENDPOINT_COMMANDS } from '../../src/commands/service.js';
 import { DEMO } from '../../src/registry/demo.js';
 import { RESOURCES } from '../../src/registry/resources.js';
+import { CANCELLED, TransportError, type Transport } from '../../src/transport/types.js';
 import { BASE_URL, homeEnv, run, useWorkspace } from '../helpers/inprocess.js';
 import { startMcp, type McpSession } from '../helpers/mcp.js';
 
@@ -149,6 +150,23 @@ describe('crm mcp: the protocol on stdio', () => {
 });
 
 describe('crm mcp: cancellation and progress', () => {
+  it('a write abandoned as the server stops (stdin closed) is answered, and stderr says it may have taken effect', async () => {
+    let sent = 0;
+    // A service that takes the POST and never answers, until crm gives up on it.
+    const transport: Transport = async (request) => {
+      if (request.method !== 'POST') return ws.transport(request);
+      sent++;
+      return new Promise((_, reject) => request.signal?.addEventListener('abort', () => reject(new TransportError('cancelled', CANCELLED, true, { final: true }))));
+    };
+    const session = await startMcp({ ws: { ...ws, transport } });
+    const pending = call(session, 'contacts_create', { name: 'Abandoned Abe', email: 'abandoned@example.com' });
+    await until(() => sent === 1);
+    expect(await session.close()).toBe(0);
+    expect(textOf(await pending)).toBe('cancelled (POST /contacts was sent: it may have taken effect on the service)');
+    // Said only to a client that closed its end, before.
+    expect(session.stderr()).toContain('crm: warning: mcp: contacts_create was abandoned as crm mcp stopped: cancelled (POST /contacts was sent: it may have taken effect on the service)\n');
+  });
+
   it('reports progress for each item of a bulk call, and before each wait for a retry', async () => {
     const session = await open({ sleep: async () => {} });
     const tasks = openTasks(5, 'Progress');

@@ -53,6 +53,9 @@ export async function serveMcp(ctx: Context, calls: Context, tree: Tree, tools: 
     const result = await call.finally(() => underWay.delete(call));
     // A call its client cancelled gets no answer (the protocol says so): what it did goes to the log.
     if (extra.signal.aborted) reportCancelled(ctx, server, tool, result);
+    // One abandoned as the server stops is answered, to a client that may no longer read: what it did
+    // (a write may have taken effect) goes to stderr too, where whoever runs the server finds it.
+    else if (stopping.signal.aborted && result.isError) ctx.warn(`mcp: ${tool.name} was abandoned as crm mcp stopped: ${result.content[0]?.text ?? ''}`);
     return result;
   });
   server.onerror = (error) => ctx.warn(`mcp: ${error.message}`);
