@@ -812,6 +812,15 @@ describe('crm mcp: the rest', () => {
     expect(ws.api('GET', `/contacts/${contact}/notes`).data.notes.map((note: { body: string }) => note.body)).toContain('Called about the renewal');
   });
 
+  it('a contact created whose scoring failed says it was created, and names the call that scores it (not `crm ai trigger`, which an agent cannot run)', async () => {
+    const session = await open();
+    ws.fault({ match: /^POST \/api\/v1\/ai\/trigger$/, status: 500 });
+    const result = await call(session, 'contacts_create', { name: 'Scored Later', email: `scored-later-${Date.now()}@example.com`, score: true });
+    const id = result.structuredContent.id as string;
+    expect(result.content[0]!.text).toBe(`contact ${id} was created, but scoring failed: injected 500 (score it later with ai_trigger {"contact_id":"${id}"})`);
+    expect(ws.requests(/^POST \/api\/v1\/contacts$/)).toHaveLength(1);
+  });
+
   it('an id of another kind is not found naming the record asked for, with the kind its prefix says, in a list of a record\'s too', async () => {
     const session = await open();
     expect(textOf(await call(session, 'contacts_notes_list', { id: DEMO.deal }))).toBe(`contact ${DEMO.deal} not found (${DEMO.deal} looks like a deal's id, not a contact's)`);

@@ -11,7 +11,7 @@ import { CliError, ExitCode, toCliError } from '../../cli/errors.js';
 import { escapeForModel, formatNumber, safeLine, valueForModel } from '../../cli/format.js';
 import { checkJsonInput } from '../../cli/input.js';
 import { collectItems, resultValue, type Result } from '../../cli/result.js';
-import type { EndpointCommand, Tree } from '../command.js';
+import { callsEndpoint, type EndpointCommand, type Tree } from '../command.js';
 import { runCommand } from '../run.js';
 import { cutText, isObject } from '../../registry/values.js';
 import { HttpError } from '../../http/errors.js';
@@ -319,7 +319,7 @@ function messageOf(error: unknown, tool: Tool, tree: Tree, workspace: Workspace)
   // A write sent with no answer crm can read, a 5xx, a create answered without its record: an agent
   // that calls again may do it twice (the command line's hint names `crm api`).
   else if (failure.mayHaveActed) message += ` (${uncertainWriteAdvice(tool, tree)})`;
-  else if (failure.hint && !saidAlready.includes(failure.exitCode)) message += ` (${inToolTerms(failure.hint, tool.op)})`;
+  else if (failure.hint && !saidAlready.includes(failure.exitCode)) message += ` (${inToolTerms(withToolCalls(failure.hint, tree), tool.op)})`;
   return message;
 }
 
@@ -333,6 +333,27 @@ function uncertainWriteAdvice(tool: Tool, tree: Tree): string {
 
 /** The codes of a network failure whose host is not there: not found by its name, or nothing listening. */
 const NOWHERE = new Set(['enotfound', 'eai_again', 'econnrefused']);
+
+/**
+ * A command line a hint names (`crm ai trigger con_1`: score a contact created without its score) as
+ * the call an agent makes: ai_trigger {"contact_id":"con_1"}. One whose words name no tool, or that
+ * has flags, stays as it is.
+ */
+function withToolCalls(hint: string, tree: Tree): string {
+  return hint.replace(/`crm ([^`]+)`/g, (whole, line: string) => {
+    const words = line.trim().split(/\s+/);
+    // The longest command the words begin with (contacts notes add, not contacts).
+    const op = tree.commands
+      .filter(callsEndpoint)
+      .filter((command) => command.command.every((word, index) => words[index] === word))
+      .sort((a, b) => b.command.length - a.command.length)[0];
+    const values = words.slice(op?.command.length);
+    const fields = op ? toolArgsOf(op) : [];
+    if (!op || values.some((value) => value.startsWith('-')) || values.length > fields.length) return whole;
+    const args = Object.fromEntries(values.map((value, index) => [fields[index]!.name, fields[index]!.variadic ? [value] : value]));
+    return `${op.name} ${JSON.stringify(args)}`;
+  });
+}
 
 /** A local check speaks of the command line (--due, ID): here it names the tool's arguments (due_date, id). */
 function inToolTerms(message: string, op: EndpointCommand): string {
