@@ -7,7 +7,7 @@
 import type { Database, Statement } from '../sqlite/database.js';
 import { closestName } from '../registry/values.js';
 import { MirrorError } from './errors.js';
-import { emptyReplica, type Replica } from './replica.js';
+import { damage, emptyReplica, type Replica } from './replica.js';
 
 /** The statements that read. WITH may lead to a write: the read-only connection refuses that one. */
 const READING = new Set(['SELECT', 'WITH', 'VALUES', 'EXPLAIN', 'PRAGMA']);
@@ -38,7 +38,7 @@ export function checkQuery(sql: string): void {
 /** Prepares the one statement of `sql` on the replica and returns its rows as they are read (errors while reading are MirrorErrors too). */
 export function runQuery(replica: Replica, sql: string): QueryRows {
   const { statement, prepared, columns } = prepareQuery(replica.db, sql);
-  const rows = rowsOf(prepared, statement, replica.db);
+  const rows = rowsOf(prepared, statement, replica);
   // The command may end with rows unread (its output closed): the statement is ended before the connection closes.
   replica.onClose(() => void rows.return(undefined));
   return { columns, rows };
@@ -82,11 +82,12 @@ function prepareQuery(db: Database, sql: string): { statement: string; prepared:
   return { statement, prepared, columns: columns ?? [] };
 }
 
-function* rowsOf(prepared: Statement, sql: string, db: Database): Generator<Record<string, unknown>> {
+function* rowsOf(prepared: Statement, sql: string, replica: Replica): Generator<Record<string, unknown>> {
   try {
     for (const row of prepared.iterate()) yield row as Record<string, unknown>;
   } catch (error) {
-    throw sqlError(error, sql, db);
+    // A damaged page is the file's fault, not the SQL's.
+    throw damage(replica.path, error) ?? sqlError(error, sql, replica.db);
   }
 }
 

@@ -225,8 +225,11 @@ function isDamaged(error: unknown): boolean {
   return code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB' || (typeof errcode === 'number' && [11, 26].includes(errcode & 0xff));
 }
 
-/** A file SQLite cannot read as a database said as the replica's, with the way out; undefined for any other failure. */
-function damage(path: string, error: unknown): MirrorError | undefined {
+/**
+ * A file SQLite cannot read as a database said as the replica's, with the way out; undefined for any
+ * other failure. At opening, or later: damage inside a table is met only when a sync or a query reads it.
+ */
+export function damage(path: string, error: unknown): MirrorError | undefined {
   if (!isDamaged(error)) return undefined;
   const why = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ');
   return new MirrorError(`the replica ${path} is damaged (${why})`, { usage: true, code: 'replica_damaged', hint: 'delete it with `crm sync --forget` and sync again: the service holds every record' });

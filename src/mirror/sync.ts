@@ -25,7 +25,7 @@ import { PAGES_IN_FLIGHT, Walk } from '../http/paginate.js';
 import { fillPath } from '../http/url.js';
 import type { Database, SqlValue, Statement } from '../sqlite/database.js';
 import { changesObject, fieldChanges } from './diff.js';
-import { CACHE_KIB, type Replica } from './replica.js';
+import { CACHE_KIB, damage, type Replica } from './replica.js';
 import { CHANGES_KEPT_DAYS, CHANGES_TABLE, RECORD_COLUMN, SYNCED_COLUMN, keyColumns, quoteName, storedColumns, tableSpec, type Column, type TableSpec } from './schema.js';
 
 export type SyncMode = 'full' | 'new';
@@ -95,11 +95,16 @@ export async function sync(options: SyncOptions): Promise<SyncOutcome> {
     try {
       reports.push(await new TableSync(table, options, now).run());
     } catch (error) {
-      if (options.signal?.aborted || !tableOnly(error)) return { reports, failure: error };
+      // Damage inside the file is met only where a sync reads it: said as the replica's, with the way out.
+      if (options.signal?.aborted || !tableOnly(error)) return { reports, failure: damage(options.replica.path, error) ?? error };
       reports.push({ resource: name, mode: 'full', added: 0, changed: 0, removed: 0, records: countRows(options.replica.db, table), requests: 0, skipped: 0, error: (error as Error).message, failure: error });
     }
   }
-  pruneChanges(options.replica.db, now());
+  try {
+    pruneChanges(options.replica.db, now());
+  } catch (error) {
+    return { reports, failure: damage(options.replica.path, error) ?? error };
+  }
   return { reports };
 }
 

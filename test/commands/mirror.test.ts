@@ -148,6 +148,25 @@ describe('a damaged replica', () => {
       expect(ws.requests()).toEqual([]);
     }
   });
+
+  it('damaged inside a table (its header and schema whole): query and sync name it when they reach the damage, exit 2 (it was "SQL: database disk image is malformed", the query blamed, and for sync no file named)', async () => {
+    const { crm, replica } = user();
+    expect((await crm(['sync', 'contacts'])).code).toBe(0);
+    const db = openDatabase(replica, { readOnly: true });
+    const { rootpage } = db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'contacts'").get() as { rootpage: number };
+    const { page_size: pageSize } = db.prepare('PRAGMA page_size').get() as { page_size: number };
+    db.close();
+    // The first byte of a b-tree page says its kind: 0xff is none.
+    const bytes = readFileSync(replica);
+    bytes[(rootpage - 1) * pageSize] = 0xff;
+    writeFileSync(replica, bytes);
+    for (const argv of [['query', 'SELECT sum(length(_record)) FROM contacts'], ['sync', 'contacts']]) {
+      const result = await crm(argv);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toMatch(new RegExp(`^crm: the replica ${replica.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is damaged \\(.+\\)`, 'm'));
+      expect(result.stderr).toContain('hint: delete it with `crm sync --forget` and sync again');
+    }
+  });
 });
 
 describe('a table the key may not read', () => {
