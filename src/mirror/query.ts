@@ -4,7 +4,7 @@
 // SQL it went wrong (SQLite's bindings give no offset: a syntax error is located by parsing ever
 // shorter prefixes, a name it does not know by finding the name).
 
-import type { Database, Statement } from '../sqlite/database.js';
+import { readBigInts, type Database, type Statement } from '../sqlite/database.js';
 import { closestName } from '../registry/values.js';
 import { MirrorError } from './errors.js';
 import { damage, emptyReplica, type Replica } from './replica.js';
@@ -83,13 +83,31 @@ function prepareQuery(db: Database, sql: string): { statement: string; prepared:
 }
 
 function* rowsOf(prepared: Statement, sql: string, replica: Replica): Generator<Record<string, unknown>> {
+  readBigInts(prepared);
   try {
-    for (const row of prepared.iterate()) yield row as Record<string, unknown>;
+    for (const row of prepared.iterate()) yield alike(row as Record<string, unknown>);
   } catch (error) {
     // A damaged page is the file's fault, not the SQL's.
     throw damage(replica.path, error) ?? sqlError(error, sql, replica.db);
   }
 }
+
+/**
+ * A row as both bindings give it alike: an integer is a number where JavaScript holds it exactly, else
+ * its digits as text (never rounded, never refused); a blob is its bytes in hex, as SQLite's hex()
+ * writes them (better-sqlite3 gave a Buffer, printed {"type":"Buffer","data":[...]}, node:sqlite a
+ * Uint8Array, printed {"0":...}).
+ */
+function alike(row: Record<string, unknown>): Record<string, unknown> {
+  for (const [column, value] of Object.entries(row)) {
+    if (typeof value === 'bigint') row[column] = value >= MIN_EXACT && value <= MAX_EXACT ? Number(value) : String(value);
+    else if (value instanceof Uint8Array) row[column] = Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex').toUpperCase();
+  }
+  return row;
+}
+
+const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER);
+const MIN_EXACT = -MAX_EXACT;
 
 /** The statement without trailing semicolons and comments; more than one statement is refused. */
 function onlyStatement(sql: string): string {

@@ -34,6 +34,18 @@ export interface Statement {
   columns?(): Array<{ name: string }>;
 }
 
+/**
+ * The statement's rows give every integer as a BigInt, exact. By default the bindings differ past
+ * JavaScript's exact integers (2^53): better-sqlite3 rounds (9223372036854775807 is read as
+ * 9223372036854775808), node:sqlite refuses the row ('Value is too large to be represented as a
+ * JavaScript number').
+ */
+export function readBigInts(statement: Statement): void {
+  const native = statement as { setReadBigInts?: (on: boolean) => void; safeIntegers?: (on: boolean) => unknown };
+  if (native.setReadBigInts) native.setReadBigInts(true);
+  else native.safeIntegers!(true);
+}
+
 type TransactionMode = 'deferred' | 'immediate';
 
 export interface Database {

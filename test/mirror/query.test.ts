@@ -68,6 +68,12 @@ describe('crm query', () => {
     if (empty.columns.length > 0) expect(empty.columns).toEqual(['id', 'who']);
   });
 
+  it('gives an integer past 2^53 as its exact digits and a blob as hex, on both bindings alike (better-sqlite3 rounded and gave a Buffer; node:sqlite refused the row)', () => {
+    expect(rows("SELECT 9223372036854775807 AS big, -9223372036854775808 AS small, 9007199254740993 AS past, 9007199254740991 AS exact, 42 AS n, 1.5 AS r, x'00ff41' AS b, json_extract('{\"id\": 12345678901234567}', '$.id') AS id")).toEqual([
+      { big: '9223372036854775807', small: '-9223372036854775808', past: '9007199254740993', exact: 9007199254740991, n: 42, r: 1.5, b: '00FF41', id: '12345678901234567' },
+    ]);
+  });
+
   it.each([
     ['INSERT INTO contacts (id, _record, _synced_at) VALUES (1, 2, 3)'],
     ["UPDATE contacts SET _record = '{}'"],
