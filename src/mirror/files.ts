@@ -1,7 +1,9 @@
 // The replica's files, apart from the engine: `auth logout` and `profiles remove` look for a
 // replica and offer to delete it without loading SQLite or the sync.
 
-import { existsSync, rmSync, statSync } from 'node:fs';
+import { existsSync, statSync, unlinkSync } from 'node:fs';
+import { cannotUseFile } from '../registry/values.js';
+import { MirrorError } from './errors.js';
 
 /** The files SQLite keeps for a database in WAL mode. */
 export const replicaFiles = (path: string): string[] => [path, `${path}-wal`, `${path}-shm`];
@@ -18,6 +20,14 @@ export function replicaSize(path: string): number {
 /** Deletes the replica's files; false when there were none. */
 export function forgetReplica(path: string): boolean {
   const existed = replicaFiles(path).some((file) => existsSync(file));
-  for (const file of replicaFiles(path)) rmSync(file, { force: true });
+  for (const file of replicaFiles(path)) {
+    try {
+      // unlink, not rm: rm says a file it may not delete is "not a directory" (ENOTDIR), after trying it as one.
+      unlinkSync(file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw new MirrorError(cannotUseFile('delete', `the replica ${file}`, error), { hint: 'delete it by hand, or let your user write its folder' });
+    }
+  }
   return existed;
 }

@@ -6,11 +6,13 @@
 // another workspace's key is refused too (commands/mirror/replica.ts).
 
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { recordCreatedAt, recordId } from '../http/envelope.js';
+import { cannotUseFile } from '../registry/values.js';
 import { openDatabase, type Database } from '../sqlite/database.js';
 import { MirrorError } from './errors.js';
-import { replicaSize } from './files.js';
+import { replicaFiles, replicaSize } from './files.js';
 import { CHANGE_COLUMNS, CHANGES_TABLE, RECORD_COLUMN, SYNCED_COLUMN, TABLES, VIEWS, quoteName, replicaSchema, storedColumns, type TableSpec } from './schema.js';
 
 /** A sync's apply step holds the write lock for a second or two: another sync waits that long. */
@@ -74,6 +76,7 @@ export class Replica {
    * ./key.ts) is replaced by the workspace's.
    */
   static openForSync(path: string, workspace: ReplicaWorkspace, { replacedKey }: { replacedKey?: string } = {}): Replica {
+    checkWritable(path);
     const db = damagedSaid(path, () => openDatabase(path, { ownerOnly: true, busyTimeoutMs: BUSY_TIMEOUT_MS, label: LABEL }));
     const replica = new Replica(db, path);
     try {
@@ -97,6 +100,13 @@ export class Replica {
   /** Opens an existing replica read-only (crm query, --status): any write fails. Undefined when there is none. */
   static openForReading(path: string): Replica | undefined {
     if (!existsSync(path)) return undefined;
+    // SQLite reads a database in WAL mode through its -shm file, which it makes beside it when it is not there.
+    if (!existsSync(`${path}-shm`) && !writable(dirname(path))) {
+      throw new MirrorError(cannotUseFile('read', `the replica ${path}`, `SQLite needs to make its -shm file in ${dirname(path)}, which crm cannot write`), {
+        code: 'replica_unreadable',
+        hint: 'let your user write that folder, or set CRM_DATA_DIR to a folder crm can write and sync again',
+      });
+    }
     const db = damagedSaid(path, () => openDatabase(path, { readOnly: true, busyTimeoutMs: BUSY_TIMEOUT_MS, label: LABEL }));
     try {
       db.exec('PRAGMA query_only = ON');
@@ -204,6 +214,36 @@ export class Replica {
       for (const view of schema.views) this.db.exec(view);
       set.run('schema', schema.fingerprint);
     }, 'immediate');
+  }
+}
+
+/**
+ * A replica that exists can be written, with its -wal and -shm files and its folder (where SQLite
+ * makes them): else a sync is refused before anything is sent. SQLite would open it read-only without
+ * a word, and the sync would read every list and fail at the first table it applies ('attempt to
+ * write a readonly database', no file named).
+ */
+function writable(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function checkWritable(path: string): void {
+  if (!existsSync(path)) return;
+  const files = replicaFiles(path).filter((file) => existsSync(file)).map((file) => [file, `the replica ${file}`] as const);
+  for (const [file, what] of [...files, [dirname(path), `the replica's folder ${dirname(path)}`] as const]) {
+    try {
+      accessSync(file, constants.W_OK);
+    } catch (error) {
+      throw new MirrorError(cannotUseFile('write', what, error), {
+        code: 'replica_unwritable',
+        hint: '`crm query` still reads it; let your user write it and its folder, or set CRM_DATA_DIR to a folder crm can write',
+      });
+    }
   }
 }
 

@@ -82,7 +82,7 @@ export function fileProblem(error: unknown): string {
  * The one way crm words a file it could not use, in one line: "cannot read --data file x.json: no such
  * file or directory". WHAT names the file (a flag's, or what it is for, and its path).
  */
-export function cannotUseFile(action: 'read' | 'write' | 'create', what: string, error: unknown): string {
+export function cannotUseFile(action: 'read' | 'write' | 'create' | 'delete', what: string, error: unknown): string {
   return `cannot ${action} ${what}: ${typeof error === 'string' ? error : fileProblem(error)}`;
 }
 

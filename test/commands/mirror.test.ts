@@ -2,10 +2,11 @@
 // a sync; changes in the sandbox (create, update, soft delete, stage move); a second sync reporting
 // exactly those; --changes emitting exactly those, once; a write refused with exit 2 and nothing
 // changed; a sync interrupted then resumed with nothing lost; the replica's file mode.
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { accessSync, chmodSync, constants, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BASE_URL, homeEnv, json, openWorkspace, run, scriptedPrompter, useWorkspace, type RunOptions } from '../helpers/inprocess.js';
 import { openDatabase } from '../../src/sqlite/database.js';
@@ -128,6 +129,60 @@ describe('crm sync', () => {
     expect(result.code).toBe(2);
     expect(result.stderr.split('\n')[0]).toBe(`crm: ${message}`);
     expect(ws.requests()).toEqual([]);
+  });
+});
+
+/** Makes FILE (or folder) unwritable, also to root, whom modes do not stop: chattr +i as root, else mode 0555. Undoes it; undefined when it could not. */
+function unwritable(file: string): (() => void) | undefined {
+  const root = process.getuid?.() === 0;
+  const mode = statSync(file).mode & 0o777;
+  try {
+    if (root) execFileSync('chattr', ['+i', file], { stdio: 'ignore' });
+    else chmodSync(file, 0o555);
+  } catch {
+    return undefined;
+  }
+  const undo = () => (root ? execFileSync('chattr', ['-i', file], { stdio: 'ignore' }) : chmodSync(file, mode));
+  try {
+    accessSync(file, constants.W_OK);
+  } catch {
+    return undo;
+  }
+  undo();
+  return undefined;
+}
+
+describe('a replica crm cannot write', () => {
+  it.for([
+    ['the file', (replica: string) => replica, (replica: string) => `the replica ${replica}`],
+    ['its folder', (replica: string) => dirname(replica), (replica: string) => `the replica's folder ${dirname(replica)}`],
+  ] as const)('(%s): sync is refused in one line naming it, exit 1, nothing sent; query reads the file, or says why it cannot (sync read every list, then failed with "attempt to write a readonly database"; query with "unable to open database file")', async ([what, target, named], context) => {
+    const { crm, replica } = user();
+    expect((await crm(['sync', 'contacts'])).code).toBe(0);
+    const undo = unwritable(target(replica));
+    if (!undo) return context.skip();
+    try {
+      ws.log.length = 0;
+      const result = await crm(['sync', 'contacts']);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(new RegExp(`^crm: cannot write ${named(replica).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: (permission denied|operation not permitted)\nhint: \`crm query\` still reads it; `));
+      expect(ws.requests()).toEqual([]);
+      const query = await crm(['query', 'SELECT count(*) AS n FROM contacts', '--json']);
+      if (what === 'the file') {
+        expect(query.code, query.stderr).toBe(0);
+        expect(json(query)[0].n).toBeGreaterThan(0);
+      } else {
+        // A replica in WAL mode is read through its -shm file, made beside it: a folder that cannot be written is named.
+        expect(query.code).toBe(1);
+        expect(query.stderr.split('\n')[0]).toBe(`crm: cannot read the replica ${replica}: SQLite needs to make its -shm file in ${dirname(replica)}, which crm cannot write`);
+        // Nor can it be forgotten: one line, not Node's "EACCES: permission denied, unlink ...".
+        const forget = await crm(['sync', '--forget']);
+        expect(forget.code).toBe(1);
+        expect(forget.stderr).toMatch(/^crm: cannot delete the replica .+: (permission denied|operation not permitted)\nhint: /);
+      }
+    } finally {
+      undo();
+    }
   });
 });
 
