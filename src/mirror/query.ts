@@ -210,7 +210,10 @@ function locate(message: string, sql: string, db: Database): number | undefined 
 /**
  * The parser stops at the first token it cannot take, whatever follows it: of the places where that
  * token's text occurs, the first where the statement cut just after it fails at it is the place
- * (each try a prepare, which runs nothing).
+ * (each try a prepare, which runs nothing). Cut before that place the statement is only unfinished,
+ * cut after it it fails there: the place is found by halving, a few prepares whatever the length
+ * (trying each place in turn took 20,000 prepares of up to 100 KB, minutes, for a generated IN list
+ * of 20,000 values with a comma too many at its end).
  */
 function locateSyntaxError(sql: string, db: Database): number | undefined {
   const failingToken = (text: string): string | undefined => {
@@ -224,9 +227,17 @@ function locateSyntaxError(sql: string, db: Database): number | undefined {
   };
   const token = failingToken(sql);
   if (!token) return undefined;
-  for (let at = sql.indexOf(token); at >= 0; at = sql.indexOf(token, at + 1)) {
-    if (failingToken(`${sql.slice(0, at + token.length)} `) === token) return at;
+  const places: number[] = [];
+  for (let at = sql.indexOf(token); at >= 0; at = sql.indexOf(token, at + 1)) places.push(at);
+  const failsThere = (at: number) => failingToken(`${sql.slice(0, at + token.length)} `) === token;
+  let low = 0;
+  let high = places.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (failsThere(places[middle]!)) high = middle;
+    else low = middle + 1;
   }
+  if (low < places.length) return places[low];
   // A token that runs to the end (an unclosed quote) changes when cut: it is where it ends.
   return sql.endsWith(token) ? sql.length - token.length : undefined;
 }
