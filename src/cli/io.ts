@@ -138,8 +138,11 @@ function isatty(fd: number): boolean {
   return process.getBuiltinModule('node:tty').isatty(fd);
 }
 
+/** What a switch variable (CRM_NO_INPUT, CRM_DEBUG, CRM_READ_ONLY) is off for, any case, spaces around ignored; anything else is on. */
+const SWITCHED_OFF = new Set(['', '0', 'false', 'no', 'off']);
+
 export function isTruthy(value: string | undefined): boolean {
-  return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
+  return value !== undefined && !SWITCHED_OFF.has(value.trim().toLowerCase());
 }
 
 /** Why a command ends before it is done: Ctrl-C, SIGTERM, or stdout closed (`| head -1`) or failing (a full disk). */

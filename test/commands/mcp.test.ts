@@ -846,6 +846,13 @@ describe('crm mcp: the rest', () => {
     const env = { ...homeEnv(ws.home), CRM_BASE_URL: BASE_URL, CRM_API_KEY: ws.apiKey };
     const reads = await open({ env: { ...env, CRM_TOOLSETS: 'tasks', CRM_READ_ONLY: '1' } });
     expect(await names(reads)).toEqual(['tasks_get', 'tasks_list']);
+    // A switch variable set to off, no, false or 0 (any case, spaces around) is off.
+    for (const off of ['off', ' No ', 'FALSE', '0', '']) {
+      const writes = await open({ env: { ...env, CRM_TOOLSETS: 'tasks', CRM_READ_ONLY: off } });
+      expect(await names(writes)).toContain('tasks_create');
+    }
+    const on = await open({ env: { ...env, CRM_TOOLSETS: 'tasks', CRM_READ_ONLY: 'yes' } });
+    expect(await names(on)).toEqual(['tasks_get', 'tasks_list']);
     const mixed = await open({ env: { ...env, CRM_TOOLSETS: 'deals' }, args: ['--toolsets', 'tasks', '--tools', 'contacts_get,contacts_create', '--exclude-tools', 'tasks_delete,tasks_create'] });
     expect(await names(mixed)).toEqual(['contacts_create', 'contacts_get', 'tasks_complete', 'tasks_get', 'tasks_list', 'tasks_update']);
     const only = await open({ args: ['--tools', 'search', '--read-only'] });
