@@ -97,7 +97,7 @@ export class Replica {
     return replica;
   }
 
-  /** Opens an existing replica read-only (crm query, --status): any write fails. Undefined when there is none. */
+  /** Opens an existing replica read-only (crm query, --status): any write fails. Undefined when there is none (or an empty file, one being made). */
   static openForReading(path: string): Replica | undefined {
     if (!existsSync(path)) return undefined;
     // SQLite reads a database in WAL mode through its -shm file, which it makes beside it when it is not there.
@@ -113,6 +113,12 @@ export class Replica {
       // Read through a memory map: no copy of each page a scan reads.
       db.exec(`PRAGMA mmap_size = ${MMAP_BYTES}`);
       if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_meta'").get()) {
+        // No table at all: a replica another crm is making (its first sync has not committed), or
+        // the empty file of one killed while it made it. None yet: the next sync makes it.
+        if (!db.prepare('SELECT 1 FROM sqlite_master').get()) {
+          db.close();
+          return undefined;
+        }
         throw new MirrorError(`${path} is not a replica of crm`, { usage: true, hint: 'remove it, or run `crm sync --forget`' });
       }
     } catch (error) {

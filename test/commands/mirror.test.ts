@@ -3,7 +3,7 @@
 // exactly those; --changes emitting exactly those, once; a write refused with exit 2 and nothing
 // changed; a sync interrupted then resumed with nothing lost; the replica's file mode.
 import { execFileSync } from 'node:child_process';
-import { accessSync, chmodSync, constants, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, chmodSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -183,6 +183,20 @@ describe('a replica crm cannot write', () => {
     } finally {
       undo();
     }
+  });
+});
+
+describe('an empty replica file (another crm making it now, or one killed while it made it)', () => {
+  it('is no replica yet: query says so, sync makes it (both were "not a replica of crm", exit 2, for every sync after)', async () => {
+    const { crm, replica } = user();
+    mkdirSync(dirname(replica), { recursive: true, mode: 0o700 });
+    writeFileSync(replica, '', { mode: 0o600 });
+    const query = await crm(['query', 'SELECT 1 AS one']);
+    expect(query.code).toBe(2);
+    expect(query.stderr).toMatch(/^crm: there is no replica of profile "sandbox" yet\n/);
+    const synced = await crm(['sync', 'stages']);
+    expect(synced.code, synced.stderr).toBe(0);
+    expect(json(await crm(['query', 'SELECT count(*) AS n FROM stages', '--json']))[0].n).toBeGreaterThan(0);
   });
 });
 
