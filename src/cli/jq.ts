@@ -40,13 +40,29 @@ export async function compileJq(expression: string, { timeLimitMs = TIME_LIMIT_M
   const jq = await loadJq({ wasmBinary: await readFile(wasmPath()) });
   checkExpression(jq, expression);
   const engine = bounded(timeLimitMs);
+  const call = (inputs: readonly unknown[]): JqOutcome => {
+    // -c: one result a line, which is how they are told apart.
+    const { stdout, stderr, exitCode } = engine(() => jq.raw(inputs.map((input) => JSON.stringify(input)).join('\n'), expression, ['-c']));
+    const results = stdout === '' ? [] : stdout.split('\n').map((line) => JSON.parse(line) as unknown);
+    if (exitCode === 0) return { results, messages: stderr };
+    return { results, messages: '', error: new CliError(`--jq: ${runtimeMessage(stderr, exitCode)}`, ExitCode.service, { code: 'jq_error' }) };
+  };
   return {
     run(inputs) {
-      // -c: one result a line, which is how they are told apart.
-      const { stdout, stderr, exitCode } = engine(() => jq.raw(inputs.map((input) => JSON.stringify(input)).join('\n'), expression, ['-c']));
-      const results = stdout === '' ? [] : stdout.split('\n').map((line) => JSON.parse(line) as unknown);
-      if (exitCode === 0) return { results, messages: stderr };
-      return { results, messages: '', error: new CliError(`--jq: ${runtimeMessage(stderr, exitCode)}`, ExitCode.service, { code: 'jq_error' }) };
+      const outcome = call(inputs);
+      if (inputs.length === 1 || (!outcome.error && !/^jq: error/m.test(outcome.messages))) return outcome;
+      // jq goes on to the next input after one fails, and its status tells only of the last input:
+      // a call of several that failed on one before the last ends 0, its message among the others,
+      // and holds the results of the inputs after it. Filtered one at a time, the failure is known
+      // and what is printed stops at its input, whatever the batch (only a failure pays for it).
+      const before: JqOutcome = { results: [], messages: '' };
+      for (const input of inputs) {
+        const one = call([input]);
+        before.results.push(...one.results);
+        before.messages += one.messages;
+        if (one.error) return { ...before, error: one.error };
+      }
+      return outcome;
     },
   };
 }

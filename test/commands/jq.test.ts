@@ -78,6 +78,15 @@ describe('--jq', () => {
     expect(result.stderr).toMatch(/^crm: --jq: [A-Z]\w+ \w+\n$/);
   });
 
+  it('with -o ndjson, a record the filter fails on ends the output there: exit 1 with jq\'s message alone, and the records after it in its batch are not printed', async () => {
+    const records = json(await run(['contacts', 'list', '-L', '6', '--json'], { ws }));
+    const failing = records[2].id;
+    const result = await run(['contacts', 'list', '-L', '6', '-o', 'ndjson', '--jq', `if .id == "${failing}" then error("stop at \\(.id)") else .id end`], { ws });
+    expect(result.code).toBe(1);
+    expect(lines(result.stdout)).toEqual(records.slice(0, 2).map((record: { id: string }) => record.id));
+    expect(result.stderr).toBe(`crm: --jq: stop at ${failing}\n`);
+  });
+
   it('cannot be used with another format or with -q (exit 2, nothing sent)', async () => {
     for (const [argv, message] of [
       [['-o', 'table'], '--jq filters JSON: it cannot be used with --output table'],
