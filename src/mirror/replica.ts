@@ -6,7 +6,7 @@
 // another workspace's key is refused too (commands/mirror/replica.ts).
 
 import { createHash, randomBytes } from 'node:crypto';
-import { accessSync, constants, existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { recordCreatedAt, recordId } from '../http/envelope.js';
 import { cannotUseFile } from '../registry/values.js';
@@ -285,8 +285,14 @@ function damagedSaid<T>(path: string, open: () => T): T {
   try {
     return open();
   } catch (error) {
-    throw damage(path, error) ?? error;
+    throw damage(path, error) ?? notAFile(path) ?? error;
   }
+}
+
+/** A directory where the replica should be: SQLite says only 'disk I/O error'. */
+function notAFile(path: string): MirrorError | undefined {
+  if (!statSync(path, { throwIfNoEntry: false })?.isDirectory()) return undefined;
+  return new MirrorError(cannotUseFile('read', `the replica ${path}`, 'it is a directory'), { code: 'replica_unusable', hint: 'remove that directory; the next `crm sync` makes the replica there' });
 }
 
 /** Creates the table, or defines it anew keeping its rows: what crm stores itself is copied, the rest is generated again. */

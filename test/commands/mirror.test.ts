@@ -200,6 +200,18 @@ describe('an empty replica file (another crm making it now, or one killed while 
   });
 });
 
+describe('a directory where the replica should be', () => {
+  it('query, sync and sync --status name it in one line, exit 1 (each said "crm: disk I/O error")', async () => {
+    const { crm, replica } = user();
+    mkdirSync(replica, { recursive: true });
+    for (const argv of [['query', 'SELECT 1 AS one'], ['sync', 'stages'], ['sync', '--status']]) {
+      const result = await crm(argv);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(`crm: cannot read the replica ${replica}: it is a directory\nhint: remove that directory; the next \`crm sync\` makes the replica there\n`);
+    }
+  });
+});
+
 describe('a damaged replica', () => {
   it.each([
     ['is no database', (file: string) => writeFileSync(file, 'not a database at all '.repeat(500))],
