@@ -27,6 +27,14 @@ const CONFIRM_ABOVE = 10;
 /** Failures that concern every record alike: nothing more is sent after the first (as an import stops). */
 const STOPS_AT_ONCE = new Set<number>([ExitCode.auth, ExitCode.rateLimited]);
 
+/** Whether FAILURE concerns every record alike (the key refused, the rate limit after its waits): send no other. */
+export const stopsEveryRecord = (failure: CliError): boolean => STOPS_AT_ONCE.has(failure.exitCode);
+
+/** The row of a record not sent because HALTED stopped the run (stopsEveryRecord). */
+export function haltedRow(id: string, halted: CliError): Row {
+  return { id, ok: false, result: 'not_sent', error: `not sent: ${halted.message}`, record: null, failure: halted };
+}
+
 export type Row = ReportRow & { failure?: CliError };
 
 /** The records a command was given. */
@@ -141,9 +149,9 @@ async function forEachId(ctx: Context, ids: readonly string[], action: (id: stri
       ids,
       async (id): Promise<Row | undefined> => {
         if (ctx.signal.aborted || stop.stoppedBy()) return undefined;
-        if (halted) return { id, ok: false, result: 'not_sent', error: `not sent: ${halted.message}`, record: null, failure: halted };
+        if (halted) return haltedRow(id, halted);
         const row = await rowOf(id, action, success, ctx.signal);
-        if (row?.failure && STOPS_AT_ONCE.has(row.failure.exitCode)) halted ??= row.failure;
+        if (row?.failure && stopsEveryRecord(row.failure)) halted ??= row.failure;
         if (row) ctx.progress({ done: ++finished, total: ids.length, message: `${id}: ${row.result}` });
         return row;
       },

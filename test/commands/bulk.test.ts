@@ -248,6 +248,17 @@ describe('a report: every record accounted for', () => {
     expect(writes().length + unsent.length).toBe(12);
     expect(result.stderr.split('\n')[0]).toBe(`crm: invalid API key; ${unsent.length} of 12 were not sent`);
   });
+
+  it('sequences enroll: the key refused (401) for a batch, the batches after it are not sent (each contact a not_sent row), exit 3', async () => {
+    const ids = Array.from({ length: 60 }, (_, n) => `con_refused${n}`);
+    ws.fault({ match: /POST \/api\/v1\/sequences\/.*\/enroll/, status: 401, body: JSON.stringify({ data: null, error: 'Invalid or revoked API key' }), times: Infinity });
+    const result = await run(['sequences', 'enroll', DEMO.sequence, '-', '--json'], { ws, stdin: ids.join('\n') });
+    expect(result.code).toBe(3);
+    expect(writes()).toHaveLength(1);
+    const rows = json(result) as Array<{ id: string; result: string }>;
+    expect(rows.map((row) => row.id)).toEqual(ids);
+    expect(rows.map((row) => row.result)).toEqual([...Array(50).fill('failed'), ...Array(10).fill('not_sent')]);
+  });
 });
 
 describe('--dry-run lists every request and sends no write', () => {

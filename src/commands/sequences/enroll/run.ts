@@ -4,11 +4,11 @@
 // row of the report, and a run that failed part-way can be repeated.
 
 import type { Context } from '../../../cli/context.js';
-import { toCliError, ExitCode } from '../../../cli/errors.js';
+import { toCliError, ExitCode, type CliError } from '../../../cli/errors.js';
 import type { Result } from '../../../cli/result.js';
 import { isObject } from '../../../registry/values.js';
 import { buildBody } from '../../body.js';
-import { CancelledBulkError, confirmMany, countsOf, notSentRow, readTargets, report, resolveTargets, stopOnSignals, type Row } from '../../bulk.js';
+import { CancelledBulkError, confirmMany, countsOf, haltedRow, notSentRow, readTargets, report, resolveTargets, stopOnSignals, stopsEveryRecord, type Row } from '../../bulk.js';
 import { namingTheId, pathOf } from '../../endpoint.js';
 import type { Handler, Input } from '../../command.js';
 import type { Spec } from './command.js';
@@ -29,8 +29,10 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
   const client = await ctx.client();
   // On the command line, SIGTERM sends no other batch and Ctrl-C cancels the one under way: the contacts not sent are rows too.
   const stop = stopOnSignals(ctx);
+  // The key refused, or the rate limit after its waits: every batch after would be refused alike.
+  let halted: CliError | undefined;
   try {
-    for (let start = 0; start < ids.length && !stop.stoppedBy(); start += ENROLL_BATCH) {
+    for (let start = 0; start < ids.length && !stop.stoppedBy() && !halted; start += ENROLL_BATCH) {
       // Cancelled: no other batch is sent, and the report says what was done.
       if (ctx.signal.aborted) throw new CancelledBulkError(ids, rows);
       const batch = ids.slice(start, start + ENROLL_BATCH);
@@ -49,6 +51,7 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
         }
         if (failure.exitCode === ExitCode.usage || failure.exitCode === ExitCode.interrupted) throw failure;
         for (const id of batch) rows.push({ id, ok: false, result: 'failed', error: failure.message, record: null, failure });
+        if (stopsEveryRecord(failure)) halted = failure;
       }
       ctx.progress({ done: rows.length, total: ids.length, message: `${rows.length} of ${ids.length}: ${countsOf(rows)}` });
     }
@@ -57,6 +60,7 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
   }
   const stoppedBy = stop.stoppedBy();
   if (stoppedBy) for (const id of ids.slice(rows.length)) rows.push(notSentRow(id, stoppedBy));
+  else if (halted) for (const id of ids.slice(rows.length)) rows.push(haltedRow(id, halted));
   return enrolmentReport(unresolved, rows, targets.many);
 };
 
