@@ -445,6 +445,18 @@ describe('contacts import: sending', () => {
     expect(rowsOf(upsert.stdout).map((row) => row.result)).toEqual(['created', 'updated']);
   });
 
+  it('an invalid row among rows imported: the hint says to fix it in the file before --resume, which alone would find it invalid again', async () => {
+    const tag = unique();
+    const file = inputFile('fix-me.csv', `name,email\nGood,good-${tag}@example.com\nBad,not-an-email\n`);
+    const result = await run(['contacts', 'import', file], { ws });
+    expect(result.code).toBe(7);
+    expect(result.stderr).toBe(`crm: 1 of 2 rows were not imported: line 3\nhint: fix line 3 in the file (the report says why), then run the same command with --resume to finish (progress is in ${file}.crm-checkpoint)\n`);
+    writeFileSync(file, `name,email\nGood,good-${tag}@example.com\nBad,fixed-${tag}@example.com\n`);
+    const resumed = await run(['contacts', 'import', file, '--resume'], { ws });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(withEmail(`fixed-${tag}@example.com`)).toHaveLength(1);
+  });
+
   it('rows refused one by one (409) never stop the import: ten in a row failing for want of the service (5xx) do', async () => {
     const tag = unique();
     const taken = Array.from({ length: 12 }, (_, index) => `taken${index}-${tag}@example.com`);

@@ -383,9 +383,12 @@ class Importer {
     const exists = lines.filter((line) => this.existing.has(line) || repeated.has(line));
     const others = lines.filter((line) => !exists.includes(line));
     const where = errorsFile && lines.length > 0 ? `the rows and reasons are in ${errorsFile}; ` : '';
+    // An invalid row is invalid again until it is fixed in the file: --resume alone would not import it.
+    const invalid = others.filter((line) => rows.some((row) => row.line === line && row.problem !== undefined));
+    const fix = where ? `${where}fix them, then ` : invalid.length > 0 ? `fix ${lineList(invalid)} in the file (the report says why), then ` : '';
     const hints: string[] = [];
     // No row left but some not scored: --resume scores them.
-    if ((others.length > 0 || exists.length === 0) && resumeHint) hints.push(`${where && `${where}fix them, then `}${resumeHint}`);
+    if ((others.length > 0 || exists.length === 0) && resumeHint) hints.push(`${fix}${resumeHint}`);
     if (exists.length > 0) {
       const said = hints.length > 0 ? '' : where;
       hints.push(`${said}${lineList(exists)} hold${exists.length > 1 ? '' : 's'} an email the workspace (or an earlier row) has: run the same command with --upsert to update those contacts, or leave the rows out; --resume would send them again, to fail again`);
