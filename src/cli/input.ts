@@ -390,8 +390,9 @@ interface ListedValue {
 
 /**
  * The records a text lists, as crm's own output gives them, so that one crm command can feed
- * another: one value a line (`-q`; blank lines and # comments skipped), JSON (an array of ids or of
- * records, or one record: `--json`), NDJSON (a record a line), TSV (a record a line, its id the
+ * another: one value a line (`-q`; blank lines and # comments skipped; a JSON string a line, as jq
+ * prints ids, is its text), JSON (an array of ids or of records, or one record: `--json`), NDJSON
+ * (a record a line), TSV (a record a line, its id the
  * first cell; one record as key<TAB>value lines, its id on the `id` line), or CSV with a header row
  * naming an `id` column (`-o csv`). A record gives its `id`. A line that is none of these is a usage
  * error naming it.
@@ -414,6 +415,11 @@ export async function parseListedValues(text: string, source: string): Promise<L
       const record = parseJsonOrUndefined(line);
       if (record === undefined) throw usageError(`${where}: invalid JSON`, 'give one id a line, or what a crm command printed (--json, -o ndjson, tsv)');
       return { value: idOf(record, where), where };
+    }
+    // An id as a JSON string (what jq prints without -r): the id, not its quotes.
+    if (line.startsWith('"')) {
+      const id = parseJsonOrUndefined(line);
+      if (typeof id === 'string') return { value: id, where };
     }
     return { value: line.includes('\t') ? unescapeTsv(line.slice(0, line.indexOf('\t'))) : line, where };
   });

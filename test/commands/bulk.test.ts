@@ -151,6 +151,13 @@ describe('`-`: what stdin lists', () => {
     expect(writes().sort()).toEqual(listedIds.map((id: string) => `POST /api/v1/tasks/${id}/complete`).sort());
   });
 
+  it('one JSON string a line (what jq prints without -r): each is its id, not its quotes', async () => {
+    const ids = newTasks(2);
+    const result = await run(['tasks', 'complete', '-', '--json'], { ws, stdin: `${ids.map((id) => JSON.stringify(id)).join('\n')}\n` });
+    expect(result.code, result.stderr).toBe(0);
+    expect(writes().sort()).toEqual(ids.map((id) => `POST /api/v1/tasks/${id}/complete`).sort());
+  });
+
   it('one email a line: each looked up, then written by its id', async () => {
     const contacts = newContacts(2);
     const result = await run(['contacts', 'update', '-', '--status', 'customer', '--json'], { ws, stdin: contacts.map((contact) => contact.email.toUpperCase()).join('\n') });
