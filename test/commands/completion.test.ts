@@ -125,12 +125,13 @@ describe('crm __complete', () => {
     expect(ws.requests()).toHaveLength(1);
   });
 
-  it('offers only plain words: a stage id that is shell syntax never reaches the command line', async () => {
+  it('offers only plain words: a stage id that is shell syntax, or would be read as a flag, never reaches the command line', async () => {
     const env = { ...homeEnv(join(ws.home, 'hostile')), CRM_BASE_URL: BASE_URL, CRM_API_KEY: ws.apiKey };
     const stages = [
       { id: 'won', name: 'Won\u001b[31m\ttab' },
       { id: '$(touch /tmp/pwned)', name: 'evil' },
       { id: 'a b', name: 'space' },
+      { id: '--insecure', name: 'a flag of crm' },
     ];
     ws.fault({ match: /pipeline\/stages/, status: 200, body: JSON.stringify({ data: { stages }, error: null }) });
     const { lines } = await ask('stages', { env });

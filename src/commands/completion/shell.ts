@@ -3,8 +3,11 @@
 
 export const GENERATED = "Generated from crm's command registry by `npm run completions`; do not edit.";
 
-/** Values a completion may insert: letters, digits and _ . @ % + / - (never a space, quote or $). */
-const SHELL_WORD = /^[\w.@%+/-]+$/;
+/**
+ * Values a completion may insert: letters, digits and _ . @ % + / - (never a space, quote or $), not
+ * starting with - (crm would read a stage named `--insecure` as that flag).
+ */
+const SHELL_WORD = /^[\w.@%+/][\w.@%+/-]*$/;
 
 export function isShellWord(value: string): boolean {
   return SHELL_WORD.test(value);
