@@ -40,6 +40,16 @@ describe('command help', () => {
     }
   });
 
+  it('says `-` reads the ids from stdin on the page of every command that takes several ids (tasks complete and ai accept said only "task ids")', () => {
+    const bulk = [...ENDPOINT_COMMANDS, ...LOCAL_COMMANDS].filter((spec) => spec.args?.some((arg) => arg.type === 'ids' && arg.variadic));
+    expect(bulk.map((spec) => spec.command.join(' '))).toEqual(expect.arrayContaining(['tasks complete', 'ai accept', 'tasks update']));
+    for (const spec of bulk) {
+      let command: Command = program;
+      for (const word of spec.command) command = command.commands.find((child) => child.name() === word)!;
+      expect(command.helpInformation().replace(/\s+/g, ' '), spec.command.join(' ')).toMatch(/`-`( to read them| reads them)? from stdin|or `-`/);
+    }
+  });
+
   it('shows the global flags once in `crm --help`, with the topics and examples', async () => {
     const result = await run(['--help']);
     expect(result.code).toBe(0);

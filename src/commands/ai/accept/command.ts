@@ -8,7 +8,7 @@ const spec = {
   command: ['ai', 'accept'],
   summary: 'Accept AI suggestions (no id on a terminal: pick from the pending ones)',
   endpoint: 'ai_accept',
-  args: [{ name: 'ids', type: 'ids', description: 'suggestion ids', references: 'suggestion', variadic: true, optional: true }],
+  args: [{ name: 'ids', type: 'ids', description: 'suggestion ids; several, or `-` to read them from stdin', forAgents: 'suggestion ids', references: 'suggestion', variadic: true, optional: true }],
   options: CONCURRENCY_OPTIONS,
   columns: ['id', 'result', 'record.title', 'record.task_id', 'error'],
   printsReport: true,

@@ -10,7 +10,7 @@ const spec = {
   aliases: ['done'],
   summary: 'Mark tasks complete',
   endpoint: 'tasks_complete',
-  args: [{ name: 'ids', type: 'ids', description: 'task ids', references: 'task', variadic: true }],
+  args: [{ name: 'ids', type: 'ids', description: 'task ids; several, or `-` to read them from stdin', forAgents: 'task ids', references: 'task', variadic: true }],
   options: CONCURRENCY_OPTIONS,
   columns: ['id', 'result', 'record.title', 'error'],
   printsReport: true,
