@@ -207,13 +207,22 @@ export function parseValue(raw: unknown, field: Pick<FieldSpec, 'type' | 'choice
 }
 
 /**
+ * Characters an id may have: far more than any service's (the sandbox's are 21), well under the
+ * request line of about 8 KiB most servers take (a longer one is refused, 414 or 431, after it is sent).
+ */
+const ID_MAX_LENGTH = 1_024;
+
+/**
  * An id: the service defines its format, but an id is one path segment, so it never holds what
  * would take a request elsewhere on a server that decodes it (`/`, `\\`, `?`, `#`), whitespace
- * (two ids pasted as one), a control, bidi or invisible character; nor is it `.`, `..` or `-` (stdin's name).
+ * (two ids pasted as one), a control, bidi or invisible character, nor more than ID_MAX_LENGTH
+ * characters; nor is it `.`, `..` or `-` (stdin's name).
  */
 export function parseId(raw: string, label: string): string {
   const id = raw.trim();
   if (id === '') throw usageError(`invalid ${label} ${JSON.stringify(raw)} (${raw === '' ? 'empty' : 'only whitespace'})`);
+  // Not quoted back: a line of megabytes (a file that is no list of ids) would fill the terminal.
+  if (id.length > ID_MAX_LENGTH) throw usageError(`invalid ${label} (${id.length.toLocaleString('en-US')} characters: an id is at most ${ID_MAX_LENGTH.toLocaleString('en-US')})`);
   if (id === '.' || id === '..') throw usageError(`invalid ${label} ${JSON.stringify(raw)} (a step in a path, not an id)`);
   if (id === '-') throw usageError(`invalid ${label} "-" (one id is taken here, not ids from stdin)`);
   if (/[\u0000-\u001f\u007f-\u009f]/.test(id)) throw usageError(`invalid ${label} (it holds a control character)`);

@@ -536,6 +536,8 @@ describe('bad input: exit 2 naming it, nothing sent', () => {
     ['--concurrency 33, dry run', ['contacts', 'update', '-', '--status', 'lead', '--concurrency', '33', '--dry-run'], `${DEMO.contact}\n`, 'crm: invalid --concurrency "33"'],
     ['--concurrency of a delete', ['tasks', 'delete', 'task_a', 'task_b', '--yes', '--concurrency', 'many'], undefined, 'crm: invalid --concurrency "many"'],
     ['--concurrency of a stage move', ['deals', 'stage', DEMO.deal, 'deal_x', 'proposal', '--concurrency', '0'], undefined, 'crm: invalid --concurrency "0"'],
+    // A line of megabytes is no id: refused without quoting it back (it would fill the terminal), nothing sent.
+    ['a huge line among ids', ['tasks', 'complete', '-'], `task_a\n${'x'.repeat(2_000_000)}\n`, 'crm: invalid id on stdin line 2 (2,000,000 characters: an id is at most 1,024)\n'],
     // The hint names no --encoding: contacts import has one, a command that reads ids does not.
     ['ids that are not UTF-8', ['tasks', 'complete', '-'], Buffer.from('task_a\ntask_\xff\n', 'latin1'), 'crm: the ids (-) (stdin) is not UTF-8 (line 2)\nhint: save it as UTF-8\n'],
   ])('%s', async (_name, argv, stdin, message) => {
