@@ -127,22 +127,43 @@ export function partSection(title: string, path: string, part: PartData | undefi
   return { title: titled(title, part), path: `${path}.records`, columns, empty, notes: moreNote(part, how) };
 }
 
-/** A part that failed in a way the others need not: the key may not read it (403), the workspace has no such list or record (404). */
+/**
+ * A part that failed in a way the others need not: the key may not read it (403), the workspace has
+ * no such list or record (404) or refuses a filter crm assumed (400), it failed on the service's
+ * side (5xx, a 429 after the retries) or on the way (timed out, reset, an answer crm cannot read),
+ * its list changed faster than crm could walk it. `cause` (not printed) is the error itself.
+ */
 export interface Failure {
   part: string;
   message: string;
   status?: number;
+  cause?: HttpError;
 }
 
-/** Runs a part; a 403 or 404 becomes its Failure (the other parts are still shown), anything else fails the command. */
+/** A failure that is the part's alone. A refused key (401), a bad base URL, a redirect or Ctrl-C would fail every part: the command fails. */
+function isPartFailure(error: unknown): error is HttpError {
+  if (!(error instanceof HttpError)) return false;
+  if (error.kind === 'status') return error.status !== 401;
+  return error.kind === 'network' || error.kind === 'malformed' || error.kind === 'retry_later' || error.kind === 'lost_track';
+}
+
+/** Runs a part; a failure of its own becomes its Failure (the other parts are still shown), anything else fails the command. */
 export async function settle<T>(part: string, work: () => Promise<T>, failures: Failure[]): Promise<T | undefined> {
   try {
     return await work();
   } catch (error) {
-    if (!(error instanceof HttpError) || (error.status !== 403 && error.status !== 404)) throw error;
-    failures.push({ part, message: toCliError(error).message, status: error.status });
+    if (!isPartFailure(error)) throw error;
+    const failure: Failure = { part, message: toCliError(error).message, ...(error.status === undefined ? {} : { status: error.status }) };
+    // Kept for allFailed(), out of what --json prints.
+    Object.defineProperty(failure, 'cause', { value: error, enumerable: false });
+    failures.push(failure);
     return undefined;
   }
+}
+
+/** Every one of `count` parts failed: nothing is left to show, so the command fails as the first part did (an unreachable service is exit 6, not 7). */
+export function throwIfAllFailed(failures: readonly Failure[], count: number): void {
+  if (count > 0 && failures.length >= count) throw failures[0]!.cause;
 }
 
 /** The failures as the command's outcome: exit 7 naming them, after what could be read is printed. */

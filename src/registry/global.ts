@@ -83,7 +83,7 @@ export const EXIT_CODES: readonly ExitCodeSpec[] = [
   { code: 4, meaning: 'not found (404)' },
   { code: 5, meaning: 'rate limited (429) after the allowed retries, or a 429 or 503 whose Retry-After is longer than crm may wait' },
   { code: 6, meaning: 'network: unreachable, reset, timed out, cut short, TLS; a malformed response (not JSON, no list, a 2xx without the record asked for)' },
-  { code: 7, meaning: 'partial failure in a bulk command (some items failed; see its report; a get of several: some not read, each named on stderr; contacts import: a row not imported; crm sync: a table not synced)' },
+  { code: 7, meaning: 'partial failure in a bulk command (some items failed; see its report; a get of several: some not read, each named on stderr; contacts import: a row not imported; crm sync: a table not synced; crm status and a view: a part not read, the others shown)' },
   { code: 130, meaning: 'interrupted (Ctrl-C or SIGTERM, or a prompt or confirmation declined; SIGTERM to contacts import or a command acting on several records after its report; crm watch, crm mcp and crm sandbox serve exit 0 on SIGTERM)' },
 ];
 

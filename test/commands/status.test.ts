@@ -276,6 +276,30 @@ describe('crm status', () => {
     expect(result.stderr).toContain('crm: crm status: some parts could not be read: suggestions (Missing scope ai:read)');
   });
 
+  it('a part the service fails (500 after the retries, a timeout, a 400 for a filter it refuses) is said in its place, the others shown, exit 7', async () => {
+    ws.fault({ match: /ai\/suggestions/, status: 500, times: Infinity, body: JSON.stringify({ data: null, error: 'AI service unavailable' }) });
+    ws.fault({ match: /^GET \/api\/v1\/contacts\?/, network: { code: 'ETIMEDOUT', delivered: true }, times: Infinity });
+    ws.fault({ match: /overdue=true/, status: 400, body: JSON.stringify({ data: null, error: 'Unknown parameter: overdue' }) });
+    const result = await run(['status', '--json'], { ws, now: Date.parse('2026-11-26T12:00:00Z'), timeZone: 'UTC' });
+    expect(result.code, result.stderr).toBe(7);
+    const status = json(result);
+    expect(status.errors.map((failure: { part: string; status?: number }) => [failure.part, failure.status])).toEqual([['tasks_overdue', 400], ['suggestions', 500], ['contacts_new', undefined]]);
+    expect(status.errors[1].message).toBe('AI service unavailable');
+    expect(status.suggestions).toBeUndefined();
+    expect(status.contacts_new).toBeUndefined();
+    expect(status.tasks_due_today.complete).toBe(true);
+    expect(status.deals_closing.count).toBeGreaterThan(0);
+    expect(result.stderr).toContain('crm: crm status: some parts could not be read: tasks overdue (Unknown parameter: overdue); suggestions (AI service unavailable); contacts new (');
+  });
+
+  it('a service that fails every part fails the command as the first part did (not exit 7 with nothing to show)', async () => {
+    ws.fault({ network: { code: 'ECONNRESET', delivered: true }, times: Infinity });
+    const result = await run(['status', '--json'], { ws });
+    expect(result.code).toBe(6);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('"code":"econnreset"');
+  });
+
   it('a workspace whose stage ids are numbers: deals closing are named and weighted by their stage, and one in a closed stage is left out', async () => {
     const stages = [
       { id: 1, name: 'Discovery', probability: 20, is_closed: false },

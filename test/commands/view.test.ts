@@ -163,6 +163,19 @@ describe('crm contacts view', () => {
     expect(result.stderr).toContain(`crm: crm contacts view ${contact.id}: some parts could not be read: latest suggestion (Missing scope ai:read)`);
   });
 
+  it('a part the service fails (500 after the retries, a timeout) is said in its place, the contact and the other parts shown, exit 7', async () => {
+    const { contact } = richContact(ws);
+    ws.fault({ match: /\/notes/, status: 500, times: Infinity, body: JSON.stringify({ data: null, error: 'notes store down' }) });
+    ws.fault({ match: /^GET \/api\/v1\/sequences/, network: { code: 'ETIMEDOUT', delivered: true }, times: Infinity });
+    const result = await run(['contacts', 'view', contact.id, '--json'], { ws });
+    expect(result.code, result.stderr).toBe(7);
+    const view = json(result);
+    expect(view.contact.id).toBe(contact.id);
+    expect(view.errors.map((failure: { part: string; status?: number }) => [failure.part, failure.status])).toEqual([['notes', 500], ['enrollments', undefined]]);
+    expect(view.tasks_open.count).toBeGreaterThan(0);
+    expect(result.stderr).toContain(`crm: crm contacts view ${contact.id}: some parts could not be read: notes (notes store down); enrollments (`);
+  });
+
   it('a contact that does not exist is exit 4 naming it, whatever its parts said', async () => {
     const result = await run(['contacts', 'view', 'con_nobody'], { ws });
     expect(result.code).toBe(4);

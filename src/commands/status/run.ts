@@ -16,7 +16,7 @@ import { ENDPOINTS } from '../../registry/endpoints.js';
 import { isObject, timestampText, type JsonObject } from '../../registry/values.js';
 import { isPending } from '../ai/pending.js';
 import type { Handler } from '../command.js';
-import { notices, partOf, partSection, partialFailure, scan, settle, type Failure } from '../parts.js';
+import { notices, partOf, partSection, partialFailure, scan, settle, throwIfAllFailed, type Failure } from '../parts.js';
 import { byCloseDate, closesWithin, notClosed } from '../deals/open.js';
 import { byDueDate, hasStatus, isDue, parseDue } from '../tasks/due.js';
 import type { Spec } from './command.js';
@@ -48,14 +48,18 @@ export const run: Handler<Spec> = async (ctx, { options }) => {
   const failures: Failure[] = [];
 
   // Every part's first request goes out before any answer is awaited.
-  const [stages, overdue, dueSoon, closing, suggestions, fresh] = await Promise.all([
+  const reads = [
     settle('stages', () => readStages(client), failures),
     overdueRange.askService ? settle('tasks_overdue', () => scan(client, TASKS.path, { status: 'open', overdue: true }, { key: TASKS.listKey, selected: true, matches: (task) => isDue(task, overdueRange) }), failures) : undefined,
     settle('tasks_due', () => scan(client, TASKS.path, { status: 'open' }, { key: TASKS.listKey, matches: (task) => hasStatus(task, 'open') && isDue(task, soonRange) }), failures),
     settle('deals_closing', () => scan(client, DEALS.path, { status: 'open' }, { key: DEALS.listKey, matches: (deal) => notClosed(deal) && closesWithin(deal, today, closingBy, zone) }), failures),
     settle('suggestions', () => scan(client, SUGGESTIONS.path, {}, { key: SUGGESTIONS.listKey, selected: true, matches: isPending }), failures),
     settle('contacts_new', () => scan(client, CONTACTS.path, {}, { key: CONTACTS.listKey, matches: (contact) => createdSince(contact, since), stopAt: (contact) => createdBefore(contact, since) }), failures),
-  ]);
+  ] as const;
+  const [stages, overdue, dueSoon, closing, suggestions, fresh] = await Promise.all(reads);
+  throwIfAllFailed(failures, reads.filter((read) => read !== undefined).length);
+  // Named in the order of the parts, not in the order they failed in.
+  failures.sort((a, b) => READS.indexOf(a.part) - READS.indexOf(b.part));
 
   // A workspace whose deals carry no status: the stages say which are closed.
   const open = (deal: JsonObject) => !inClosedStage(deal, stages ?? []);
@@ -93,6 +97,9 @@ export const run: Handler<Spec> = async (ctx, { options }) => {
   const failure = partialFailure(failures, 'crm status');
   return failure ? { ...result, failure } : result;
 };
+
+/** What settle() names each read. */
+const READS = ['stages', 'tasks_overdue', 'tasks_due', 'deals_closing', 'suggestions', 'contacts_new'];
 
 const TASK_COLUMNS = ['id', 'title', 'due_date', 'priority', 'contact_id'];
 const DEAL_COLUMNS = ['id', 'name', 'amount', 'currency', 'stage', 'close_date'];
