@@ -97,7 +97,7 @@ function factsOf(resource: KeyedResource): KeyFacts {
 export async function resolveKey(ctx: Context, resource: KeyedResource, value: string): Promise<string> {
   if (!isNaturalKey(resource, value)) return value;
   const facts = factsOf(resource);
-  const { matches, near, more } = await lookUp(await ctx.lookupClient(), facts, value);
+  const { matches, near, deleted, more } = await lookUp(await ctx.lookupClient(), facts, value);
   const noun = RESOURCES[resource].plural;
   if (matches.length === 1 && !more) return matches[0]!;
   if (matches.length > 1) {
@@ -110,30 +110,42 @@ export async function resolveKey(ctx: Context, resource: KeyedResource, value: s
       `pass the ${resource}'s id`,
     );
   }
-  const hint = near.length > 0 ? `did you mean ${firstTen(near)}?` : undefined;
+  const hint = deleted.length > 0 ? `${firstTen(deleted)} ${deleted.length > 1 ? 'have' : 'has'} that ${facts.member} but ${deleted.length > 1 ? 'were' : 'was'} deleted` : near.length > 0 ? `did you mean ${firstTen(near)}?` : undefined;
   throw new CliError(`no ${resource} with ${facts.what(value)}`, ExitCode.notFound, { code: 'not_found', hint });
 }
 
 /**
  * The records the service's search finds for VALUE, read up to LOOKUP_MAX, checked here one by one
  * (the search may match more loosely than the key, or not at all). `near`: names that differ only
- * in case, for a hint.
+ * in case, for a hint; `deleted`: the ids of matches the service marks deleted, which are not matches.
  */
-async function lookUp(client: ApiClient, facts: KeyFacts, value: string): Promise<{ matches: string[]; near: string[]; more: boolean }> {
+async function lookUp(client: ApiClient, facts: KeyFacts, value: string): Promise<{ matches: string[]; near: string[]; deleted: string[]; more: boolean }> {
   const matches: string[] = [];
   const near: string[] = [];
+  const deleted: string[] = [];
   let read = 0;
   for await (const record of walk(client, facts.path, { search: value }, { key: facts.listKey, limit: LOOKUP_MAX + 1 })) {
-    if (++read > LOOKUP_MAX) return { matches, near, more: true };
+    if (++read > LOOKUP_MAX) return { matches, near, deleted, more: true };
     const id = recordId(record);
     const key = isObject(record) ? record[facts.member] : undefined;
     if (id === undefined || typeof key !== 'string') continue;
     // The same record twice (a page that repeats it) is one record.
+    const found = isMarkedDeleted(record as JsonObject) ? deleted : matches;
     if (facts.same(key, value)) {
-      if (!matches.includes(safeLine(id))) matches.push(safeLine(id));
-    } else if (key.toLowerCase() === value.toLowerCase()) near.push(`${JSON.stringify(safeLine(key))} (${safeLine(id)})`);
+      if (!found.includes(safeLine(id))) found.push(safeLine(id));
+    } else if (key.toLowerCase() === value.toLowerCase() && found === matches) near.push(`${JSON.stringify(safeLine(key))} (${safeLine(id)})`);
   }
-  return { matches, near, more: false };
+  return { matches, near, deleted, more: false };
+}
+
+/**
+ * A record a list gives that says it was deleted (`deleted_at` set, or `deleted: true`). The sandbox
+ * lists none; the spec says only that contacts are soft-deleted, so a workspace may list them, and a
+ * deleted contact's email may be given to a new one: the look-up would find two.
+ */
+function isMarkedDeleted(record: JsonObject): boolean {
+  const at = record.deleted_at;
+  return record.deleted === true || (at !== undefined && at !== null && at !== '' && at !== false);
 }
 
 /**

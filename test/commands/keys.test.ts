@@ -128,6 +128,23 @@ describe('a natural key not found, or not unique: nothing is written', () => {
     expect(json(result).id).toBe(CONTACT);
   });
 
+  it('a match the service marks deleted (a workspace whose search lists soft-deleted contacts) is not a match: the live one is found; none live is exit 4 saying so', async () => {
+    const live = { id: CONTACT, name: 'Zane Sato', email: 'zane.sato@globexlogistics.com', deleted_at: null, created_at: '2026-03-01T00:00:00Z' };
+    const gone = { id: 'con_gone1', name: 'Zane Sato', email: 'zane.sato@globexlogistics.com', deleted_at: '2026-02-01T00:00:00Z', created_at: '2026-01-01T00:00:00Z' };
+    const goneToo = { id: 'con_gone2', name: 'Zane Sato', email: 'zane.sato@globexlogistics.com', deleted: true, created_at: '2025-12-01T00:00:00Z' };
+    const answer = (contacts: object[]) => JSON.stringify({ data: { contacts, total: contacts.length }, error: null });
+    ws.fault({ match: /^GET \/api\/v1\/contacts\?search=/, status: 200, body: answer([live, gone, goneToo]) });
+    const found = await run(['contacts', 'get', EMAIL, '--json'], { ws });
+    expect(found.code, found.stderr).toBe(0);
+    expect(json(found).id).toBe(CONTACT);
+
+    ws.fault({ match: /^GET \/api\/v1\/contacts\?search=/, status: 200, body: answer([gone, goneToo]) });
+    const none = await run(['contacts', 'update', EMAIL, '--status', 'customer'], { ws });
+    expect(none.code).toBe(4);
+    expect(none.stderr).toBe(`crm: no contact with email ${EMAIL}\nhint: con_gone1, con_gone2 have that email but were deleted\n`);
+    expect(ws.requests(/PATCH/)).toHaveLength(0);
+  });
+
   it(`more candidates than a look-up reads (${LOOKUP_MAX}): exit 2, it looked no further`, async () => {
     for (let n = 0; n <= LOOKUP_MAX; n++) ws.api('POST', '/accounts', { name: `Bound Holdings ${n}` });
     const result = await run(['accounts', 'get', 'Bound Holdings'], { ws });
