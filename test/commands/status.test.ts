@@ -318,6 +318,19 @@ describe('crm status', () => {
     expect(status.deals_closing.by_stage).toEqual([{ stage: '1', name: 'Discovery', probability: 20, currency: 'USD', count: 1, value: 1000, weighted_value: 200 }]);
   });
 
+  it('a workspace that writes numbers as text: a stage\'s probability "0.2" and a deal\'s amount "1000.50" are weighed as numbers', async () => {
+    const stages = [
+      { id: 'disc', name: 'Discovery', probability: '0.2', is_closed: false },
+      { id: 'neg', name: 'Negotiation', probability: '0.75', is_closed: false },
+    ];
+    const deals = [{ id: 'd1', name: 'Text amounts', amount: '1000.50', currency: 'USD', stage: 'disc', status: 'open', close_date: day('+2d') }];
+    ws.fault({ match: /^GET \/api\/v1\/pipeline\/stages/, status: 200, body: JSON.stringify({ data: { stages, total: '2' }, error: null }) });
+    ws.fault({ match: /^GET \/api\/v1\/deals\?/, status: 200, body: JSON.stringify({ data: { deals, total: '1' }, error: null }) });
+    const result = await run(['status', '--json'], { ws });
+    expect(result.code, result.stderr).toBe(0);
+    expect(json(result).deals_closing.by_stage).toEqual([{ stage: 'disc', name: 'Discovery', probability: 20, currency: 'USD', count: 1, value: 1000.5, weighted_value: 200.1 }]);
+  });
+
   it('a key the service refuses fails the whole command', async () => {
     const result = await run(['status'], { ws, env: { ...process.env, HOME: ws.home, CRM_BASE_URL: 'http://127.0.0.1:9/api/v1', CRM_API_KEY: 'sbx_test_wrong' } });
     expect(result.code).toBe(3);

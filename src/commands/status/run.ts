@@ -131,15 +131,24 @@ interface Stage {
 async function readStages(client: ApiClient): Promise<Stage[]> {
   const page = await client.list(STAGES.path, {}, STAGES.listKey);
   const stages = page.items.filter(isObject);
-  const numbers = stages.map((stage) => stage.probability).filter((value): value is number => typeof value === 'number');
+  const numbers = stages.map((stage) => probabilityOf(stage.probability)).filter((value) => value !== undefined);
   // Fractions (0.25) when every probability is one and some lies between 0 and 1; else percent (25).
   const scale = numbers.length > 0 && numbers.every((value) => value >= 0 && value <= 1) && numbers.some((value) => value > 0 && value < 1) ? 100 : 1;
-  return stages.map((stage) => ({
-    id: cellText(stage.id ?? stage.name),
-    name: cellText(stage.name ?? stage.id),
-    probability: typeof stage.probability === 'number' ? stage.probability * scale : undefined,
-    closed: stage.is_closed === true,
-  }));
+  return stages.map((stage) => {
+    const probability = probabilityOf(stage.probability);
+    return {
+      id: cellText(stage.id ?? stage.name),
+      name: cellText(stage.name ?? stage.id),
+      probability: probability === undefined ? undefined : probability * scale,
+      closed: stage.is_closed === true,
+    };
+  });
+}
+
+/** A stage's probability: a number, or one written as text ("50", "0.25": a workspace whose database gives decimals as strings). */
+function probabilityOf(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  return typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : undefined;
 }
 
 function stageOf(deal: JsonObject, stages: readonly Stage[]): Stage | undefined {
