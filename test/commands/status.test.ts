@@ -331,6 +331,25 @@ describe('crm status', () => {
     expect(json(result).deals_closing.by_stage).toEqual([{ stage: 'disc', name: 'Discovery', probability: 20, currency: 'USD', count: 1, value: 1000.5, weighted_value: 200.1 }]);
   });
 
+  it('a workspace whose tasks and suggestions carry no status (missing or null): a task is open unless it has a completion time, a suggestion pending', async () => {
+    const tasks = [
+      { id: 't_missing', title: 'No status', due_date: day('today') },
+      { id: 't_null', title: 'Null status', status: null, completed_at: null, due_date: day('tomorrow') },
+      { id: 't_done', title: 'Done', status: null, completed_at: '2026-11-01T10:00:00Z', due_date: day('today') },
+    ];
+    const suggestions = [{ id: 's_null', title: 'Call back', status: null }];
+    ws.fault({ match: /^GET \/api\/v1\/tasks\?/, status: 200, times: Infinity, body: JSON.stringify({ data: { tasks, total: 3 }, error: null }) });
+    ws.fault({ match: /^GET \/api\/v1\/ai\/suggestions/, status: 200, body: JSON.stringify({ data: { suggestions, total: 1 }, error: null }) });
+    const result = await run(['status', '--json'], { ws });
+    expect(result.code, result.stderr).toBe(0);
+    const status = json(result);
+    expect(ids(status.tasks_due_today.records)).toEqual(['t_missing']);
+    expect(ids(status.tasks_due_this_week.records)).toEqual(['t_null']);
+    expect(ids(status.suggestions.records)).toEqual(['s_null']);
+    const listed = await run(['tasks', 'list', '--due', 'week', '-q'], { ws });
+    expect(listed.stdout.trim().split('\n')).toEqual(['t_missing', 't_null']);
+  });
+
   it('a key the service refuses fails the whole command', async () => {
     const result = await run(['status'], { ws, env: { ...process.env, HOME: ws.home, CRM_BASE_URL: 'http://127.0.0.1:9/api/v1', CRM_API_KEY: 'sbx_test_wrong' } });
     expect(result.code).toBe(3);

@@ -75,9 +75,16 @@ export function isDue(task: unknown, range: DueRange): boolean {
   return (range.from === undefined || day >= range.from) && (range.to === undefined || day <= range.to);
 }
 
-/** The record's status is this one (a record without one is not). */
-export function hasStatus(record: unknown, status: string): boolean {
-  return isObject(record) && record.status === status;
+/**
+ * The task's status is this one. A task whose status is missing or null (a workspace that does not
+ * carry it, as a deal without one is open) is completed when it has a completion time, else open.
+ */
+export function hasStatus(task: unknown, status: string): boolean {
+  if (!isObject(task)) return false;
+  if (typeof task.status === 'string') return task.status === status;
+  if (task.status !== undefined && task.status !== null) return false;
+  const completed = task.completed_at !== undefined && task.completed_at !== null && task.completed_at !== '';
+  return status === (completed ? 'completed' : 'open');
 }
 
 /** Due soonest first (by day, in the time zone); tasks without a due date last; otherwise in the order given. */
