@@ -18,6 +18,9 @@ import { flagName, flagSpellings, optionKey, staticValues, type Example, type Fi
 
 type MainInit = Omit<ContextInit, 'options'>;
 
+/** crm's `help` command, as the root's listing and `crm help help` show it. */
+const HELP_COMMAND = { term: 'help [topic|command...]', description: `show help for a command, or a topic: ${HELP_TOPICS.join(', ')}` };
+
 /** `crm --help` shows the first example of these commands. */
 const OVERVIEW_EXAMPLES = ['contacts_list', 'contacts_create', 'deals_stage', 'search', 'api'];
 
@@ -116,7 +119,7 @@ export function buildProgram(run: Run, words: string[] | typeof ALL_COMMANDS, io
     else addCommand(groupOf(spec.command.slice(0, -1)), spec, run, level === 'full');
   }
   // Set last, so that groups keep commander's own `help [command]`: topics are crm's.
-  program.helpCommand('help [topic|command...]', `show help for a command, or a topic: ${HELP_TOPICS.join(', ')}`);
+  program.helpCommand(HELP_COMMAND.term, HELP_COMMAND.description);
   return program;
 }
 
@@ -257,6 +260,10 @@ export async function main(argv: string[], init: MainInit = {}): Promise<number>
     const topic = asked.length === 1 ? HELP_TOPICS.find((name) => name === asked[0]) : undefined;
     if (topic) {
       stdout.write(`${TOPICS[topic].render(stdout.isTTY && stdout.columns ? stdout.columns : 80)}\n`);
+      return 0;
+    }
+    if (asked.length === 1 && asked[0] === 'help') {
+      stdout.write(`Usage: crm ${HELP_COMMAND.term}\n\n${HELP_COMMAND.description}; \`crm help contacts list\` shows what \`crm contacts list --help\` shows\n`);
       return 0;
     }
     const command = findCommand(program, asked);

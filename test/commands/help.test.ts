@@ -79,6 +79,12 @@ describe('command help', () => {
     expect(await run(['help', 'contacts', 'ls'])).toEqual(viaFlag);
     expect(viaFlag.stdout).toContain('-L, --limit <n>   at most this many records in all, fetched 50 a request');
   });
+
+  it('`crm help help` says how help is used (it was exit 2, an unknown topic)', async () => {
+    const result = await run(['help', 'help']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toBe('Usage: crm help [topic|command...]\n\nshow help for a command, or a topic: environment, exit-codes, output, flags; `crm help contacts list` shows what `crm contacts list --help` shows\n');
+  });
 });
 
 describe('help topics', () => {
