@@ -346,6 +346,30 @@ describe('contacts import: sending', () => {
     for (const email of emails) expect(withEmail(email)).toHaveLength(1);
   });
 
+  it('a JSON array on one line (jq -c): rows are numbered by item, and a stopped import resumes with every row created once (every row was line 1: --resume refused the file as changed)', async () => {
+    const tag = unique();
+    const emails = Array.from({ length: 30 }, (_, index) => `item${index}-${tag}@example.com`);
+    const file = inputFile('compact.json', `${JSON.stringify([...emails.map((email, index) => ({ name: `Item ${index}`, email })), { name: 'Item Bad', email: 'nope' }])}\n`);
+    const dry = await run(['contacts', 'import', file, '--dry-run', '-o', 'ndjson'], { ws });
+    expect(rowsOf(dry.stdout).map((row) => row.line)).toEqual(Array.from({ length: 31 }, (_, index) => index + 1));
+    expect(dry.stderr).toContain('crm: 1 of 31 rows are invalid: item 31\n');
+    let posts = 0;
+    const interrupting: Transport = async (request) => {
+      const response = await ws.transport(request);
+      if (request.method === 'POST' && ++posts === 10) process.emit('SIGTERM');
+      return response;
+    };
+    const stopped = await run(['contacts', 'import', file, '-o', 'ndjson'], { ws: { ...ws, transport: interrupting } as Workspace });
+    expect(stopped.code).toBe(130);
+    const created = rowsOf(stopped.stdout).filter((row) => row.result === 'created').length;
+    expect(created).toBeLessThan(30);
+    const resumed = await run(['contacts', 'import', file, '--resume'], { ws, tty: { stderr: true } });
+    expect(resumed.code).toBe(7);
+    expect(resumed.stderr).toContain(`30 created, 1 invalid; ${created} of them in an earlier run`);
+    expect(resumed.stderr).toContain('crm: 1 of 31 rows were not imported: item 31\n');
+    for (const email of emails) expect(withEmail(email)).toHaveLength(1);
+  });
+
   it('a failed row sent again by --resume, killed before its outcome is journaled: the next --resume looks it up, never reports it failed', async () => {
     const tag = unique();
     const email = `again-${tag}@example.com`;

@@ -36,7 +36,15 @@ export interface ImportFile {
   columns: string[];
   /** Columns (or keys) that match no contact field and were not mapped: left out of every body. */
   ignored: string[];
+  /**
+   * What a row's number (its `line`) counts: the line the row begins on, or, in a JSON array whose
+   * items do not each begin a line of their own (jq -c, a one-line array), the item's place in it.
+   * Each row's number is its own either way: the checkpoint knows rows by it.
+   */
+  numberedBy: RowNumbering;
 }
+
+export type RowNumbering = 'line' | 'item';
 
 const CONTACT_FIELDS = writableFields('contact');
 const REQUIRED_FIELDS = CONTACT_FIELDS.filter((field) => field.required);
@@ -61,7 +69,9 @@ interface ReadOptions {
 export async function readImportFile(text: string, format: ImportFormat, options: ReadOptions, source: string): Promise<ImportFile> {
   const mapping = parseMaps(options.maps);
   if (format === 'csv') return readCsv(text, mapping, source, options.unescapeFormulas);
-  return objectRows(format === 'json' ? jsonArrayItems(text, source) : ndjsonLines(text), mapping);
+  if (format === 'ndjson') return objectRows(ndjsonLines(text), mapping, 'line');
+  const { entries, numberedBy } = jsonArrayItems(text, source);
+  return objectRows(entries, mapping, numberedBy);
 }
 
 /** --map COLUMN=FIELD (COLUMN=, with no field: leave the column out, quietly). */
@@ -83,7 +93,7 @@ function parseMaps(maps: readonly string[]): Map<string, string> {
  * Without --upsert, a valid row whose email an earlier valid row has (in any case) is invalid: both
  * would be sent at once, and which became the contact would depend on which answer came first.
  */
-export function refuseRepeatedEmails(rows: ImportRow[]): void {
+export function refuseRepeatedEmails({ rows, numberedBy }: ImportFile): void {
   const firstLine = new Map<string, number>();
   for (const row of rows) {
     if (typeof row.body?.email !== 'string') continue;
@@ -93,7 +103,7 @@ export function refuseRepeatedEmails(rows: ImportRow[]): void {
       firstLine.set(email, row.line);
       continue;
     }
-    row.problem = `email ${row.body.email} is on line ${earlier} too (--upsert updates that contact with this row)`;
+    row.problem = `email ${row.body.email} is on ${numberedBy} ${earlier} too (--upsert updates that contact with this row)`;
     row.emailOf = earlier;
     delete row.body;
   }
@@ -219,7 +229,7 @@ async function readCsv(text: string, mapping: Map<string, string>, source: strin
     // The row as read stays in `cells` (what --errors repeats: it reads back with the same flag).
     rows.push({ line: start, cells, ...toBody(fillers, unescapeFormulas ? cells.map(unescapeFormula) : cells) });
   }
-  return { rows, columns, ignored };
+  return { rows, columns, ignored, numberedBy: 'line' };
 }
 
 function lineBreaksIn(cells: readonly string[]): number {
@@ -261,8 +271,8 @@ function ndjsonLines(text: string): ObjectEntry[] {
   return entries;
 }
 
-/** The items of a JSON array (what `-o json` writes), each with the line it starts on. */
-function jsonArrayItems(text: string, source: string): ObjectEntry[] {
+/** The items of a JSON array (what `-o json` writes), each with the line it starts on, or its place when items share lines. */
+function jsonArrayItems(text: string, source: string): { entries: ObjectEntry[]; numberedBy: RowNumbering } {
   const body = text.replace(/^\uFEFF/, '');
   let items: unknown;
   try {
@@ -272,7 +282,9 @@ function jsonArrayItems(text: string, source: string): ObjectEntry[] {
   }
   if (!Array.isArray(items)) throw usageError(`${source}: not a JSON array of contacts`, 'give a JSON array of contacts, or one JSON object a line (NDJSON)');
   const lines = itemLines(body);
-  return items.map((item, index) => entryOf(lines[index] ?? 1, JSON.stringify(item), item));
+  const ownLines = lines.every((line, index) => index === 0 || line > lines[index - 1]!);
+  const entries = items.map((item, index) => entryOf(ownLines ? lines[index]! : index + 1, JSON.stringify(item), item));
+  return { entries, numberedBy: ownLines ? 'line' : 'item' };
 }
 
 /** The line each item of a valid JSON array starts on: a value begun at depth 1, outside strings. */
@@ -305,7 +317,7 @@ function itemLines(text: string): number[] {
   return lines;
 }
 
-function objectRows(entries: readonly ObjectEntry[], mapping: Map<string, string>): ImportFile {
+function objectRows(entries: readonly ObjectEntry[], mapping: Map<string, string>, numberedBy: RowNumbering): ImportFile {
   const keys = new Set<string>();
   for (const { object } of entries) if (object) for (const key of Object.keys(object)) keys.add(key);
   const columns = [...keys];
@@ -315,5 +327,5 @@ function objectRows(entries: readonly ObjectEntry[], mapping: Map<string, string
     const values = columns.map((key) => (Object.hasOwn(object, key) ? object[key] : undefined));
     return { line, cells: [lineText], ...toBody(fillers, values) };
   });
-  return { rows, columns: ['json'], ignored };
+  return { rows, columns: ['json'], ignored, numberedBy };
 }

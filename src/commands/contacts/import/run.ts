@@ -27,7 +27,7 @@ import { SCORE_CALLS_PER_WINDOW } from '../../../registry/service.js';
 import { Scorer } from '../../scoring.js';
 import { stopOnSigterm, type Stopper } from '../../stop.js';
 import { Checkpoint, CheckpointUnwritable, MARK_AHEAD, type RowEntry } from './checkpoint.js';
-import { detectFormat, readImportFile, refuseRepeatedEmails, type ImportFile, type ImportFormat, type ImportRow } from './rows.js';
+import { detectFormat, readImportFile, refuseRepeatedEmails, type ImportFile, type ImportFormat, type ImportRow, type RowNumbering } from './rows.js';
 import type { Handler } from '../../command.js';
 import type { Spec } from '../import/command.js';
 
@@ -84,7 +84,7 @@ export const run: Handler<Spec> = async (ctx, { args, options }) => {
   const format = detectFormat(text, source, options.format as ImportFormat | undefined);
   if (options.unescape_formulas && format !== 'csv') throw usageError(`--unescape-formulas reads a CSV, and ${source} is read as ${format}`, '--escape-formulas changes CSV only: import NDJSON or JSON without it');
   const input = await readImportFile(text, format, { maps: options.map ?? [], unescapeFormulas: Boolean(options.unescape_formulas) }, source);
-  if (!options.upsert) refuseRepeatedEmails(input.rows);
+  if (!options.upsert) refuseRepeatedEmails(input);
   if (input.ignored.length > 0) {
     const names = input.ignored.map((name) => `"${safeLine(name)}"`).join(', ');
     ctx.warn(`ignoring ${input.ignored.length === 1 ? 'a column that is not a contact field' : 'columns that are not contact fields'}: ${names} (send one with --map COLUMN=FIELD)`);
@@ -95,7 +95,7 @@ export const run: Handler<Spec> = async (ctx, { args, options }) => {
     const outcomes = input.rows.map((row): Outcome => ({ line: row.line, ok: false, result: 'invalid', id: null, email: null, error: row.problem! }));
     if (errorsFile !== undefined && !ctx.dryRun) await writeErrors(errorsFile, input, outcomes, { encoding, bom });
     const where = errorsFile !== undefined && !ctx.dryRun ? `the rows and reasons are in ${errorsFile}` : 'the report gives each row and why';
-    const failure = new CliError(`no row of ${source} can be imported: ${lineList(outcomes.map((outcome) => outcome.line))} ${outcomes.length > 1 ? 'are' : 'is'} invalid; nothing was sent`, ExitCode.usage, { code: 'invalid_rows', hint: `${where}; fix them, then run the same command` });
+    const failure = new CliError(`no row of ${source} can be imported: ${numbered(outcomes.map((outcome) => outcome.line), input.numberedBy)} ${outcomes.length > 1 ? 'are' : 'is'} invalid; nothing was sent`, ExitCode.usage, { code: 'invalid_rows', hint: `${where}; fix them, then run the same command` });
     return { ...list(outcomes, { ...REPORT_VIEW, summary: countsOf(outcomes) }), failure };
   }
   const digestOf = checkpointPath === undefined ? undefined : await digester();
@@ -113,8 +113,8 @@ export const run: Handler<Spec> = async (ctx, { args, options }) => {
   // --resume with no checkpoint imports every row (so a script may always pass it); an import that
   // finished removed its checkpoint, and its rows would then each be refused as existing.
   if (resume && checkpoint && !existsSync(checkpoint.path)) ctx.info(`no checkpoint at ${checkpoint.path}: nothing to resume, every row is sent (an import that finished removes its checkpoint)`);
-  const plan = planRows(input.rows, checkpoint, source, digestOf);
-  if (ctx.dryRun) return dryRunReport(plan, Boolean(options.upsert));
+  const plan = planRows(input, checkpoint, source, digestOf);
+  if (ctx.dryRun) return dryRunReport(plan, Boolean(options.upsert), input.numberedBy);
 
   const client = await ctx.client();
   ctx.spinnerAllowed = false;
@@ -132,7 +132,7 @@ export const run: Handler<Spec> = async (ctx, { args, options }) => {
   const outcomes = await importer.run(plan);
   // In the input's encoding, with a byte order mark only if the input had one: it reads back as the input did.
   if (errorsFile !== undefined) await writeErrors(errorsFile, input, outcomes, { encoding, bom });
-  return importer.report(outcomes, input.rows, errorsFile);
+  return importer.report(outcomes, input, errorsFile);
 };
 
 /** A short digest of what a row sends, for the checkpoint (one-shot hash: no Hash object a row). */
@@ -151,7 +151,7 @@ function workspaceOf(ctx: Context): string {
  * What the checkpoint says of each row; a row imported before must still send the same data (its
  * digest). The other rows are digested as they are sent, not before the first request.
  */
-function planRows(rows: readonly ImportRow[], checkpoint: Checkpoint | undefined, source: string, digestOf?: (text: string) => string): Planned[] {
+function planRows({ rows, numberedBy }: ImportFile, checkpoint: Checkpoint | undefined, source: string, digestOf?: (text: string) => string): Planned[] {
   const changed: number[] = [];
   const plan = rows.map((row): Planned => {
     if (!row.body) return { row, uncertain: false };
@@ -164,12 +164,12 @@ function planRows(rows: readonly ImportRow[], checkpoint: Checkpoint | undefined
   });
   if (changed.length > 0) {
     const verb = changed.length > 1 ? 'hold' : 'holds';
-    throw usageError(`${source} changed since it was imported: ${lineList(changed)} now ${verb} other data`, 'resume needs the imported rows as they were; fix only rows that failed, or start again with a new --checkpoint');
+    throw usageError(`${source} changed since it was imported: ${numbered(changed, numberedBy)} now ${verb} other data`, 'resume needs the imported rows as they were; fix only rows that failed, or start again with a new --checkpoint');
   }
   return plan;
 }
 
-function dryRunReport(plan: readonly Planned[], upsert: boolean): Result {
+function dryRunReport(plan: readonly Planned[], upsert: boolean, numberedBy: RowNumbering): Result {
   // The row's fields first: a workspace field named like a report column (--map X=result) cannot hide it.
   const rows = plan.map(({ row, done }) => ({
     ...row.body,
@@ -182,7 +182,7 @@ function dryRunReport(plan: readonly Planned[], upsert: boolean): Result {
   const invalid = rows.filter((row) => !row.ok).map((row) => row.line);
   const result = list(rows, { columns: ['line', 'result', 'name', 'email', 'company', 'error'], fields: ['line', 'ok', 'result', 'error'], noun: 'rows', summary: `${countsOf(rows)}; nothing was sent (dry run)` });
   if (invalid.length === 0) return result;
-  return { ...result, failure: new CliError(`${invalid.length} of ${rows.length} rows are invalid: ${lineList(invalid)}`, ExitCode.partial, { code: 'invalid_rows' }) };
+  return { ...result, failure: new CliError(`${invalid.length} of ${rows.length} rows are invalid: ${numbered(invalid, numberedBy)}`, ExitCode.partial, { code: 'invalid_rows' }) };
 }
 
 interface ImportOptions {
@@ -346,7 +346,7 @@ class Importer {
     this.progress?.update(this.finished, this.scorer ? `scored ${this.scoredLines.size} (at most ${SCORE_CALLS_PER_WINDOW} a minute)` : '');
   }
 
-  report(outcomes: Outcome[], rows: readonly ImportRow[], errorsFile: string | undefined): Result {
+  report(outcomes: Outcome[], { rows, numberedBy }: ImportFile, errorsFile: string | undefined): Result {
     const checkpoint = this.checkpoint;
     for (const [line, message] of this.scoreErrors) {
       const outcome = outcomes.find((candidate) => candidate.line === line);
@@ -369,8 +369,8 @@ class Importer {
     }
     if (complete) return result;
     const lines = notImported.map((outcome) => outcome.line);
-    const message = lines.length > 0 ? `${lines.length} of ${outcomes.length} rows were not imported: ${lineList(lines)}` : `${unscored} created contacts were not scored`;
-    return { ...result, failure: new CliError(message, ExitCode.partial, { code: 'partial_failure', hint: this.partialHint(lines, rows, errorsFile, resumeHint) }) };
+    const message = lines.length > 0 ? `${lines.length} of ${outcomes.length} rows were not imported: ${numbered(lines, numberedBy)}` : `${unscored} created contacts were not scored`;
+    return { ...result, failure: new CliError(message, ExitCode.partial, { code: 'partial_failure', hint: this.partialHint(lines, { rows, numberedBy }, errorsFile, resumeHint) }) };
   }
 
   /**
@@ -378,20 +378,20 @@ class Importer {
    * helps a row that failed for want of the service or was fixed in the file; a row whose contact
    * exists (a 409, or an email an earlier row has) would fail again: --upsert is what imports it.
    */
-  private partialHint(lines: readonly number[], rows: readonly ImportRow[], errorsFile: string | undefined, resumeHint: string | undefined): string | undefined {
+  private partialHint(lines: readonly number[], { rows, numberedBy }: Pick<ImportFile, 'rows' | 'numberedBy'>, errorsFile: string | undefined, resumeHint: string | undefined): string | undefined {
     const repeated = new Set(rows.filter((row) => row.emailOf !== undefined).map((row) => row.line));
     const exists = lines.filter((line) => this.existing.has(line) || repeated.has(line));
     const others = lines.filter((line) => !exists.includes(line));
     const where = errorsFile && lines.length > 0 ? `the rows and reasons are in ${errorsFile}; ` : '';
     // An invalid row is invalid again until it is fixed in the file: --resume alone would not import it.
     const invalid = others.filter((line) => rows.some((row) => row.line === line && row.problem !== undefined));
-    const fix = where ? `${where}fix them, then ` : invalid.length > 0 ? `fix ${lineList(invalid)} in the file (the report says why), then ` : '';
+    const fix = where ? `${where}fix them, then ` : invalid.length > 0 ? `fix ${numbered(invalid, numberedBy)} in the file (the report says why), then ` : '';
     const hints: string[] = [];
     // No row left but some not scored: --resume scores them.
     if ((others.length > 0 || exists.length === 0) && resumeHint) hints.push(`${fix}${resumeHint}`);
     if (exists.length > 0) {
       const said = hints.length > 0 ? '' : where;
-      hints.push(`${said}${lineList(exists)} hold${exists.length > 1 ? '' : 's'} an email the workspace (or an earlier row) has: run the same command with --upsert to update those contacts, or leave the rows out; --resume would send them again, to fail again`);
+      hints.push(`${said}${numbered(exists, numberedBy)} hold${exists.length > 1 ? '' : 's'} an email the workspace (or an earlier row) has: run the same command with --upsert to update those contacts, or leave the rows out; --resume would send them again, to fail again`);
     }
     return hints.length > 0 ? hints.join('; ') : undefined;
   }
@@ -423,6 +423,7 @@ async function writeErrors(path: string, input: ImportFile, outcomes: readonly O
   }
 }
 
-function lineList(lines: readonly number[]): string {
-  return `line${lines.length > 1 ? 's' : ''} ${firstTen(lines.map(String))}`;
+/** "lines 2, 5" (or "items 2, 5": ImportFile.numberedBy), the first ten at most. */
+function numbered(numbers: readonly number[], numberedBy: RowNumbering): string {
+  return `${numberedBy}${numbers.length > 1 ? 's' : ''} ${firstTen(numbers.map(String))}`;
 }
