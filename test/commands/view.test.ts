@@ -176,6 +176,16 @@ describe('crm contacts view', () => {
     expect(result.stderr).toContain(`crm: crm contacts view ${contact.id}: some parts could not be read: notes (notes store down); enrollments (`);
   });
 
+  it('notes whose contact_id is null (a workspace that does not fill it in a contact\'s own notes) are the contact\'s', async () => {
+    const { contact } = richContact(ws);
+    const notes = [{ id: 'note_1', body: 'First', contact_id: null }, { id: 'note_2', body: 'Second', contact_id: contact.id }];
+    ws.fault({ match: /\/notes/, status: 200, body: JSON.stringify({ data: { notes, total: 2 }, error: null }) });
+    const result = await run(['contacts', 'view', contact.id, '--json'], { ws });
+    expect(result.code, result.stderr).toBe(0);
+    expect(json(result).notes).toMatchObject({ count: 2, complete: true, filtered_locally: false });
+    expect(ids(json(result).notes.records)).toEqual(['note_1', 'note_2']);
+  });
+
   it('a contact that does not exist is exit 4 naming it, whatever its parts said', async () => {
     const result = await run(['contacts', 'view', 'con_nobody'], { ws });
     expect(result.code).toBe(4);

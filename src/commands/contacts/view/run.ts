@@ -41,7 +41,7 @@ export const run: Handler<Spec> = async (ctx, { command, args, options }) => {
   const of = (record: JsonObject) => refOf(record, 'contact_id') === id;
 
   const contact = readRecord(client, 'contact', CONTACT.path, id);
-  const notes = settle('notes', () => scan(client, fillPath(NOTES.path, { id }), {}, { key: NOTES.listKey, selected: true, matches: (note) => note.contact_id === undefined || of(note) }), failures);
+  const notes = settle('notes', () => scan(client, fillPath(NOTES.path, { id }), {}, { key: NOTES.listKey, selected: true, matches: (note) => note.contact_id === undefined || note.contact_id === null || of(note) }), failures);
   const tasks = settle('tasks_open', () => scan(client, TASKS.path, { contact_id: id, status: 'open' }, { key: TASKS.listKey, selected: true, matches: (task) => of(task) && hasStatus(task, 'open') }), failures);
   const enrollments = settle('enrollments', () => enrollmentsOf(client, id), failures);
   const suggestions = settle('latest_suggestion', () => scan(client, SUGGESTIONS.path, { contact_id: id }, { key: SUGGESTIONS.listKey, selected: true, matches: (suggestion) => of(suggestion) && isPending(suggestion) }), failures);
