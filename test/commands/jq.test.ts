@@ -87,6 +87,19 @@ describe('--jq', () => {
     expect(result.stderr).toBe(`crm: --jq: stop at ${failing}\n`);
   });
 
+  it('with -o ndjson, an expression that reads the inputs after its own (input, inputs) is given every record, not those of a batch', async () => {
+    for (let at = 0; at < 230; at++) ws.api('POST', '/contacts', { name: `Counted ${at}`, email: `counted${at}@example.com` });
+    const total = json(await run(['contacts', 'list', '--all', '--jq', 'length'], { ws }));
+    expect(total).toBeGreaterThan(200);
+    const counted = await run(['contacts', 'list', '--all', '-o', 'ndjson', '--jq', 'reduce inputs as $record (1; . + 1)'], { ws });
+    expect(counted.code, counted.stderr).toBe(0);
+    expect(counted.stdout).toBe(`${total}\n`);
+    // Pairs across the 200th record; an odd count ends on jq's own failure, after every pair.
+    const paired = await run(['contacts', 'list', '--all', '-o', 'ndjson', '--jq', '[., input] | length'], { ws });
+    expect(lines(paired.stdout)).toHaveLength(Math.floor(total / 2));
+    expect(paired.code).toBe(total % 2 === 0 ? 0 : 1);
+  });
+
   it('cannot be used with another format or with -q (exit 2, nothing sent)', async () => {
     for (const [argv, message] of [
       [['-o', 'table'], '--jq filters JSON: it cannot be used with --output table'],

@@ -29,7 +29,7 @@ export function jqWriter(out: Output, filter: JqFilter, eachRecord: boolean): Fo
         for await (const item of items) all.push(picked(out, item));
         return filterInputs([all]);
       }
-      for await (const batch of batches(items, view)) filterInputs(batch.map((item) => picked(out, item)));
+      for await (const batch of batches(items, view, filter.readsInputs)) filterInputs(batch.map((item) => picked(out, item)));
     },
     async record(value) {
       filterInputs([out.pick(value)]);
@@ -57,9 +57,12 @@ function printResult(out: Output, result: unknown): void {
   out.writeJson(`${JSON.stringify(result, null, out.tty ? 2 : undefined)}\n`);
 }
 
-/** A list's records in batches; records that keep coming (crm watch) one at a time, as each arrives. */
-async function* batches(items: Items, view: View): AsyncGenerator<unknown[]> {
-  const size = view.stream ? 1 : BATCH;
+/**
+ * A list's records in batches; records that keep coming (crm watch) one at a time, as each arrives;
+ * for an expression that reads the inputs after its own (`inputs`), all of them in one.
+ */
+async function* batches(items: Items, view: View, whole: boolean): AsyncGenerator<unknown[]> {
+  const size = view.stream ? 1 : whole ? Number.POSITIVE_INFINITY : BATCH;
   let batch: unknown[] = [];
   for await (const item of items) {
     batch.push(item);
