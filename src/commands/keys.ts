@@ -78,14 +78,15 @@ interface KeyFacts {
 function factsOf(resource: KeyedResource): KeyFacts {
   const member = NATURAL_KEYS[resource]!;
   const { plural } = RESOURCES[resource];
-  // Email addresses are compared without regard to case, as mail systems do; names exactly.
+  // Email addresses are compared without regard to case, as mail systems do, and to the spaces a
+  // workspace may have kept around one (an import that did not trim); names exactly.
   const email = member === 'email';
   return {
     member,
     path: `/${plural}`,
     listKey: plural,
     what: (value) => (email ? `email ${safeLine(value)}` : `name ${JSON.stringify(safeLine(value))}`),
-    same: email ? (candidate, value) => candidate.toLowerCase() === value.toLowerCase() : (candidate, value) => candidate === value,
+    same: email ? (candidate, value) => candidate.trim().toLowerCase() === value.toLowerCase() : (candidate, value) => candidate === value,
   };
 }
 

@@ -145,6 +145,14 @@ describe('a natural key not found, or not unique: nothing is written', () => {
     expect(ws.requests(/PATCH/)).toHaveLength(0);
   });
 
+  it('an email the workspace keeps with spaces around it (an import that did not trim) is still that contact\'s', async () => {
+    const kept = { id: CONTACT, name: 'Zane Sato', email: ' zane.sato@globexlogistics.com\t', created_at: '2026-01-01T00:00:00Z' };
+    ws.fault({ match: /^GET \/api\/v1\/contacts\?search=/, status: 200, body: JSON.stringify({ data: { contacts: [kept], total: 1 }, error: null }) });
+    const result = await run(['contacts', 'get', EMAIL, '--json'], { ws });
+    expect(result.code, result.stderr).toBe(0);
+    expect(json(result).id).toBe(CONTACT);
+  });
+
   it(`more candidates than a look-up reads (${LOOKUP_MAX}): exit 2, it looked no further`, async () => {
     for (let n = 0; n <= LOOKUP_MAX; n++) ws.api('POST', '/accounts', { name: `Bound Holdings ${n}` });
     const result = await run(['accounts', 'get', 'Bound Holdings'], { ws });
