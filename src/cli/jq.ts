@@ -26,10 +26,11 @@ export interface JqFilter {
   /** Filters each input in turn, as jq does with several JSON texts on its standard input. */
   run(inputs: readonly unknown[]): JqOutcome;
   /**
-   * The expression reads the inputs after its own (`input`, `inputs`): it must be given every input
-   * in one call, or it would read only those of its batch (`reduce inputs as $r (1; . + 1)` counting
-   * 200 and 81 for 281 records). Told by the words alone: `.input` or "inputs" in a string cost
-   * only the streaming, never a result.
+   * The expression reaches past its own input: it reads the inputs after it (`input`, `inputs`), or
+   * stops them all (`halt`). It must be given every input in one call, or it would read only those
+   * of its batch (`reduce inputs as $r (1; . + 1)` counting 200 and 81 for 281 records) and a halt
+   * would stop only its batch. Told by the words alone: `.input` or "halt" in a string cost only
+   * the streaming, never a result.
    */
   readsInputs: boolean;
 }
@@ -54,14 +55,14 @@ export async function compileJq(expression: string, { timeLimitMs = TIME_LIMIT_M
     if (exitCode === 0) return { results, messages: stderr };
     return { results, messages: '', error: jqError(stderr, exitCode) };
   };
-  const readsInputs = /\binputs?\b/.test(expression);
+  const readsInputs = /\b(?:inputs?|halt)\b/.test(expression);
   return {
     readsInputs,
     run(inputs) {
       const outcome = call(inputs);
       const failedBefore = !outcome.error && /^jq: error/m.test(outcome.messages);
       if (inputs.length === 1 || (!outcome.error && !failedBefore)) return outcome;
-      // An expression that reads the inputs after its own cannot be run on one at a time: jq's results stand.
+      // An expression that reaches past its own input cannot be run on one at a time: jq's results stand.
       if (readsInputs) return failedBefore ? { results: outcome.results, messages: '', error: jqError(outcome.messages, 5) } : outcome;
       // jq goes on to the next input after one fails, and its status tells only of the last input:
       // a call of several that failed on one before the last ends 0, its message among the others,

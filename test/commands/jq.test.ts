@@ -87,7 +87,7 @@ describe('--jq', () => {
     expect(result.stderr).toBe(`crm: --jq: stop at ${failing}\n`);
   });
 
-  it('with -o ndjson, an expression that reads the inputs after its own (input, inputs) is given every record, not those of a batch', async () => {
+  it('with -o ndjson, an expression that reads the inputs after its own (input, inputs) or halts is given every record, not those of a batch', async () => {
     for (let at = 0; at < 230; at++) ws.api('POST', '/contacts', { name: `Counted ${at}`, email: `counted${at}@example.com` });
     const total = json(await run(['contacts', 'list', '--all', '--jq', 'length'], { ws }));
     expect(total).toBeGreaterThan(200);
@@ -98,6 +98,11 @@ describe('--jq', () => {
     const paired = await run(['contacts', 'list', '--all', '-o', 'ndjson', '--jq', '[., input] | length'], { ws });
     expect(lines(paired.stdout)).toHaveLength(Math.floor(total / 2));
     expect(paired.code).toBe(total % 2 === 0 ? 0 : 1);
+    // halt stops every record after it, not only those of its batch.
+    const third = json(await run(['contacts', 'list', '-L', '3', '--json'], { ws }))[2].id;
+    const halted = await run(['contacts', 'list', '--all', '-o', 'ndjson', '--jq', `if .id == "${third}" then halt else .id end`], { ws });
+    expect(halted.code, halted.stderr).toBe(0);
+    expect(lines(halted.stdout)).toHaveLength(2);
   });
 
   it('cannot be used with another format or with -q (exit 2, nothing sent)', async () => {

@@ -59,7 +59,7 @@ function printResult(out: Output, result: unknown): void {
 
 /**
  * A list's records in batches; records that keep coming (crm watch) one at a time, as each arrives;
- * for an expression that reads the inputs after its own (`inputs`), all of them in one.
+ * for an expression that reaches past its own input (`inputs`, `halt`), all of them in one.
  */
 async function* batches(items: Items, view: View, whole: boolean): AsyncGenerator<unknown[]> {
   const size = view.stream ? 1 : whole ? Number.POSITIVE_INFINITY : BATCH;
