@@ -25,6 +25,17 @@ const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).sli
 const withEmail = (email: string) => ws.api('GET', `/contacts?search=${encodeURIComponent(email)}&limit=50`).data.contacts.filter((c: { email: string }) => c.email.toLowerCase() === email.toLowerCase());
 const rowsOf = (stdout: string) => stdout.trim().split('\n').map((line) => JSON.parse(line));
 
+/** contacts import of FILE (-o ndjson) sent SIGTERM as its POST number `posts` is answered: the rows under way finish, then the report. */
+async function importStoppedAtPost(file: string, posts: number) {
+  let sent = 0;
+  const interrupting: Transport = async (request) => {
+    const response = await ws.transport(request);
+    if (request.method === 'POST' && ++sent === posts) process.emit('SIGTERM');
+    return response;
+  };
+  return run(['contacts', 'import', file, '-o', 'ndjson'], { ws: { ...ws, transport: interrupting } as Workspace });
+}
+
 describe('contacts import: reading and checking', () => {
   it('--dry-run shows what would be created and every invalid row with its line number, and sends nothing', async () => {
     const tag = unique();
@@ -324,13 +335,7 @@ describe('contacts import: sending', () => {
     const tag = unique();
     const emails = Array.from({ length: 30 }, (_, index) => `int${index}-${tag}@example.com`);
     const file = inputFile('thirty.csv', `name,email\n${emails.map((email, index) => `Int ${index},${email}`).join('\n')}\n`);
-    let posts = 0;
-    const interrupting: Transport = async (request) => {
-      const response = await ws.transport(request);
-      if (request.method === 'POST' && ++posts === 10) process.emit('SIGTERM');
-      return response;
-    };
-    const stopped = await run(['contacts', 'import', file, '-o', 'ndjson'], { ws: { ...ws, transport: interrupting } as Workspace });
+    const stopped = await importStoppedAtPost(file, 10);
     expect(stopped.code).toBe(130);
     expect(stopped.stderr).toContain('hint: run the same command with --resume to finish');
     const rows = rowsOf(stopped.stdout);
@@ -353,13 +358,7 @@ describe('contacts import: sending', () => {
     const dry = await run(['contacts', 'import', file, '--dry-run', '-o', 'ndjson'], { ws });
     expect(rowsOf(dry.stdout).map((row) => row.line)).toEqual(Array.from({ length: 31 }, (_, index) => index + 1));
     expect(dry.stderr).toContain('crm: 1 of 31 rows are invalid: item 31\n');
-    let posts = 0;
-    const interrupting: Transport = async (request) => {
-      const response = await ws.transport(request);
-      if (request.method === 'POST' && ++posts === 10) process.emit('SIGTERM');
-      return response;
-    };
-    const stopped = await run(['contacts', 'import', file, '-o', 'ndjson'], { ws: { ...ws, transport: interrupting } as Workspace });
+    const stopped = await importStoppedAtPost(file, 10);
     expect(stopped.code).toBe(130);
     const created = rowsOf(stopped.stdout).filter((row) => row.result === 'created').length;
     expect(created).toBeLessThan(30);
