@@ -223,12 +223,7 @@ export class Replica {
   }
 }
 
-/**
- * A replica that exists can be written, with its -wal and -shm files and its folder (where SQLite
- * makes them): else a sync is refused before anything is sent. SQLite would open it read-only without
- * a word, and the sync would read every list and fail at the first table it applies ('attempt to
- * write a readonly database', no file named).
- */
+/** Whether this process may write the file or folder. */
 function writable(path: string): boolean {
   try {
     accessSync(path, constants.W_OK);
@@ -238,6 +233,12 @@ function writable(path: string): boolean {
   }
 }
 
+/**
+ * A replica that exists can be written, with its -wal and -shm files and its folder (where SQLite
+ * makes them): else a sync is refused before anything is sent. SQLite would open it read-only without
+ * a word, and the sync would read every list and fail at the first table it applies ('attempt to
+ * write a readonly database', no file named).
+ */
 export function checkWritable(path: string): void {
   if (!existsSync(path)) return;
   const files = replicaFiles(path).filter((file) => existsSync(file)).map((file) => [file, `the replica ${file}`] as const);
