@@ -21,7 +21,11 @@ export function stopOnSigterm(): Stopper {
 
 /** The work's outcome, unless the signal is aborted first (the work is then abandoned, not awaited). */
 export function unlessStopped<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
+  if (signal.aborted) {
+    // Abandoned as it starts: its failure is no one's to report (not an unhandled rejection).
+    work.catch(() => {});
+    return Promise.reject(signal.reason);
+  }
   return new Promise((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });

@@ -201,6 +201,21 @@ describe('crm watch: failures', () => {
     expect(network.stderr).toBe('crm: giving up after a failure: injected ECONNREFUSED; tried 4 times\n');
   });
 
+  it('begins no poll once stopped: a SIGTERM during the wait between polls sends nothing more, even from a wait that ends as the signal comes (a request of such a poll outlived the command and spent the next test\'s faults)', async () => {
+    const state = stateFile();
+    await watch(['contacts', '--once', '--state', state]);
+    let release: (() => void) | undefined;
+    const sleep = () => new Promise<void>((resolve) => (release = resolve));
+    const watching = startWatch(['contacts', '--interval', '1s', '--state', state], { sleep });
+    await until(() => release !== undefined, 'the wait after the first poll');
+    ws.log.length = 0;
+    const stopped = watching.stop();
+    release!();
+    expect((await stopped).code).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(ws.requests()).toEqual([]);
+  });
+
   it('stops on SIGTERM with exit 0, the state saved', async () => {
     const state = stateFile();
     const watching = startWatch(['contacts', '--interval', '1s', '--state', state]);

@@ -171,6 +171,8 @@ class Watcher {
     for (;;) {
       try {
         if (delay > 0) await this.ctx.pause(delay, signal);
+        // Stopped during the wait (a pause may end with the signal rather than fail): no poll is begun.
+        if (signal.aborted) return;
         yield* this.poll();
         failures = 0;
         delay = intervalMs;
