@@ -18,6 +18,7 @@ import type { UncertainWrites } from './errors.js';
 import { safeLine } from './format.js';
 import { createStreams, isTruthy, type InStream, type IOStreams, type OutStream } from './io.js';
 import type { EditRequest } from './editor.js';
+import type { Today } from './input.js';
 import type { JqFilter } from './jq.js';
 import { Printer } from './printer.js';
 import { createPrompter, type Prompter } from './prompt.js';
@@ -189,6 +190,11 @@ export class Context {
   /** The time zone whose day is "today" for date filters: the machine's (undefined) unless injected. */
   timeZone(): string | undefined {
     return this.init.timeZone;
+  }
+
+  /** What "today" is for a date flag: now, in the zone days are decided in. */
+  today(): Today {
+    return { now: new Date(this.now()), timeZone: this.timeZone() };
   }
 
   /** Waits `ms` (on the injected clock, in tests), or until the signal is aborted. */

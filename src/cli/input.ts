@@ -99,7 +99,7 @@ const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})T\d{2}:\d{2}(?::(\d{2})(?:\.\d+)?)?(Z|[+-
  * ignored. A day the calendar lacks, a time without a zone (whose day depends on where it is read)
  * and a time that is none (25:00, a leap second, +24:00) are refused, saying which.
  */
-export function parseDate(raw: string, label: string, now: Date = new Date(), timeZone?: string): string {
+export function parseDate(raw: string, label: string, now: Date, timeZone?: string): string {
   const given = raw.trim();
   const text = given.toLowerCase();
   const relative = /^\+?(\d{1,9})([dw])$/.exec(text);
@@ -159,12 +159,18 @@ function jsonArrayIn(text: string): unknown[] | undefined {
 
 type Value = string | number | boolean | string[] | unknown;
 
+/** What "today" is for a date flag: the Context's clock, and the zone crm decides days in (the machine's when undefined). */
+export interface Today {
+  now: Date;
+  timeZone?: string;
+}
+
 /**
  * Converts a flag's text (or an already typed value, from an MCP tool call) to the field's type.
  * Values the spec fixes (`choices`) are checked here; values a workspace defines (`known`) are not,
  * only trimmed, their case kept: a workspace may spell them otherwise.
  */
-export function parseValue(raw: unknown, field: Pick<FieldSpec, 'type' | 'choices' | 'known' | 'min' | 'max'>, label: string): Value {
+export function parseValue(raw: unknown, field: Pick<FieldSpec, 'type' | 'choices' | 'known' | 'min' | 'max'>, label: string, today?: Today): Value {
   if (raw === undefined || raw === null) return raw;
   const type: ValueType = field.type;
   if (type === 'boolean') {
@@ -192,7 +198,9 @@ export function parseValue(raw: unknown, field: Pick<FieldSpec, 'type' | 'choice
     case 'number':
       return parseNumber(raw, label, { min: field.min, max: field.max });
     case 'date':
-      return parseDate(raw, label);
+      // today, +3d: the day the Context's clock is on where the user is, never the machine's own clock.
+      if (!today) throw new Error(`${label}: a date is read against the Context's clock (parseValue's today)`);
+      return parseDate(raw, label, today.now, today.timeZone);
     case 'duration':
       return parseDuration(raw, label, field.min);
     case 'id':

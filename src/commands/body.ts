@@ -5,7 +5,7 @@
 import type { Context } from '../cli/context.js';
 import { usageError } from '../cli/errors.js';
 import { safeLine } from '../cli/format.js';
-import { deepMerge, emailProblem, parseSetPairs, parseValue, readDataOption, readSource } from '../cli/input.js';
+import { deepMerge, emailProblem, parseSetPairs, parseValue, readDataOption, readSource, type Today } from '../cli/input.js';
 import type { Choice } from '../cli/prompt.js';
 import { isObject, type JsonObject } from '../registry/values.js';
 import { fileOption } from '../registry/options.js';
@@ -103,18 +103,18 @@ async function askFields(ctx: Context, fields: readonly FieldSpec[], subject: st
     }
     const answer = await ctx.prompter().input(`${label}${field.required ? '' : ' (optional)'}`, {
       required: field.required,
-      validate: (value) => validateAnswer(field, value),
+      validate: (value) => validateAnswer(field, value, ctx.today()),
     });
-    if (answer.trim() !== '') answers[field.name] = parseValue(answer.trim(), field, field.name);
+    if (answer.trim() !== '') answers[field.name] = parseValue(answer.trim(), field, field.name, ctx.today());
   }
   return answers;
 }
 
-function validateAnswer(field: FieldSpec, value: string): string | true {
+function validateAnswer(field: FieldSpec, value: string, today: Today): string | true {
   const text = value.trim();
   if (text === '') return field.required ? `${field.description} is required` : true;
   try {
-    parseValue(text, field, field.name);
+    parseValue(text, field, field.name, today);
     return true;
   } catch (error) {
     return (error as Error).message;

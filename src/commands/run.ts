@@ -24,7 +24,7 @@ const COMMANDER_KEYS: KeyOf = optionKey;
 
 /** Runs COMMAND, one of TREE's, with arguments and options as given. */
 export async function runCommand(ctx: Context, tree: Tree, command: Command, input: RawInput, keyOf: KeyOf = COMMANDER_KEYS): Promise<Result> {
-  const invocation = { ...parseInvocation(command, input.args, input.options, keyOf), walk: input.walk };
+  const invocation = { ...parseInvocation(command, input.args, input.options, keyOf, ctx.today()), walk: input.walk };
   const argument = command.printsResource === 'argument' ? text(invocation.args, 'resource') : undefined;
   const what = callsEndpoint(command) ? (command.plural ?? command.noun) : (argument ?? `crm ${command.command.join(' ')}`);
   checkFields(ctx, printedFields(command, argument), what);

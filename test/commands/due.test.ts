@@ -8,7 +8,7 @@ import { ignoring } from '../helpers/transports.js';
 
 const ws = useWorkspace();
 
-const day = (relative: string) => parseDate(relative, 'test');
+const day = (relative: string) => parseDate(relative, 'test', new Date());
 
 /** Every task of the workspace, newest first, read directly. */
 function allTasks(workspace: Workspace = ws): any[] {
@@ -150,5 +150,35 @@ describe('crm tasks list --due', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(message);
     expect(ws.log).toHaveLength(0);
+  });
+});
+
+describe('date flags read "today" from the injected clock, in the zone crm decides days in', () => {
+  // 11:30 UTC on 15 January 2030: already the 16th in Auckland (UTC+13), still the 15th in Los Angeles (UTC-8).
+  const aucklandMorning = Date.parse('2030-01-15T11:30:00Z');
+  // 07:30 UTC on 16 January 2030: 23:30 on the 15th in Los Angeles, 20:30 on the 16th in Auckland.
+  const losAngelesNight = Date.parse('2030-01-16T07:30:00Z');
+
+  it.each([
+    ['Pacific/Auckland', aucklandMorning, 'today', '2030-01-16'],
+    ['Pacific/Auckland', aucklandMorning, 'tomorrow', '2030-01-17'],
+    ['America/Los_Angeles', losAngelesNight, 'today', '2030-01-15'],
+    ['America/Los_Angeles', losAngelesNight, '+3d', '2030-01-18'],
+  ])('tasks create --due in %s: %s', async (timeZone, now, given, sent) => {
+    const result = await run(['tasks', 'create', '--title', 'Call back', '--due', given, '--json'], { ws, now, timeZone });
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(ws.requests()[0]!.body).due_date).toBe(sent);
+  });
+
+  it('deals update --close-date and contacts tasks add --due, with --dry-run too', async () => {
+    const deal = ws.api('GET', '/deals?limit=1').data.deals[0];
+    const contact = ws.api('GET', '/contacts?limit=1').data.contacts[0];
+    const options = { ws, now: losAngelesNight, timeZone: 'America/Los_Angeles' };
+    const updated = await run(['deals', 'update', deal.id, '--close-date', '+1w', '--json'], options);
+    expect(updated.code, updated.stderr).toBe(0);
+    expect(json(updated).close_date).toBe('2030-01-22');
+    const planned = await run(['contacts', 'tasks', 'add', contact.id, '--title', 'Follow up', '--due', 'tomorrow', '--dry-run'], { ...options, timeZone: 'Pacific/Auckland' });
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(planned.stdout).toContain('"due_date": "2030-01-17"');
   });
 });

@@ -9,7 +9,7 @@ import { holding, ignoring } from '../helpers/transports.js';
 
 const ws = useWorkspace();
 
-const day = (relative: string) => parseDate(relative, 'test');
+const day = (relative: string) => parseDate(relative, 'test', new Date());
 
 /** Every record of a list, newest first, read directly. */
 function all(workspace: Workspace, plural: string, key = plural): any[] {
