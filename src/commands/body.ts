@@ -14,6 +14,7 @@ import { flagName, staticValues, type DynamicValues, type FieldSpec } from '../r
 import type { Call } from './command.js';
 import { pick } from './invocation.js';
 import { keyedResource, pickerSource, resolveKeys } from './keys.js';
+import { ENDPOINTS } from '../registry/endpoints.js';
 
 export async function buildBody(ctx: Context, { command: op, options, args }: Call, fixed: JsonObject = {}): Promise<JsonObject> {
   const fields = op.body;
@@ -130,9 +131,9 @@ async function choicesFor(ctx: Context, field: FieldSpec): Promise<Choice[]> {
 }
 
 const SOURCES: Record<'stages' | 'sequences', { path: string; query: Record<string, string | number> }> = {
-  stages: { path: '/pipeline/stages', query: {} },
+  stages: { path: ENDPOINTS.pipeline_stages.path, query: {} },
   // Only sequences that take enrolments.
-  sequences: { path: '/sequences', query: { limit: PAGE_MAX, status: 'active' } },
+  sequences: { path: ENDPOINTS.sequences_list.path, query: { limit: PAGE_MAX, status: 'active' } },
 };
 
 export async function fetchChoices(ctx: Context, source: Extract<DynamicValues, 'stages' | 'sequences'>): Promise<Choice[]> {

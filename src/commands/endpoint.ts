@@ -10,6 +10,7 @@ import { HttpError } from '../http/errors.js';
 import type { ApiClient } from '../http/core.js';
 import { distinctRecords, type Walk } from '../http/paginate.js';
 import { fillPath, type Query } from '../http/url.js';
+import { ENDPOINTS } from '../registry/endpoints.js';
 import { RESOURCES, resourceNamed } from '../registry/resources.js';
 import { PAGE_DEFAULT, PAGE_MAX } from '../registry/service.js';
 import type { FieldSpec } from '../registry/types.js';
@@ -289,7 +290,7 @@ function possessive(noun: string): string {
 
 /** Which record a one-id command is about: the noun of the path's first collection, and its id. */
 function subjectOf({ command, args }: Call): { noun: string; id?: string } {
-  if (command.path === '/ai/trigger') return { noun: 'contact', id: text(args, 'contact_id') };
+  if (command.path === ENDPOINTS.ai_trigger.path) return { noun: 'contact', id: text(args, 'contact_id') };
   const collection = command.path.split('/')[1] ?? '';
   const noun = collection === 'ai' ? 'suggestion' : (resourceNamed(collection) ?? collection);
   return { noun, id: oneId(args) };

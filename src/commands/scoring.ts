@@ -7,6 +7,7 @@ import { isObject, type JsonObject } from '../registry/values.js';
 import type { ApiClient } from '../http/core.js';
 import { CallWindow, sleep } from '../http/pace.js';
 import { SCORE_CALLS_PER_WINDOW } from '../registry/service.js';
+import { ENDPOINTS } from '../registry/endpoints.js';
 
 const SCORE_WINDOW_MS = 60_000;
 
@@ -50,7 +51,7 @@ export class Scorer {
     await this.window.turn(signal);
     try {
       // A 429 that says nothing of when: the allowance comes back within a window.
-      const data = await this.client.request('POST', '/ai/trigger', { body: { contact_id: contactId }, signal, waitOutEveryRateLimit: { unsaidMs: this.windowMs, onWait } });
+      const data = await this.client.request('POST', ENDPOINTS.ai_trigger.path, { body: { contact_id: contactId }, signal, waitOutEveryRateLimit: { unsaidMs: this.windowMs, onWait } });
       return isObject(data) ? data : {};
     } catch (error) {
       // Stopped while waiting: the command's reason, not the request's.

@@ -15,6 +15,9 @@ import { actOnEach, readTargets } from '../../bulk.js';
 import { idsField, namingEachId, pathOf, viewOf } from '../../endpoint.js';
 import type { Handler } from '../../command.js';
 import type { Spec } from './command.js';
+import { ENDPOINTS } from '../../../registry/endpoints.js';
+
+const SUGGESTIONS = ENDPOINTS.ai_suggestions;
 
 export const run: Handler<Spec> = async (ctx, invocation) => {
   const field = idsField(invocation.command)!;
@@ -47,7 +50,7 @@ const PENDING_READ_MAX = 10 * PAGE_MAX;
  */
 async function acceptedAlready(client: ApiClient, id: string): Promise<unknown> {
   let read = 0;
-  for await (const suggestion of walk(client, '/ai/suggestions', {}, { limit: PENDING_READ_MAX, key: 'suggestions' })) {
+  for await (const suggestion of walk(client, SUGGESTIONS.path, {}, { limit: PENDING_READ_MAX, key: SUGGESTIONS.listKey })) {
     if (isObject(suggestion) && String(suggestion.id) === id) return undefined;
     read++;
   }
@@ -56,7 +59,7 @@ async function acceptedAlready(client: ApiClient, id: string): Promise<unknown> 
 
 async function pickPending(ctx: Context): Promise<string[]> {
   const client = await ctx.client();
-  const page = await client.list('/ai/suggestions', { limit: PAGE_MAX }, 'suggestions');
+  const page = await client.list(SUGGESTIONS.path, { limit: PAGE_MAX }, SUGGESTIONS.listKey);
   const choices: Choice[] = page.items.filter(isObject).map((suggestion) => ({
     value: String(suggestion.id),
     name: safeLine(`${cellText(suggestion.title ?? suggestion.type ?? suggestion.id)}  (${String(suggestion.id)})`),

@@ -8,6 +8,7 @@ import { buildBody } from '../../body.js';
 import { requestRecord, viewOf } from '../../endpoint.js';
 import type { Handler } from '../../command.js';
 import type { Spec } from './command.js';
+import { ENDPOINTS } from '../../../registry/endpoints.js';
 
 export const run: Handler<Spec> = async (ctx, invocation) => {
   const body = await buildBody(ctx, invocation);
@@ -15,7 +16,7 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
   const created = { ...record(contact, viewOf(invocation.command)), quietId: true };
   if (!invocation.options.score || contact.id === undefined) return created;
   try {
-    const scoring = await (await ctx.client()).request('POST', '/ai/trigger', { body: { contact_id: contact.id } });
+    const scoring = await (await ctx.client()).request('POST', ENDPOINTS.ai_trigger.path, { body: { contact_id: contact.id } });
     return isObject(scoring) ? { ...created, record: { ...contact, score: scoring.score, next_best_action: scoring.next_best_action } } : created;
   } catch (error) {
     const failure = toCliError(error);

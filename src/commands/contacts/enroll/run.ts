@@ -17,6 +17,9 @@ import { resolveCall } from '../../keys.js';
 import { idsField, requestRecord, viewOf, withId } from '../../endpoint.js';
 import type { Call, Handler } from '../../command.js';
 import type { Spec } from './command.js';
+import { ENDPOINTS } from '../../../registry/endpoints.js';
+
+const ENROLLED = ENDPOINTS.sequences_contacts;
 
 /** Enrolled contacts read to find one already enrolled: a few pages at most. */
 const ENROLLED_READ_MAX = 10 * PAGE_MAX;
@@ -52,7 +55,7 @@ export const run: Handler<Spec> = async (ctx, given) => {
 
 /** The contact's enrolment, when the sequence's enrolled contacts (read in part at most) hold it. */
 async function enrolment(client: ApiClient, sequenceId: string, contactId: string): Promise<unknown> {
-  for await (const contact of walk(client, fillPath('/sequences/{id}/contacts', { id: sequenceId }), {}, { limit: ENROLLED_READ_MAX, key: 'contacts' })) {
+  for await (const contact of walk(client, fillPath(ENROLLED.path, { id: sequenceId }), {}, { limit: ENROLLED_READ_MAX, key: ENROLLED.listKey })) {
     if (isObject(contact) && String(contact.id) === contactId) {
       return { contact_id: contactId, sequence_id: sequenceId, status: contact.enrollment_status ?? 'enrolled', enrolled_at: contact.enrolled_at ?? null };
     }

@@ -30,6 +30,9 @@ import { Checkpoint, CheckpointUnwritable, MARK_AHEAD, type RowEntry } from './c
 import { detectFormat, readImportFile, refuseRepeatedEmails, type ImportFile, type ImportFormat, type ImportRow, type RowNumbering } from './rows.js';
 import type { Handler } from '../../command.js';
 import type { Spec } from '../import/command.js';
+import { ENDPOINTS } from '../../../registry/endpoints.js';
+
+const CONTACTS = { list: ENDPOINTS.contacts_list, create: ENDPOINTS.contacts_create, update: ENDPOINTS.contacts_update };
 
 /** Rows failing in a row for want of the service (network, 5xx) before the import stops: it is down. */
 const STOP_AFTER_FAILURES = 10;
@@ -283,10 +286,10 @@ class Importer {
       } else {
         this.checkpoint?.sending(row.line, () => this.ahead.get(row.line) ?? row.line);
         if (id !== undefined) {
-          await this.client.request('PATCH', fillPath('/contacts/{id}', { id }), { body, waitOutRateLimit: true });
+          await this.client.request('PATCH', fillPath(CONTACTS.update.path, { id }), { body, waitOutRateLimit: true });
           result = 'updated';
         } else {
-          const data = await this.client.request('POST', '/contacts', { body, waitOutRateLimit: true });
+          const data = await this.client.request('POST', CONTACTS.create.path, { body, waitOutRateLimit: true });
           const created = recordId(data);
           if (created === undefined) throw noRecordError('contact');
           id = created;
@@ -400,7 +403,7 @@ class Importer {
 /** The live contact with this email, if any (compared without regard to case). */
 async function findByEmail(client: ApiClient, email: string): Promise<string | undefined> {
   const wanted = email.toLowerCase();
-  for await (const contact of walk(client, '/contacts', { search: email }, { key: 'contacts' })) {
+  for await (const contact of walk(client, CONTACTS.list.path, { search: email }, { key: CONTACTS.list.listKey })) {
     const id = recordId(contact);
     if (id !== undefined && isObject(contact) && typeof contact.email === 'string' && contact.email.toLowerCase() === wanted) return id;
   }

@@ -20,6 +20,7 @@ import { answeredRecord, idsField, namingEachId, namingTheId, withId } from '../
 import { NoRecordSent, writtenRecord } from '../../no-record.js';
 import type { Handler, Input } from '../../command.js';
 import type { Spec } from './command.js';
+import { ENDPOINTS } from '../../../registry/endpoints.js';
 
 export const run: Handler<Spec> = async (ctx, invocation) => {
   const given = invocation.args.ids ?? [];
@@ -71,7 +72,7 @@ const dealOf = (invocation: Input<Spec>) => invocation.args.ids![0]!;
 /** No STAGE at a terminal: the person picks one, the deal's own stage preselected. */
 async function pickStage(ctx: Context, stages: Choice[], invocation: Input<Spec>): Promise<Choice> {
   const id = dealOf(invocation);
-  const deal = await (await ctx.lookupClient()).request('GET', fillPath('/deals/{id}', { id })).catch((error) => {
+  const deal = await (await ctx.lookupClient()).request('GET', fillPath(ENDPOINTS.deals_get.path, { id })).catch((error) => {
     throw namingTheId(error, invocation);
   });
   const name = isObject(deal) && deal.name !== undefined ? safeLine(cellText(deal.name)) : id;
@@ -81,7 +82,7 @@ async function pickStage(ctx: Context, stages: Choice[], invocation: Input<Spec>
 
 /** After a refused move: the deal, if it is in STAGE already; undefined otherwise, and the refusal stands. */
 async function dealIn(ctx: Context, id: string, stage: Choice): Promise<Record<string, unknown> | undefined> {
-  const deal = await (await ctx.client()).request('GET', fillPath('/deals/{id}', { id }));
+  const deal = await (await ctx.client()).request('GET', fillPath(ENDPOINTS.deals_get.path, { id }));
   return isObject(deal) && (typeof deal.stage === 'string' || typeof deal.stage === 'number') && sameStage(String(deal.stage), stage) ? deal : undefined;
 }
 

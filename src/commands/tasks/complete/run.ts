@@ -9,6 +9,7 @@ import { actOnEach, readTargets } from '../../bulk.js';
 import { idsField, namingEachId, pathOf, viewOf } from '../../endpoint.js';
 import type { Handler } from '../../command.js';
 import type { Spec } from './command.js';
+import { ENDPOINTS } from '../../../registry/endpoints.js';
 
 export const run: Handler<Spec> = async (ctx, invocation) => {
   const field = idsField(invocation.command)!;
@@ -17,7 +18,7 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
   const client = await ctx.client();
   const complete = (id: string) => client.request('POST', pathOf(invocation, id), { body: Object.keys(body).length > 0 ? body : undefined, waitOutRateLimit: true });
   const completed = async (id: string) => {
-    const task = await client.request('GET', fillPath('/tasks/{id}', { id }));
+    const task = await client.request('GET', fillPath(ENDPOINTS.tasks_get.path, { id }));
     return isObject(task) && (task.status === 'completed' || (typeof task.completed_at === 'string' && task.completed_at !== '')) ? task : undefined;
   };
   return actOnEach(ctx, field, targets, {
