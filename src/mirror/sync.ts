@@ -65,6 +65,8 @@ export interface SyncOptions {
   tables: readonly string[];
   mode: SyncMode;
   signal?: AbortSignal;
+  /** The clock (the machine's when absent): when each table was synced, and which change events are old enough to prune. */
+  now?: () => Date;
   onProgress?: (progress: SyncProgress) => void;
   /** Told about records left out (no id) and parents skipped. */
   onWarning?: (message: string) => void;
@@ -89,7 +91,7 @@ function tableOnly(error: unknown): boolean {
 
 export async function sync(options: SyncOptions): Promise<SyncOutcome> {
   const reports: TableReport[] = [];
-  const now = () => new Date();
+  const now = options.now ?? (() => new Date());
   for (const name of options.tables) {
     const table = tableSpec(name);
     try {

@@ -284,6 +284,15 @@ describe('an interrupted sync', () => {
 });
 
 describe('crm query', () => {
+  it("says how old the data is on the command's clock, the one the sync recorded it with (both read the machine's clock, whatever clock the command was given)", async () => {
+    const { crm } = user();
+    const syncedAt = Date.parse('2030-01-02T03:04:05.000Z');
+    expect((await crm(['sync', 'contacts'], { now: syncedAt })).code).toBe(0);
+    const asked = await crm(['query', 'SELECT 1 AS one', '--json'], { now: syncedAt + 3 * 3_600_000 });
+    expect(asked.code, asked.stderr).toBe(0);
+    expect(asked.stderr).toBe('Data as of 3 hours ago (2030-01-02T03:04:05.000Z)\n');
+  });
+
   it('refuses a write with exit 2, and nothing changes', async () => {
     const { crm, replica } = user();
     await crm(['sync', 'contacts']);

@@ -81,7 +81,7 @@ export async function syncReplica(
   signal?: AbortSignal,
   { quiet = false }: { quiet?: boolean } = {},
 ): Promise<SyncOutcome & { ms: number }> {
-  const started = Date.now();
+  const started = ctx.now();
   await keepHeapSmall();
   const path = replicaPathOf(ctx);
   const workspace = replicaWorkspace(ctx);
@@ -113,10 +113,11 @@ export async function syncReplica(
       tables: ordered,
       mode,
       signal,
+      now: () => new Date(ctx.now()),
       onProgress: bar.update,
       onWarning: (message) => ctx.warn(message),
     });
-    return { ...outcome, ms: Date.now() - started };
+    return { ...outcome, ms: ctx.now() - started };
   } finally {
     bar.stop();
     ctx.spinnerAllowed = spinner;

@@ -26,7 +26,7 @@ export const run: Handler<Spec> = async (ctx, { args, options }) => {
   if (options.fresh) await freshen(ctx);
   const replica = openReplicaForReading(ctx);
   const { columns, rows } = runQuery(replica, sql);
-  if (!ctx.options.quiet) ctx.info(capitalized(ageOf(replica, Date.now())));
+  if (!ctx.options.quiet) ctx.info(capitalized(ageOf(replica, ctx.now())));
   return list(streamed(rows, ctx.io.stdout), { columns, fields: columns, noun: 'rows' });
 };
 
