@@ -520,6 +520,19 @@ describe('crm watch: reactions', () => {
     expect(result.stderr).not.toContain('t0ps3cret'); // the URL's query is never shown
   });
 
+  it("--forward-to: the signature's timestamp is the command's clock (it read the machine's)", async () => {
+    const app = await receiver([]);
+    const state = stateFile();
+    await watch(['contacts', '--once', '--state', state]);
+    createContacts(1, 'clock');
+    const now = Date.parse('2031-05-06T07:08:09.500Z');
+    const env = { ...homeEnv(ws.home), CRM_BASE_URL: BASE_URL, CRM_API_KEY: ws.apiKey, CRM_WATCH_SECRET: 'whsec_clock' };
+    const result = await watch(['contacts', '--once', '--state', state, '--forward-to', app.url], { env, now });
+    expect(result.code, result.stderr).toBe(0);
+    expect(app.deliveries).toHaveLength(1);
+    expect(String(app.deliveries[0]!.headers['x-crm-signature'])).toMatch(new RegExp(`^t=${Math.floor(now / 1000)},v1=`));
+  });
+
   it('--forward-to: in a successful run each record is sent exactly once', async () => {
     const app = await receiver([]);
     const state = stateFile();

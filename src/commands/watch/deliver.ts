@@ -96,6 +96,8 @@ interface ForwardOptions {
   transport: Transport;
   timeoutMs: number;
   signal: AbortSignal;
+  /** The command's clock, in ms: the signature's timestamp. */
+  now: () => number;
   /** Waits between attempts (the command's clock). */
   pause: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Told about each failed attempt that will be tried again. */
@@ -115,7 +117,7 @@ export async function forward(delivery: Delivery, options: ForwardOptions): Prom
       'X-CRM-Event-Type': `${delivery.noun}.${delivery.event?.type ?? 'created'}`,
       'X-CRM-Delivery-Attempt': String(attempt),
     };
-    if (options.secret) headers[SIGNATURE_HEADER] = await signature(options.secret, body, Math.floor(Date.now() / 1000));
+    if (options.secret) headers[SIGNATURE_HEADER] = await signature(options.secret, body, Math.floor(options.now() / 1000));
     let problem: string;
     let asked: number | undefined;
     try {

@@ -281,6 +281,7 @@ class Watcher {
         transport: await this.transport(),
         timeoutMs: this.ctx.timeoutMs(),
         signal,
+        now: () => this.ctx.now(),
         pause: (ms, stop) => this.ctx.pause(ms, stop),
         onRetry: (message) => this.ctx.warn(message),
       });
