@@ -4,9 +4,8 @@
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { TIMEOUT_MAX_SECONDS } from '../registry/global.js';
-import { cannotUseFile, fileProblem, formatDuration, isCalendarDate, isObject, type JsonObject } from '../registry/values.js';
+import { cannotUseFile, fileProblem, formatDuration, isCalendarDate, isObject, NESTING_MAX, nestsTooDeep, type JsonObject } from '../registry/values.js';
 import { DATE_FORMS, isEmail, type FieldSpec, type ValueType } from '../registry/types.js';
-import { NESTING_MAX, nestsTooDeep } from '../http/envelope.js';
 import { usageError } from './errors.js';
 import { decodeText } from './encoding.js';
 import { isSafeText } from './format.js';

@@ -3,11 +3,11 @@
 // codes or terminals: the CLI maps its HttpErrors (src/cli/errors.ts) and decides how to wait.
 
 import { HttpError, cancelledError, invalidRequest } from './errors.js';
-import { NESTING_MAX, nestsTooDeep, parseBody, readEnvelope, unwrapList, type ErrorMember, type ListPage } from './envelope.js';
+import { parseBody, readEnvelope, unwrapList, type ErrorMember, type ListPage } from './envelope.js';
 import { Pace, sleep as abortableSleep } from './pace.js';
 import { TIMEOUT_DEFAULT_SECONDS } from '../registry/global.js';
 import { API_KEY_HEADER, API_PREFIX } from '../registry/service.js';
-import { formatDuration, isObject } from '../registry/values.js';
+import { formatDuration, isObject, NESTING_MAX, nestsTooDeep } from '../registry/values.js';
 import { DEFAULT_MAX_RETRIES, MAX_WAIT_MS, RATE_LIMIT_BUDGET_MS, RETRY_AFTER_CAP_MS, backoffDelay, isIdempotent, parseRetryAfter, shouldRetry, type Outcome } from './retry.js';
 import { CANCELLED, TransportError, type Transport, type TransportRequest, type TransportResponse } from '../transport/types.js';
 import { maskKey, redact, redactBody } from './redact.js';
@@ -83,6 +83,13 @@ interface Exchange {
 /** What an HTTP header value may hold (Node refuses anything else). */
 export const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
+/**
+ * How deep an answer may nest: a record as deep as crm sends one (NESTING_MAX), in the three levels
+ * a list's answer wraps it in ({data: {contacts: [record]}}). At NESTING_MAX alone, a record created
+ * with --data nested 500 deep was stored, and then every list holding it was a malformed answer.
+ */
+const ANSWER_NESTING_MAX = NESTING_MAX + 3;
+
 export class ApiClient {
   readonly baseUrl: string;
   private readonly options: ClientOptions;
@@ -141,9 +148,9 @@ export class ApiClient {
         ...this.uncertainEffect(request),
       });
     }
-    if (nestsTooDeep(envelope)) {
+    if (nestsTooDeep(envelope, ANSWER_NESTING_MAX)) {
       if (response.status >= 400) throw this.statusError(response.status, undefined, request);
-      throw new HttpError('malformed', `malformed response from the service (HTTP ${response.status}, JSON nested deeper than ${NESTING_MAX} levels)`, {
+      throw new HttpError('malformed', `malformed response from the service (HTTP ${response.status}, JSON nested deeper than ${ANSWER_NESTING_MAX} levels)`, {
         status: response.status,
         code: 'malformed_response',
         ...this.uncertainEffect(request),

@@ -25,35 +25,6 @@ export function recordCreatedAt(record: unknown): string | undefined {
   return isObject(record) && typeof record.created_at === 'string' ? record.created_at : undefined;
 }
 
-/**
- * Arrays and objects inside one another a body may hold. JSON.parse reads any depth, but crm's
- * readers and writers (JSON.stringify among them) recurse: a body of 10 KB nested 5,000 deep ended a
- * command with 'crm: Maximum call stack size exceeded' (exit 1). No record of a CRM nests so deep.
- */
-export const NESTING_MAX = 500;
-
-/**
- * The parsed body (or JSON input: ../cli/input.ts) nests arrays and objects deeper than `max`. It walks the containers, not the
- * text: a page of 50 records is a hundred or so of them, where a pass over its 15 KB of text in
- * JavaScript cost every command 2-3 ms of start-up. The walk keeps its own stack: it must not recurse.
- */
-export function nestsTooDeep(value: unknown, max = NESTING_MAX): boolean {
-  const containers: unknown[] = [value];
-  const depths: number[] = [1];
-  while (containers.length > 0) {
-    const container = containers.pop();
-    const depth = depths.pop()!;
-    if (typeof container !== 'object' || container === null) continue;
-    if (depth > max) return true;
-    for (const inner of Array.isArray(container) ? container : Object.values(container)) {
-      if (typeof inner !== 'object' || inner === null) continue;
-      containers.push(inner);
-      depths.push(depth + 1);
-    }
-  }
-  return false;
-}
-
 /** Throws a SyntaxError for a body that is not JSON (the caller maps that to a malformed response). */
 export function parseBody(text: string): ParsedBody {
   return readEnvelope(text.trim() === '' ? null : JSON.parse(text));

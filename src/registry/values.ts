@@ -1,11 +1,41 @@
-// Value rules every layer shares, the sandbox's included: what a JSON object is, how a span of time
-// is written for people, and how a file crm could not read, write or create is said.
+// Value rules every layer shares, the sandbox's included: what a JSON object is, how deep JSON may
+// nest, how a span of time is written for people, and how a file crm could not read, write or create is said.
 
 export type JsonObject = Record<string, unknown>;
 
 /** A JSON object: not null, not an array. */
 export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Arrays and objects inside one another a body may hold. JSON.parse reads any depth, but crm's
+ * readers and writers (JSON.stringify among them) recurse: a body of 10 KB nested 5,000 deep ended a
+ * command with 'crm: Maximum call stack size exceeded' (exit 1). No record of a CRM nests so deep.
+ */
+export const NESTING_MAX = 500;
+
+/**
+ * A parsed body (the service's answer, JSON input, a request body the sandbox reads) nests arrays and
+ * objects deeper than `max`. It walks the containers, not the text: a page of 50 records is a
+ * hundred or so of them, where a pass over its 15 KB of text in JavaScript cost every command 2-3 ms
+ * of start-up. The walk keeps its own stack: it must not recurse.
+ */
+export function nestsTooDeep(value: unknown, max = NESTING_MAX): boolean {
+  const containers: unknown[] = [value];
+  const depths: number[] = [1];
+  while (containers.length > 0) {
+    const container = containers.pop();
+    const depth = depths.pop()!;
+    if (typeof container !== 'object' || container === null) continue;
+    if (depth > max) return true;
+    for (const inner of Array.isArray(container) ? container : Object.values(container)) {
+      if (typeof inner !== 'object' || inner === null) continue;
+      containers.push(inner);
+      depths.push(depth + 1);
+    }
+  }
+  return false;
 }
 
 /** The first MAX characters of TEXT, never half of a surrogate pair; `cut`: how many were left out. */

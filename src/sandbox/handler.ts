@@ -14,7 +14,7 @@ import { sequenceRoutes } from './routes/sequences.js';
 import { taskRoutes } from './routes/tasks.js';
 import { isBusyError } from '../sqlite/database.js';
 import type { Store } from './store.js';
-import { isObject } from '../registry/values.js';
+import { isObject, NESTING_MAX, nestsTooDeep } from '../registry/values.js';
 
 const BASE_PATH = API_PREFIX;
 
@@ -96,6 +96,9 @@ function parseBody(text: string): Record<string, unknown> {
     throw badRequest('Invalid JSON body');
   }
   if (!isObject(body)) throw badRequest('The request body must be a JSON object');
+  // Kept fields are stored and answered whole: deeper, JSON.stringify overflowed its stack (a 500), or
+  // the record was stored and then no crm could read the list that holds it.
+  if (nestsTooDeep(body)) throw badRequest(`The request body nests arrays and objects deeper than ${NESTING_MAX} levels`);
   return body;
 }
 

@@ -147,6 +147,19 @@ describe('JSON input a number of which JSON.parse cannot keep: exit 2 naming the
     expect(fine.code, fine.stderr).toBe(0);
   });
 
+  it('a record created as deep as crm sends (500 levels) is read back, alone and in a list: it was created, then every list holding it was a malformed answer (exit 6)', async () => {
+    const custom = JSON.parse(`${'['.repeat(499)}${']'.repeat(499)}`);
+    const created = await run(['contacts', 'create', '--name', 'Deep', '--email', 'deep-500@example.com', '--data', JSON.stringify({ custom }), '-q'], { ws });
+    expect(created.code, created.stderr).toBe(0);
+    const id = created.stdout.trim();
+    const listed = await run(['contacts', 'list', '--search', 'deep-500@example.com', '--json'], { ws });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ id, custom })]);
+    const got = await run(['contacts', 'get', id, '--json'], { ws });
+    expect(got.code, got.stderr).toBe(0);
+    expect(JSON.parse(got.stdout).custom).toEqual(custom);
+  });
+
   it('an import row with such a number is invalid, naming the field, and never sent; the other rows are', async () => {
     const tag = Date.now().toString(36);
     const rows = [

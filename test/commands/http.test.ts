@@ -206,14 +206,14 @@ describe('other workspaces', () => {
       ws.verifyFaults();
       expect(result.code, result.stderr).toBe(6);
       expect(result.stdout).toBe('');
-      expect(result.stderr).toMatch(/^crm: malformed response from the service \(HTTP 200, JSON nested deeper than 500 levels\)\n/);
+      expect(result.stderr).toMatch(/^crm: malformed response from the service \(HTTP 200, JSON nested deeper than 503 levels\)\n/);
     }
-    // 500 levels, the envelope's and the record's included, are read and printed; 501 are not.
-    ws.fault({ status: 200, body: deep(498) });
+    // 503 levels, the envelope's and the record's included (a record of 500 in a list's answer), are read and printed; 504 are not.
+    ws.fault({ status: 200, body: deep(501) });
     const fine = await run(['contacts', 'get', 'con_deep', '--json'], { ws });
     expect(fine.code, fine.stderr).toBe(0);
     expect(JSON.parse(fine.stdout).name).toBe('Deep');
-    ws.fault({ status: 200, body: deep(499) });
+    ws.fault({ status: 200, body: deep(502) });
     expect((await run(['contacts', 'get', 'con_deep', '--json'], { ws })).code).toBe(6);
   });
 

@@ -97,6 +97,17 @@ describe('POST /contacts', () => {
     expect(array.body.error).toBe('The request body must be a JSON object');
   });
 
+  it('refuses a body nested deeper than 500 levels with 400, not 500 (JSON.stringify overflowed) nor a record no crm can read', async () => {
+    const nested = (levels: number) => `{"name": "Deep", "email": "deep@example.com", "custom": ${'['.repeat(levels)}${']'.repeat(levels)}}`;
+    for (const levels of [500, 5_000, 100_000]) {
+      const { status, body } = await sb.api('POST', '/contacts', nested(levels));
+      expect({ status, body }, `${levels}`).toEqual({ status: 400, body: { data: null, error: 'The request body nests arrays and objects deeper than 500 levels' } });
+    }
+    expect((await sb.api('GET', '/contacts?search=deep@example.com')).body.data.total).toBe(0);
+    // The body's own level and 499 more: kept.
+    expect((await sb.api('POST', '/contacts', nested(499))).status).toBe(201);
+  });
+
   it('refuses a duplicate email among live contacts, case-insensitively, with 409', async () => {
     await createContact({ email: 'dup@example.com' });
     const { status, body } = await sb.api('POST', '/contacts', { name: 'Again', email: 'DUP@example.com' });
