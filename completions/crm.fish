@@ -166,6 +166,172 @@ function __crm_child
             echo reset
         case 'sandbox/status'
             echo status
+        case 'help/environment'
+            echo environment
+        case 'help/exit-codes'
+            echo exit-codes
+        case 'help/output'
+            echo output
+        case 'help/flags'
+            echo flags
+        case 'help/status'
+            echo status
+        case 'help/contacts'
+            echo contacts
+        case 'help/accounts'
+            echo accounts
+        case 'help/deals'
+            echo deals
+        case 'help/sequences'
+            echo sequences
+        case 'help/tasks'
+            echo tasks
+        case 'help/pipeline'
+            echo pipeline
+        case 'help/search'
+            echo search
+        case 'help/analytics'
+            echo analytics
+        case 'help/ai'
+            echo ai
+        case 'help/auth'
+            echo auth
+        case 'help/profiles'
+            echo profiles
+        case 'help/config'
+            echo config
+        case 'help/sandbox'
+            echo sandbox
+        case 'help/api'
+            echo api
+        case 'help/mcp'
+            echo mcp
+        case 'help/completion'
+            echo completion
+        case 'help/watch'
+            echo watch
+        case 'help/sync'
+            echo sync
+        case 'help/query'
+            echo query
+        case 'help contacts/list' 'help contacts/ls'
+            echo list
+        case 'help contacts/get'
+            echo get
+        case 'help contacts/view'
+            echo view
+        case 'help contacts/create' 'help contacts/new'
+            echo create
+        case 'help contacts/update' 'help contacts/edit'
+            echo update
+        case 'help contacts/delete' 'help contacts/rm'
+            echo delete
+        case 'help contacts/notes'
+            echo notes
+        case 'help contacts/tasks'
+            echo tasks
+        case 'help contacts/enroll'
+            echo enroll
+        case 'help contacts/import'
+            echo import
+        case 'help contacts/export'
+            echo export
+        case 'help contacts notes/list' 'help contacts notes/ls'
+            echo list
+        case 'help contacts notes/add'
+            echo add
+        case 'help contacts tasks/add'
+            echo add
+        case 'help accounts/list' 'help accounts/ls'
+            echo list
+        case 'help accounts/get'
+            echo get
+        case 'help accounts/view'
+            echo view
+        case 'help accounts/create' 'help accounts/new'
+            echo create
+        case 'help accounts/update' 'help accounts/edit'
+            echo update
+        case 'help accounts/delete' 'help accounts/rm'
+            echo delete
+        case 'help deals/list' 'help deals/ls'
+            echo list
+        case 'help deals/get'
+            echo get
+        case 'help deals/view'
+            echo view
+        case 'help deals/create' 'help deals/new'
+            echo create
+        case 'help deals/update' 'help deals/edit'
+            echo update
+        case 'help deals/delete' 'help deals/rm'
+            echo delete
+        case 'help deals/stage'
+            echo stage
+        case 'help sequences/list' 'help sequences/ls'
+            echo list
+        case 'help sequences/get' 'help sequences/view'
+            echo get
+        case 'help sequences/create' 'help sequences/new'
+            echo create
+        case 'help sequences/update' 'help sequences/edit'
+            echo update
+        case 'help sequences/delete' 'help sequences/rm'
+            echo delete
+        case 'help sequences/enroll'
+            echo enroll
+        case 'help sequences/contacts'
+            echo contacts
+        case 'help tasks/list' 'help tasks/ls'
+            echo list
+        case 'help tasks/get' 'help tasks/view'
+            echo get
+        case 'help tasks/create' 'help tasks/new'
+            echo create
+        case 'help tasks/update' 'help tasks/edit'
+            echo update
+        case 'help tasks/delete' 'help tasks/rm'
+            echo delete
+        case 'help tasks/complete' 'help tasks/done'
+            echo complete
+        case 'help pipeline/stages'
+            echo stages
+        case 'help pipeline/deals'
+            echo deals
+        case 'help ai/suggestions'
+            echo suggestions
+        case 'help ai/accept'
+            echo accept
+        case 'help ai/trigger'
+            echo trigger
+        case 'help auth/login'
+            echo login
+        case 'help auth/status'
+            echo status
+        case 'help auth/logout'
+            echo logout
+        case 'help profiles/list' 'help profiles/ls'
+            echo list
+        case 'help profiles/use'
+            echo use
+        case 'help profiles/remove' 'help profiles/rm'
+            echo remove
+        case 'help config/get'
+            echo get
+        case 'help config/set'
+            echo set
+        case 'help config/unset'
+            echo unset
+        case 'help config/list' 'help config/ls'
+            echo list
+        case 'help sandbox/init'
+            echo init
+        case 'help sandbox/serve'
+            echo serve
+        case 'help sandbox/reset'
+            echo reset
+        case 'help sandbox/status'
+            echo status
     end
 end
 
@@ -333,6 +499,172 @@ function __crm_value_flags
         case 'query'
             echo --output -o --fields --jq --profile --base-url --timeout --file
         case 'help'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help environment'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help exit-codes'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help output'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help flags'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help status'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help contacts'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help contacts list'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help contacts get'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help contacts view'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help contacts create'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help contacts update'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help contacts delete'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help contacts notes'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help contacts notes list'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help contacts notes add'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help contacts tasks'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help contacts tasks add'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help contacts enroll'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help contacts import'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help contacts export'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help accounts'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help accounts list'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help accounts get'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help accounts view'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help accounts create'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help accounts update'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help accounts delete'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help deals'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help deals list'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help deals get'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help deals view'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help deals create'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help deals update'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help deals delete'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help deals stage'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help sequences'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help sequences list'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help sequences get'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help sequences create'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help sequences update'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help sequences delete'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help sequences enroll'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help sequences contacts'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help tasks'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help tasks list'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help tasks get'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help tasks create'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help tasks update'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help tasks delete'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help tasks complete'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help pipeline'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help pipeline stages'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help pipeline deals'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help search'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help analytics'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help ai'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help ai suggestions'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help ai accept'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help ai trigger'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help auth'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help auth login'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help auth status'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help auth logout'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help profiles'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help profiles list'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help profiles use'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help profiles remove'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help config'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help config get'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help config set'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help config unset'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help config list'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help sandbox'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help sandbox init'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help sandbox serve'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help sandbox reset'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help sandbox status'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help api'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help mcp'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help completion'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help watch'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help sync'
+            echo --output -o --fields --jq --profile --base-url --timeout
+        case 'help query'
             echo --output -o --fields --jq --profile --base-url --timeout
     end
 end
@@ -1014,5 +1346,363 @@ complete -c crm -n '__crm_at \'query\'' -l schema -d 'list the tables, views and
 complete -c crm -n '__crm_at \'query\'' -s h -l help -d 'show help'
 
 # crm help
+complete -c crm -n '__crm_at \'help\'' -a environment -d 'help topic'
+complete -c crm -n '__crm_at \'help\'' -a exit-codes -d 'help topic'
+complete -c crm -n '__crm_at \'help\'' -a output -d 'help topic'
+complete -c crm -n '__crm_at \'help\'' -a flags -d 'help topic'
+complete -c crm -n '__crm_at \'help\'' -a status -d 'The day at a glance: tasks overdue and due, deals closing, suggestions, new contacts'
+complete -c crm -n '__crm_at \'help\'' -a contacts -d 'Contacts, their notes, tasks and sequence enrolment'
+complete -c crm -n '__crm_at \'help\'' -a accounts -d 'Accounts (companies)'
+complete -c crm -n '__crm_at \'help\'' -a deals -d 'Deals and their stage moves'
+complete -c crm -n '__crm_at \'help\'' -a sequences -d 'Sequences and bulk enrolment'
+complete -c crm -n '__crm_at \'help\'' -a tasks -d 'Tasks'
+complete -c crm -n '__crm_at \'help\'' -a pipeline -d 'Pipeline stages and per-stage totals'
+complete -c crm -n '__crm_at \'help\'' -a search -d 'Search contacts, deals, accounts and tasks'
+complete -c crm -n '__crm_at \'help\'' -a analytics -d 'Rollups of contacts, deals, emails and tasks'
+complete -c crm -n '__crm_at \'help\'' -a ai -d 'AI suggestions and scoring'
+complete -c crm -n '__crm_at \'help\'' -a auth -d 'Log in to a workspace, check or remove the stored key'
+complete -c crm -n '__crm_at \'help\'' -a profiles -d 'Stored workspaces: list, switch, remove'
+complete -c crm -n '__crm_at \'help\'' -a config -d 'Settings of the active profile'
+complete -c crm -n '__crm_at \'help\'' -a sandbox -d 'The local sandbox workspace (embedded default and test server)'
+complete -c crm -n '__crm_at \'help\'' -a api -d 'Call any endpoint: crm api [METHOD] PATH (auth, retries and errors as for every command)'
+complete -c crm -n '__crm_at \'help\'' -a mcp -d 'Serve every endpoint as a tool for AI agents (Model Context Protocol on stdio)'
+complete -c crm -n '__crm_at \'help\'' -a completion -d 'Print the shell completion script for bash, zsh or fish'
+complete -c crm -n '__crm_at \'help\'' -a watch -d 'Follow a list: emit each new record (or, with --changes, each change) once, oldest first (run a command, forward it to a URL, score it)'
+complete -c crm -n '__crm_at \'help\'' -a sync -d 'Keep a local replica of the workspace (SQLite) for crm query and crm watch --changes'
+complete -c crm -n '__crm_at \'help\'' -a query -d 'Run read-only SQL on the local replica (crm sync keeps it): joins, GROUP BY, offline'
 complete -c crm -n '__crm_at \'help\'' -s h -l help -d 'show help'
-complete -c crm -n '__crm_argument \'help\' 0' -a 'environment exit-codes output flags status contacts accounts deals sequences tasks pipeline search analytics ai auth profiles config sandbox api mcp completion watch sync query' -d 'topic'
+
+# crm help environment
+complete -c crm -n '__crm_at \'help environment\'' -s h -l help -d 'show help'
+
+# crm help exit-codes
+complete -c crm -n '__crm_at \'help exit-codes\'' -s h -l help -d 'show help'
+
+# crm help output
+complete -c crm -n '__crm_at \'help output\'' -s h -l help -d 'show help'
+
+# crm help flags
+complete -c crm -n '__crm_at \'help flags\'' -s h -l help -d 'show help'
+
+# crm help status
+complete -c crm -n '__crm_at \'help status\'' -s h -l help -d 'show help'
+
+# crm help contacts
+complete -c crm -n '__crm_at \'help contacts\'' -a list -d 'List contacts, newest first'
+complete -c crm -n '__crm_at \'help contacts\'' -a ls -d 'List contacts, newest first'
+complete -c crm -n '__crm_at \'help contacts\'' -a get -d 'Show one contact (or several)'
+complete -c crm -n '__crm_at \'help contacts\'' -a view -d 'Show a contact whole: notes, open tasks, sequences, account and its open deals, latest suggestion'
+complete -c crm -n '__crm_at \'help contacts\'' -a create -d 'Create a contact'
+complete -c crm -n '__crm_at \'help contacts\'' -a new -d 'Create a contact'
+complete -c crm -n '__crm_at \'help contacts\'' -a update -d 'Change fields of a contact (or several)'
+complete -c crm -n '__crm_at \'help contacts\'' -a edit -d 'Change fields of a contact (or several)'
+complete -c crm -n '__crm_at \'help contacts\'' -a delete -d 'Delete a contact (or several)'
+complete -c crm -n '__crm_at \'help contacts\'' -a rm -d 'Delete a contact (or several)'
+complete -c crm -n '__crm_at \'help contacts\'' -a notes -d 'A contact\'s notes'
+complete -c crm -n '__crm_at \'help contacts\'' -a tasks -d 'A contact\'s tasks'
+complete -c crm -n '__crm_at \'help contacts\'' -a enroll -d 'Enrol a contact (or several) into a sequence'
+complete -c crm -n '__crm_at \'help contacts\'' -a import -d 'Create contacts from a CSV, NDJSON or JSON file: every row checked first, sent concurrently, resumable'
+complete -c crm -n '__crm_at \'help contacts\'' -a export -d 'Write every contact as CSV, NDJSON or JSON, page by page in constant memory'
+complete -c crm -n '__crm_at \'help contacts\'' -s h -l help -d 'show help'
+
+# crm help contacts list
+complete -c crm -n '__crm_at \'help contacts list\'' -s h -l help -d 'show help'
+
+# crm help contacts get
+complete -c crm -n '__crm_at \'help contacts get\'' -s h -l help -d 'show help'
+
+# crm help contacts view
+complete -c crm -n '__crm_at \'help contacts view\'' -s h -l help -d 'show help'
+
+# crm help contacts create
+complete -c crm -n '__crm_at \'help contacts create\'' -s h -l help -d 'show help'
+
+# crm help contacts update
+complete -c crm -n '__crm_at \'help contacts update\'' -s h -l help -d 'show help'
+
+# crm help contacts delete
+complete -c crm -n '__crm_at \'help contacts delete\'' -s h -l help -d 'show help'
+
+# crm help contacts notes
+complete -c crm -n '__crm_at \'help contacts notes\'' -a list -d 'List a contact\'s notes'
+complete -c crm -n '__crm_at \'help contacts notes\'' -a ls -d 'List a contact\'s notes'
+complete -c crm -n '__crm_at \'help contacts notes\'' -a add -d 'Add a note to a contact'
+complete -c crm -n '__crm_at \'help contacts notes\'' -s h -l help -d 'show help'
+
+# crm help contacts notes list
+complete -c crm -n '__crm_at \'help contacts notes list\'' -s h -l help -d 'show help'
+
+# crm help contacts notes add
+complete -c crm -n '__crm_at \'help contacts notes add\'' -s h -l help -d 'show help'
+
+# crm help contacts tasks
+complete -c crm -n '__crm_at \'help contacts tasks\'' -a add -d 'Create a task for a contact'
+complete -c crm -n '__crm_at \'help contacts tasks\'' -s h -l help -d 'show help'
+
+# crm help contacts tasks add
+complete -c crm -n '__crm_at \'help contacts tasks add\'' -s h -l help -d 'show help'
+
+# crm help contacts enroll
+complete -c crm -n '__crm_at \'help contacts enroll\'' -s h -l help -d 'show help'
+
+# crm help contacts import
+complete -c crm -n '__crm_at \'help contacts import\'' -s h -l help -d 'show help'
+
+# crm help contacts export
+complete -c crm -n '__crm_at \'help contacts export\'' -s h -l help -d 'show help'
+
+# crm help accounts
+complete -c crm -n '__crm_at \'help accounts\'' -a list -d 'List accounts, newest first'
+complete -c crm -n '__crm_at \'help accounts\'' -a ls -d 'List accounts, newest first'
+complete -c crm -n '__crm_at \'help accounts\'' -a get -d 'Show one account (or several)'
+complete -c crm -n '__crm_at \'help accounts\'' -a view -d 'Show an account whole: its contacts and its deals'
+complete -c crm -n '__crm_at \'help accounts\'' -a create -d 'Create an account'
+complete -c crm -n '__crm_at \'help accounts\'' -a new -d 'Create an account'
+complete -c crm -n '__crm_at \'help accounts\'' -a update -d 'Change fields of an account (or several)'
+complete -c crm -n '__crm_at \'help accounts\'' -a edit -d 'Change fields of an account (or several)'
+complete -c crm -n '__crm_at \'help accounts\'' -a delete -d 'Delete an account (or several)'
+complete -c crm -n '__crm_at \'help accounts\'' -a rm -d 'Delete an account (or several)'
+complete -c crm -n '__crm_at \'help accounts\'' -s h -l help -d 'show help'
+
+# crm help accounts list
+complete -c crm -n '__crm_at \'help accounts list\'' -s h -l help -d 'show help'
+
+# crm help accounts get
+complete -c crm -n '__crm_at \'help accounts get\'' -s h -l help -d 'show help'
+
+# crm help accounts view
+complete -c crm -n '__crm_at \'help accounts view\'' -s h -l help -d 'show help'
+
+# crm help accounts create
+complete -c crm -n '__crm_at \'help accounts create\'' -s h -l help -d 'show help'
+
+# crm help accounts update
+complete -c crm -n '__crm_at \'help accounts update\'' -s h -l help -d 'show help'
+
+# crm help accounts delete
+complete -c crm -n '__crm_at \'help accounts delete\'' -s h -l help -d 'show help'
+
+# crm help deals
+complete -c crm -n '__crm_at \'help deals\'' -a list -d 'List deals, newest first'
+complete -c crm -n '__crm_at \'help deals\'' -a ls -d 'List deals, newest first'
+complete -c crm -n '__crm_at \'help deals\'' -a get -d 'Show one deal (or several)'
+complete -c crm -n '__crm_at \'help deals\'' -a view -d 'Show a deal whole: its stage history, account, contact and open tasks'
+complete -c crm -n '__crm_at \'help deals\'' -a create -d 'Create a deal'
+complete -c crm -n '__crm_at \'help deals\'' -a new -d 'Create a deal'
+complete -c crm -n '__crm_at \'help deals\'' -a update -d 'Change fields of a deal (or several)'
+complete -c crm -n '__crm_at \'help deals\'' -a edit -d 'Change fields of a deal (or several)'
+complete -c crm -n '__crm_at \'help deals\'' -a delete -d 'Delete a deal (or several)'
+complete -c crm -n '__crm_at \'help deals\'' -a rm -d 'Delete a deal (or several)'
+complete -c crm -n '__crm_at \'help deals\'' -a stage -d 'Move a deal to another pipeline stage (logs an activity)'
+complete -c crm -n '__crm_at \'help deals\'' -s h -l help -d 'show help'
+
+# crm help deals list
+complete -c crm -n '__crm_at \'help deals list\'' -s h -l help -d 'show help'
+
+# crm help deals get
+complete -c crm -n '__crm_at \'help deals get\'' -s h -l help -d 'show help'
+
+# crm help deals view
+complete -c crm -n '__crm_at \'help deals view\'' -s h -l help -d 'show help'
+
+# crm help deals create
+complete -c crm -n '__crm_at \'help deals create\'' -s h -l help -d 'show help'
+
+# crm help deals update
+complete -c crm -n '__crm_at \'help deals update\'' -s h -l help -d 'show help'
+
+# crm help deals delete
+complete -c crm -n '__crm_at \'help deals delete\'' -s h -l help -d 'show help'
+
+# crm help deals stage
+complete -c crm -n '__crm_at \'help deals stage\'' -s h -l help -d 'show help'
+
+# crm help sequences
+complete -c crm -n '__crm_at \'help sequences\'' -a list -d 'List sequences, newest first'
+complete -c crm -n '__crm_at \'help sequences\'' -a ls -d 'List sequences, newest first'
+complete -c crm -n '__crm_at \'help sequences\'' -a get -d 'Show one sequence (or several)'
+complete -c crm -n '__crm_at \'help sequences\'' -a view -d 'Show one sequence (or several)'
+complete -c crm -n '__crm_at \'help sequences\'' -a create -d 'Create a sequence'
+complete -c crm -n '__crm_at \'help sequences\'' -a new -d 'Create a sequence'
+complete -c crm -n '__crm_at \'help sequences\'' -a update -d 'Change fields of a sequence (or several)'
+complete -c crm -n '__crm_at \'help sequences\'' -a edit -d 'Change fields of a sequence (or several)'
+complete -c crm -n '__crm_at \'help sequences\'' -a delete -d 'Delete a sequence (or several)'
+complete -c crm -n '__crm_at \'help sequences\'' -a rm -d 'Delete a sequence (or several)'
+complete -c crm -n '__crm_at \'help sequences\'' -a enroll -d 'Enrol contacts into a sequence (ids from arguments, --file, or stdin)'
+complete -c crm -n '__crm_at \'help sequences\'' -a contacts -d 'List the contacts enrolled in a sequence'
+complete -c crm -n '__crm_at \'help sequences\'' -s h -l help -d 'show help'
+
+# crm help sequences list
+complete -c crm -n '__crm_at \'help sequences list\'' -s h -l help -d 'show help'
+
+# crm help sequences get
+complete -c crm -n '__crm_at \'help sequences get\'' -s h -l help -d 'show help'
+
+# crm help sequences create
+complete -c crm -n '__crm_at \'help sequences create\'' -s h -l help -d 'show help'
+
+# crm help sequences update
+complete -c crm -n '__crm_at \'help sequences update\'' -s h -l help -d 'show help'
+
+# crm help sequences delete
+complete -c crm -n '__crm_at \'help sequences delete\'' -s h -l help -d 'show help'
+
+# crm help sequences enroll
+complete -c crm -n '__crm_at \'help sequences enroll\'' -s h -l help -d 'show help'
+
+# crm help sequences contacts
+complete -c crm -n '__crm_at \'help sequences contacts\'' -s h -l help -d 'show help'
+
+# crm help tasks
+complete -c crm -n '__crm_at \'help tasks\'' -a list -d 'List tasks, newest first (or by due date)'
+complete -c crm -n '__crm_at \'help tasks\'' -a ls -d 'List tasks, newest first (or by due date)'
+complete -c crm -n '__crm_at \'help tasks\'' -a get -d 'Show one task (or several)'
+complete -c crm -n '__crm_at \'help tasks\'' -a view -d 'Show one task (or several)'
+complete -c crm -n '__crm_at \'help tasks\'' -a create -d 'Create a task'
+complete -c crm -n '__crm_at \'help tasks\'' -a new -d 'Create a task'
+complete -c crm -n '__crm_at \'help tasks\'' -a update -d 'Change fields of a task (or several)'
+complete -c crm -n '__crm_at \'help tasks\'' -a edit -d 'Change fields of a task (or several)'
+complete -c crm -n '__crm_at \'help tasks\'' -a delete -d 'Delete a task (or several)'
+complete -c crm -n '__crm_at \'help tasks\'' -a rm -d 'Delete a task (or several)'
+complete -c crm -n '__crm_at \'help tasks\'' -a complete -d 'Mark tasks complete'
+complete -c crm -n '__crm_at \'help tasks\'' -a done -d 'Mark tasks complete'
+complete -c crm -n '__crm_at \'help tasks\'' -s h -l help -d 'show help'
+
+# crm help tasks list
+complete -c crm -n '__crm_at \'help tasks list\'' -s h -l help -d 'show help'
+
+# crm help tasks get
+complete -c crm -n '__crm_at \'help tasks get\'' -s h -l help -d 'show help'
+
+# crm help tasks create
+complete -c crm -n '__crm_at \'help tasks create\'' -s h -l help -d 'show help'
+
+# crm help tasks update
+complete -c crm -n '__crm_at \'help tasks update\'' -s h -l help -d 'show help'
+
+# crm help tasks delete
+complete -c crm -n '__crm_at \'help tasks delete\'' -s h -l help -d 'show help'
+
+# crm help tasks complete
+complete -c crm -n '__crm_at \'help tasks complete\'' -s h -l help -d 'show help'
+
+# crm help pipeline
+complete -c crm -n '__crm_at \'help pipeline\'' -a stages -d 'List the pipeline stages'
+complete -c crm -n '__crm_at \'help pipeline\'' -a deals -d 'Deal count and total value per stage'
+complete -c crm -n '__crm_at \'help pipeline\'' -s h -l help -d 'show help'
+
+# crm help pipeline stages
+complete -c crm -n '__crm_at \'help pipeline stages\'' -s h -l help -d 'show help'
+
+# crm help pipeline deals
+complete -c crm -n '__crm_at \'help pipeline deals\'' -s h -l help -d 'show help'
+
+# crm help search
+complete -c crm -n '__crm_at \'help search\'' -s h -l help -d 'show help'
+
+# crm help analytics
+complete -c crm -n '__crm_at \'help analytics\'' -s h -l help -d 'show help'
+
+# crm help ai
+complete -c crm -n '__crm_at \'help ai\'' -a suggestions -d 'List pending AI suggestions'
+complete -c crm -n '__crm_at \'help ai\'' -a accept -d 'Accept AI suggestions (no id on a terminal: pick from the pending ones)'
+complete -c crm -n '__crm_at \'help ai\'' -a trigger -d 'Score a contact now and persist its next best action'
+complete -c crm -n '__crm_at \'help ai\'' -s h -l help -d 'show help'
+
+# crm help ai suggestions
+complete -c crm -n '__crm_at \'help ai suggestions\'' -s h -l help -d 'show help'
+
+# crm help ai accept
+complete -c crm -n '__crm_at \'help ai accept\'' -s h -l help -d 'show help'
+
+# crm help ai trigger
+complete -c crm -n '__crm_at \'help ai trigger\'' -s h -l help -d 'show help'
+
+# crm help auth
+complete -c crm -n '__crm_at \'help auth\'' -a login -d 'Store an API key for a workspace (verified before it is saved)'
+complete -c crm -n '__crm_at \'help auth\'' -a status -d 'Show the profile, base URL, key (last 4 characters), where each came from, and whether the key works'
+complete -c crm -n '__crm_at \'help auth\'' -a logout -d 'Remove the profile\'s stored key (and offer to delete its local replica)'
+complete -c crm -n '__crm_at \'help auth\'' -s h -l help -d 'show help'
+
+# crm help auth login
+complete -c crm -n '__crm_at \'help auth login\'' -s h -l help -d 'show help'
+
+# crm help auth status
+complete -c crm -n '__crm_at \'help auth status\'' -s h -l help -d 'show help'
+
+# crm help auth logout
+complete -c crm -n '__crm_at \'help auth logout\'' -s h -l help -d 'show help'
+
+# crm help profiles
+complete -c crm -n '__crm_at \'help profiles\'' -a list -d 'List stored profiles'
+complete -c crm -n '__crm_at \'help profiles\'' -a ls -d 'List stored profiles'
+complete -c crm -n '__crm_at \'help profiles\'' -a use -d 'Make a profile the active one'
+complete -c crm -n '__crm_at \'help profiles\'' -a remove -d 'Remove a stored profile and its key (and offer to delete its local replica)'
+complete -c crm -n '__crm_at \'help profiles\'' -a rm -d 'Remove a stored profile and its key (and offer to delete its local replica)'
+complete -c crm -n '__crm_at \'help profiles\'' -s h -l help -d 'show help'
+
+# crm help profiles list
+complete -c crm -n '__crm_at \'help profiles list\'' -s h -l help -d 'show help'
+
+# crm help profiles use
+complete -c crm -n '__crm_at \'help profiles use\'' -s h -l help -d 'show help'
+
+# crm help profiles remove
+complete -c crm -n '__crm_at \'help profiles remove\'' -s h -l help -d 'show help'
+
+# crm help config
+complete -c crm -n '__crm_at \'help config\'' -a get -d 'Print one setting of the active profile'
+complete -c crm -n '__crm_at \'help config\'' -a set -d 'Change one setting of the active profile'
+complete -c crm -n '__crm_at \'help config\'' -a unset -d 'Remove one setting of the active profile (back to the default)'
+complete -c crm -n '__crm_at \'help config\'' -a list -d 'Print every setting of the active profile: the value in effect and where it came from'
+complete -c crm -n '__crm_at \'help config\'' -a ls -d 'Print every setting of the active profile: the value in effect and where it came from'
+complete -c crm -n '__crm_at \'help config\'' -s h -l help -d 'show help'
+
+# crm help config get
+complete -c crm -n '__crm_at \'help config get\'' -s h -l help -d 'show help'
+
+# crm help config set
+complete -c crm -n '__crm_at \'help config set\'' -s h -l help -d 'show help'
+
+# crm help config unset
+complete -c crm -n '__crm_at \'help config unset\'' -s h -l help -d 'show help'
+
+# crm help config list
+complete -c crm -n '__crm_at \'help config list\'' -s h -l help -d 'show help'
+
+# crm help sandbox
+complete -c crm -n '__crm_at \'help sandbox\'' -a init -d 'Create the local sandbox database with demo data'
+complete -c crm -n '__crm_at \'help sandbox\'' -a serve -d 'Serve the sandbox over HTTP on 127.0.0.1 (with the hourly scoring agent)'
+complete -c crm -n '__crm_at \'help sandbox\'' -a reset -d 'Replace every record of the local sandbox with fresh demo data (the key stays; safe while it is served)'
+complete -c crm -n '__crm_at \'help sandbox\'' -a status -d 'Show the sandbox database path, record counts and its local API key'
+complete -c crm -n '__crm_at \'help sandbox\'' -s h -l help -d 'show help'
+
+# crm help sandbox init
+complete -c crm -n '__crm_at \'help sandbox init\'' -s h -l help -d 'show help'
+
+# crm help sandbox serve
+complete -c crm -n '__crm_at \'help sandbox serve\'' -s h -l help -d 'show help'
+
+# crm help sandbox reset
+complete -c crm -n '__crm_at \'help sandbox reset\'' -s h -l help -d 'show help'
+
+# crm help sandbox status
+complete -c crm -n '__crm_at \'help sandbox status\'' -s h -l help -d 'show help'
+
+# crm help api
+complete -c crm -n '__crm_at \'help api\'' -s h -l help -d 'show help'
+
+# crm help mcp
+complete -c crm -n '__crm_at \'help mcp\'' -s h -l help -d 'show help'
+
+# crm help completion
+complete -c crm -n '__crm_at \'help completion\'' -s h -l help -d 'show help'
+
+# crm help watch
+complete -c crm -n '__crm_at \'help watch\'' -s h -l help -d 'show help'
+
+# crm help sync
+complete -c crm -n '__crm_at \'help sync\'' -s h -l help -d 'show help'
+
+# crm help query
+complete -c crm -n '__crm_at \'help query\'' -s h -l help -d 'show help'

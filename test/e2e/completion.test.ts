@@ -61,6 +61,10 @@ const CASES: Record<string, string> = {
   'crm --profile ': 'sandbox',
   'crm profiles use ': 'sandbox',
   'crm help ': 'accounts ai analytics api auth completion config contacts deals environment exit-codes flags mcp output pipeline profiles query sandbox search sequences status sync tasks watch',
+  // help takes a command's words as crm does.
+  'crm help contacts ': 'create delete edit enroll export get import list ls new notes rm tasks update view',
+  'crm help contacts notes ': 'add list ls',
+  'crm help deals st': 'stage',
   'crm mcp --toolsets contacts,': 'contacts,accounts contacts,ai contacts,analytics contacts,deals contacts,pipeline contacts,search contacts,sequences contacts,tasks',
   'crm completion ': 'bash fish zsh',
   'crm api ': 'DELETE GET PATCH POST PUT',

@@ -97,17 +97,20 @@ export function completionTree({ commands, groups }: Tree): CompletionTree {
       args: command.args.map(argumentOf),
     });
   }
-  // `crm help TOPIC` and `crm help COMMAND`.
-  root.children.push({
-    path: ['help'],
-    name: 'help',
-    aliases: [],
-    description: 'Show help for a command, or a topic',
-    flags: [HELP],
-    args: [{ name: 'topic', optional: true, variadic: false, values: { kind: 'words', words: [...HELP_TOPICS, ...root.children.map((child) => child.name)] } }],
-    children: [],
-  });
+  root.children.push(helpNode(root.children));
   return { root, globals: GLOBAL_OPTIONS.map(flagOf) };
+}
+
+/**
+ * `crm help TOPIC` and `crm help COMMAND...`: a topic, or the words of a command as `crm` itself
+ * completes them (`crm help contacts <TAB>` offers what `crm contacts <TAB>` does), without their
+ * flags and arguments, which help does not take.
+ */
+function helpNode(commands: readonly CommandNode[]): CommandNode {
+  const node = (path: readonly string[], description: string, children: CommandNode[] = [], aliases: readonly string[] = []): CommandNode => ({ path, name: path.at(-1)!, aliases, description, flags: [HELP], args: [], children });
+  const words = (command: CommandNode, path: readonly string[]): CommandNode => node(path, command.description, command.children.map((child) => words(child, [...path, child.name])), command.aliases);
+  const topics = HELP_TOPICS.map((topic) => node(['help', topic], 'help topic'));
+  return node(['help'], 'Show help for a command, or a topic', [...topics, ...commands.map((command) => words(command, ['help', command.name]))]);
 }
 
 /** Every command of the tree, crm itself first. */
