@@ -874,6 +874,24 @@ describe('crm mcp: the rest', () => {
     expect(ws.log).toEqual([]);
   });
 
+  it.each([
+    [['--json'], '--json does not apply'],
+    [['-o', 'csv'], '--output does not apply'],
+    [['--jq', '.id'], '--jq does not apply'],
+    [['--fields', 'id'], '--fields does not apply'],
+    [['--json', 'id,name'], '--json, --fields do not apply'],
+  ])('refuses the output flag %j (stdout is the protocol, which it would not shape): exit 2, one line, nothing sent', async (flags, message) => {
+    const refused = await run(['mcp', ...flags], { ws });
+    expect(refused).toMatchObject({ code: 2, stdout: '' });
+    expect(refused.stderr.split('\n')[0]).toBe(`crm: crm mcp writes the MCP protocol on stdout; ${message}`);
+    expect(ws.log).toEqual([]);
+  });
+
+  it('CRM_OUTPUT, a default for every command, is not refused', async () => {
+    const session = await open({ env: { ...homeEnv(ws.home), CRM_BASE_URL: BASE_URL, CRM_API_KEY: ws.apiKey, CRM_OUTPUT: 'csv' } });
+    expect((await session.client.listTools()).tools.length).toBeGreaterThan(0);
+  });
+
   it('offers workflow prompts built from the tools it serves', async () => {
     const session = await open();
     const { prompts } = await session.client.listPrompts();

@@ -3,7 +3,7 @@
 // wrong with the flags, the environment or the workspace is said before the protocol starts; the SDK
 // is loaded here, on use: no other command pays.
 
-import type { Context } from '../../cli/context.js';
+import type { Context, GlobalOptions } from '../../cli/context.js';
 import { ExitCode, interruptedError, toCliError, usageError } from '../../cli/errors.js';
 import { parseValue } from '../../cli/input.js';
 import { isTruthy } from '../../cli/io.js';
@@ -21,6 +21,8 @@ const KEY_CHECK_MS = 10_000;
 
 export const run: Handler<Spec> = async (ctx, { command, options, tree }) => {
   if (ctx.dryRun) throw usageError('crm mcp serves tools to an agent; --dry-run does not apply');
+  const shaping = outputFlags(ctx.options);
+  if (shaping.length > 0) throw usageError(`crm mcp writes the MCP protocol on stdout; ${shaping.join(', ')} ${shaping.length > 1 ? 'do' : 'does'} not apply`, "an agent asks a tool for the fields it wants (its fields argument)");
   const selection = selectionOf(ctx, command.options, options, tree);
   const tools = selectTools(tree.commands, selection);
   if (tools.length === 0) throw usageError('no tool left to serve: --read-only, --toolsets, --tools and --exclude-tools leave out every one');
@@ -37,6 +39,16 @@ export const run: Handler<Spec> = async (ctx, { command, options, tree }) => {
   if (ending === 'SIGINT') throw interruptedError();
   return NOTHING;
 };
+
+/**
+ * The output flags given on the command line: nothing they shape is printed (stdout is the protocol,
+ * a tool's result is JSON whatever they say), so they are refused rather than ignored. CRM_OUTPUT
+ * and the profile's output setting are defaults for every command, not asked of this one: they pass.
+ */
+function outputFlags(options: GlobalOptions): string[] {
+  const given: Array<[string, unknown]> = [['--json', options.json], ['--output', options.output], ['--fields', options.fields], ['--jq', options.jq], ['--escape-formulas', options.escapeFormulas]];
+  return given.filter(([, value]) => value !== undefined && value !== false).map(([flag]) => flag);
+}
 
 /** The flags, each over its variable (CRM_READ_ONLY, CRM_TOOLSETS); tool names checked against the tree. */
 function selectionOf(ctx: Context, fields: readonly FieldSpec[], options: Parameters<Handler<Spec>>[1]['options'], tree: Tree): Selection {
