@@ -1,10 +1,11 @@
 // The README is the front door: its quick start works on a fresh install, the ids it shows exist in
 // every fresh sandbox, and its tables of flags, variables and exit codes say what the registry says.
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/main.js';
 import { ENVIRONMENT, EXIT_CODES, GLOBAL_OPTIONS, HELP_TOPICS, OUTPUT_FORMATS } from '../../src/registry/global.js';
-import { LOCAL_COMMANDS } from '../../src/commands/index.js';
+import { COMMANDS, LOCAL_COMMANDS } from '../../src/commands/index.js';
 import { DEMO } from '../../src/registry/demo.js';
 import { ENDPOINT_COMMANDS } from '../../src/commands/service.js';
 import { GROUP_NAMES, flagName } from '../../src/registry/types.js';
@@ -113,6 +114,31 @@ describe('README', () => {
     expect(variables.sort()).toEqual(ENVIRONMENT.map((variable) => variable.name).sort());
     const codes = table(section('Exit codes'), ['code', 'meaning']).map(([code]) => Number(code));
     expect(codes).toEqual(EXIT_CODES.map((exit) => exit.code));
+  });
+
+  it('names every command of the tree in its commands table', () => {
+    // A row's command is the words of each code span up to the first argument: `crm a\|b c\|d ID` is a c, a d, b c and b d.
+    const documented = table(section('Commands'), ['command', 'what it does']).flatMap(([cell]) => codeSpans(cell!)).flatMap((span) => {
+      const words = span.split(' ').slice(1);
+      const end = words.findIndex((word) => !/^[a-z][a-z-]*(\\\|[a-z][a-z-]*)*$/.test(word));
+      return (end < 0 ? words : words.slice(0, end)).reduce<string[][]>((lines, word) => lines.flatMap((line) => word.split('\\|').map((choice) => [...line, choice])), [[]]).map((line) => line.join(' '));
+    });
+    const missing = COMMANDS.map((command) => command.command.join(' ')).filter((words) => !documented.some((line) => line === words || line.startsWith(`${words} `)));
+    expect(missing).toEqual([]);
+  });
+
+  it('names in its environment table every variable src/ reads', () => {
+    const sources = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? sources(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : []));
+    const read = new Set<string>();
+    for (const file of sources(new URL('../../src', import.meta.url).pathname)) {
+      const text = readFileSync(file, 'utf8');
+      // env.NAME, env['NAME'], and the names handed to a helper that reads them (xdg(env, 'XDG_DATA_HOME')).
+      for (const match of text.matchAll(/\benv\??\.([A-Z][A-Z0-9_]*)\b|\benv\[['"]([A-Za-z_][A-Za-z0-9_]*)['"]\]|\(env, '([A-Z][A-Z0-9_]*)'\)/g)) read.add(match[1] ?? match[2] ?? match[3]!);
+    }
+    expect(read.size).toBeGreaterThan(20);
+    const documented = section('Environment variables');
+    const unnamed = [...read].filter((name) => !new RegExp(`[\`$%]${name}\\b`).test(documented));
+    expect(unnamed).toEqual([]);
   });
 
   it('has tables of help topics, output formats, watch flags, mcp flags and tool groups as the registry has them', () => {
