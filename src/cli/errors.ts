@@ -5,20 +5,14 @@
 import { ConfigError } from '../config/store.js';
 import { HttpError } from '../http/errors.js';
 import { MirrorError } from '../mirror/errors.js';
+import { EXIT_CODES } from '../registry/global.js';
 import { DatabaseFileError, SqliteUnavailableError } from '../sqlite/errors.js';
 import { describeOutputFailure, type EarlyEnd } from './io.js';
 
-export const ExitCode = {
-  ok: 0,
-  service: 1,
-  usage: 2,
-  auth: 3,
-  notFound: 4,
-  rateLimited: 5,
-  network: 6,
-  partial: 7,
-  interrupted: 130,
-} as const;
+/** Each exit code by its name, from the registry's table (README "Exit codes", crm help exit-codes). */
+export const ExitCode = Object.fromEntries(EXIT_CODES.map(({ name, code }) => [name, code])) as {
+  readonly [Exit in (typeof EXIT_CODES)[number] as Exit['name']]: Exit['code'];
+};
 
 interface ErrorDetails {
   status?: number;

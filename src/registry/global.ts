@@ -71,21 +71,23 @@ export const ENVIRONMENT: readonly Described[] = [
 ];
 
 interface ExitCodeSpec {
+  /** How the code reads in the source: ExitCode.notFound (src/cli/errors.ts). */
+  name: string;
   code: number;
   meaning: string;
 }
 
-export const EXIT_CODES: readonly ExitCodeSpec[] = [
-  { code: 0, meaning: 'success (an empty list is a success)' },
-  { code: 1, meaning: 'the service answered with an error not covered below (a redirect included), a walk of a list that changed faster than it could follow (walk_outpaced) or whose records created at one instant the service lists in another order for each page (walk_unordered), a --jq expression that failed on the data (jq_error), or an unexpected failure (stdout cannot be written)' },
-  { code: 2, meaning: 'invalid usage or input, caught before anything was sent' },
-  { code: 3, meaning: 'authentication or permission (401, 403, no key configured)' },
-  { code: 4, meaning: 'not found (404)' },
-  { code: 5, meaning: 'rate limited (429) after the allowed retries, or a 429 or 503 whose Retry-After is longer than crm may wait' },
-  { code: 6, meaning: 'network: unreachable, reset, timed out, cut short, TLS; a malformed response (not JSON, no list, a 2xx without the record asked for)' },
-  { code: 7, meaning: 'partial failure in a bulk command (some items failed; see its report; a get of several: some not read, each named on stderr; contacts import: a row not imported; crm sync: a table not synced; crm status and a view: a part not read, the others shown)' },
-  { code: 130, meaning: 'interrupted (Ctrl-C or SIGTERM, or a prompt or confirmation declined; SIGTERM to contacts import or a command acting on several records after its report; crm watch, crm mcp and crm sandbox serve exit 0 on SIGTERM)' },
-];
+export const EXIT_CODES = [
+  { name: 'ok', code: 0, meaning: 'success (an empty list is a success)' },
+  { name: 'service', code: 1, meaning: 'the service answered with an error not covered below (a redirect included), a walk of a list that changed faster than it could follow (walk_outpaced) or whose records created at one instant the service lists in another order for each page (walk_unordered), a --jq expression that failed on the data (jq_error), or an unexpected failure (stdout cannot be written)' },
+  { name: 'usage', code: 2, meaning: 'invalid usage or input, caught before anything was sent' },
+  { name: 'auth', code: 3, meaning: 'authentication or permission (401, 403, no key configured)' },
+  { name: 'notFound', code: 4, meaning: 'not found (404)' },
+  { name: 'rateLimited', code: 5, meaning: 'rate limited (429) after the allowed retries, or a 429 or 503 whose Retry-After is longer than crm may wait' },
+  { name: 'network', code: 6, meaning: 'network: unreachable, reset, timed out, cut short, TLS; a malformed response (not JSON, no list, a 2xx without the record asked for)' },
+  { name: 'partial', code: 7, meaning: 'partial failure in a bulk command (some items failed; see its report; a get of several: some not read, each named on stderr; contacts import: a row not imported; crm sync: a table not synced; crm status and a view: a part not read, the others shown)' },
+  { name: 'interrupted', code: 130, meaning: 'interrupted (Ctrl-C or SIGTERM, or a prompt or confirmation declined; SIGTERM to contacts import or a command acting on several records after its report; crm watch, crm mcp and crm sandbox serve exit 0 on SIGTERM)' },
+] as const satisfies readonly ExitCodeSpec[];
 
 /** `crm help TOPIC`. */
 export const HELP_TOPICS = ['environment', 'exit-codes', 'output', 'flags'] as const;

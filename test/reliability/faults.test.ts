@@ -13,7 +13,7 @@ import { startFaultServer, useServedSandbox, type Fault } from '../helpers/fault
 import { run } from '../helpers/inprocess.js';
 
 const FULL = process.env.CRM_RELIABILITY === 'full';
-const CONTRACT_EXIT_CODES = new Set(EXIT_CODES.map((exit) => exit.code));
+const CONTRACT_EXIT_CODES = new Set<number>(EXIT_CODES.map((exit) => exit.code));
 /**
  * Cases run at once: enough to keep the run short (most of a case is waiting out a backoff, a
  * Retry-After or a stall), few enough that no healthy request nears the timeout. Processes cost CPU.
