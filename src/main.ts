@@ -57,10 +57,6 @@ export function scanArgv(argv: readonly string[]): { words: string[]; values: Ma
   return { words, values };
 }
 
-export function commandWords(argv: readonly string[]): string[] {
-  return scanArgv(argv).words;
-}
-
 /** JSON output asked for by a flag or CRM_OUTPUT (the profile's setting: jsonErrorsAsked): failures print the JSON error object too. */
 function asksForJson(argv: readonly string[], values: Map<string, string>, env: NodeJS.ProcessEnv): boolean {
   const flags = argv.slice(0, argv.includes('--') ? argv.indexOf('--') : undefined);

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { commandWords } from '../../src/main.js';
+import { scanArgv } from '../../src/main.js';
 
-describe('commandWords', () => {
+const commandWords = (argv: string[]) => scanArgv(argv).words;
+
+describe('scanArgv: the command words', () => {
   it('skips global options and their values, keeps command words and operands', () => {
     expect(commandWords(['--profile', 'work', '-o', 'json', 'contacts', 'list', '--limit', '5'])).toEqual(['contacts', 'list', '5']);
     expect(commandWords(['--json', 'deals', 'stage', 'deal_1', 'proposal'])).toEqual(['deals', 'stage', 'deal_1', 'proposal']);
