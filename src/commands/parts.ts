@@ -154,7 +154,7 @@ export async function settle<T>(part: string, work: () => Promise<T>, failures: 
   } catch (error) {
     if (!isPartFailure(error)) throw error;
     const failure: Failure = { part, message: toCliError(error).message, ...(error.status === undefined ? {} : { status: error.status }) };
-    // Kept for allFailed(), out of what --json prints.
+    // Kept for throwIfAllFailed(), out of what --json prints.
     Object.defineProperty(failure, 'cause', { value: error, enumerable: false });
     failures.push(failure);
     return undefined;
