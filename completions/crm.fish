@@ -1295,7 +1295,7 @@ complete -c crm -n '__crm_at \'sandbox status\'' -s h -l help -d 'show help'
 
 # crm api
 complete -c crm -n '__crm_at \'api\'' -s X -l method -x -a 'GET POST PATCH PUT DELETE' -d 'the HTTP method (default GET, or POST with fields or --input)'
-complete -c crm -n '__crm_at \'api\'' -s f -l field -x -d 'a string field key=value (query for GET, body otherwise); repeatable'
+complete -c crm -n '__crm_at \'api\'' -s f -l field -x -d 'a string field key=value (query for GET and DELETE, body otherwise); repeatable'
 complete -c crm -n '__crm_at \'api\'' -s F -l typed-field -x -d 'a typed field key=value: JSON value, or @file for its text; repeatable'
 complete -c crm -n '__crm_at \'api\'' -s H -l header -x -d 'a request header "Name: value" (not X-Service-API-Key: the key is the profile\'s); repeatable'
 complete -c crm -n '__crm_at \'api\'' -l input -r -F -d 'request body from a file, or - for stdin'

@@ -7,7 +7,8 @@ import { invalidRequest } from './errors.js';
 
 export const SANDBOX_BASE_URL = `sandbox://local${API_PREFIX}`;
 
-export type Query = Record<string, string | number | boolean | undefined | null>;
+/** A query's parameters; a list is the name repeated, once a value (a query string crm api was given as written). */
+export type Query = Record<string, string | number | boolean | undefined | null | readonly string[]>;
 
 /**
  * The credentials of every URL in a text masked: `scheme://user:password@` as `scheme://user:****@`,
@@ -86,7 +87,7 @@ function queryString(query: Query | undefined): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
     if (value === undefined || value === null || value === false) continue;
-    params.append(key, String(value));
+    for (const one of typeof value === 'object' ? value : [value]) params.append(key, String(one));
   }
   const text = params.toString();
   return text ? `?${text}` : '';

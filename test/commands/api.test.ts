@@ -119,6 +119,34 @@ describe('crm api PATH: the path stays under the base URL', () => {
   });
 });
 
+describe('crm api: the query string', () => {
+  it("sends -F's false and null (as false and empty), as gh api does: they were left out, and -F overdue=false listed every task", async () => {
+    const result = await run(['api', '/tasks', '-X', 'GET', '-F', 'overdue=false', '-F', 'deal_id=null', '-F', 'limit=50'], { ws });
+    expect(sent()).toEqual(['GET /api/v1/tasks?overdue=false&deal_id=&limit=50']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(json(result).tasks.length).toBeGreaterThan(0);
+  });
+
+  it("keeps PATH's query string as written, a name given twice sent twice, and adds the fields after it (DELETE too)", async () => {
+    for (const [argv, url] of [
+      [['api', '/search?q=globex&types=contacts&types=deals'], '/api/v1/search?q=globex&types=contacts&types=deals'],
+      [['api', '/search?q=globex&types=contacts', '-X', 'GET', '-f', 'types=deals', '-F', 'limit=5'], '/api/v1/search?q=globex&types=contacts&types=deals&limit=5'],
+      [['api', '/contacts?__proto__=x&constructor=y&limit=1'], '/api/v1/contacts?__proto__=x&constructor=y&limit=1'],
+      [['api', 'DELETE', '/tasks/task_none?hard=1', '-F', 'hard=true'], '/api/v1/tasks/task_none?hard=1&hard=true'],
+    ] as const) {
+      const before = ws.requests().length;
+      await run([...argv], { ws });
+      expect(ws.requests().slice(before).map((request) => request.url), argv.join(' ')).toEqual([url]);
+    }
+  });
+
+  it('with --paginate, the filters PATH repeats are on every page', async () => {
+    const result = await run(['api', '/search?q=a&types=contacts&types=deals', '--paginate', '-q'], { ws });
+    expect(result.code, result.stderr).toBe(0);
+    expect(ws.requests().every((request) => request.url.startsWith('/api/v1/search?q=a&types=contacts&types=deals&limit='))).toBe(true);
+  });
+});
+
 describe('crm api -i', () => {
   it('prints the status line and the headers, an empty line, then the body (in every format, --jq included)', async () => {
     ws.fault({ match: /^GET \/api\/v1\/contacts\//, status: 200, headers: { 'x-ratelimit-remaining': '59' }, body: JSON.stringify({ data: { id: 'con_i', email: 'i@example.com' }, error: null }) });

@@ -17,7 +17,7 @@ const spec = {
   ],
   options: [
     { name: 'method', short: 'X', type: 'string', choices: API_METHODS, placeholder: 'method', description: 'the HTTP method (default GET, or POST with fields or --input)' },
-    { name: 'field', short: 'f', type: 'string', repeatable: true, description: 'a string field key=value (query for GET, body otherwise); repeatable' },
+    { name: 'field', short: 'f', type: 'string', repeatable: true, description: 'a string field key=value (query for GET and DELETE, body otherwise); repeatable' },
     { name: 'typed_field', short: 'F', type: 'string', repeatable: true, description: 'a typed field key=value: JSON value, or @file for its text; repeatable' },
     { name: 'header', short: 'H', type: 'string', repeatable: true, placeholder: 'name: value', description: `a request header "Name: value" (not ${API_KEY_HEADER}: the key is the profile's); repeatable` },
     { name: 'input', type: 'file', description: 'request body from a file, or - for stdin' },

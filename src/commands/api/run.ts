@@ -17,7 +17,7 @@ import type { Spec } from './command.js';
 
 export const run: Handler<Spec> = async (ctx, { args, options }) => {
   if (args.path === undefined && (API_METHODS as readonly string[]).includes(args.method_or_path)) throw usageError(`crm api ${args.method_or_path}: the path is missing`, `crm api ${args.method_or_path} /contacts`);
-  const { path, query } = splitPath(args.path ?? args.method_or_path);
+  const { path, query: written } = splitPath(args.path ?? args.method_or_path);
   const strings = (options.field ?? []).map(asStringPair);
   const typed = await Promise.all((options.typed_field ?? []).map((pair) => readFileValue(pair, ctx.io.stdin)));
   const fields = deepMerge(parseSetPairs(strings, '-f'), parseSetPairs(typed, '-F'));
@@ -32,14 +32,14 @@ export const run: Handler<Spec> = async (ctx, { args, options }) => {
   // The walk would take the record's one array (a sequence's steps) for the list.
   if (single) throw usageError(`--paginate walks a list: GET ${single} answers one record`, 'leave out --paginate');
 
-  let body: unknown;
   const input = options.input;
+  // Fields go to the query string of a GET or a DELETE, and beside a body from --input.
+  const fieldsInQuery = input !== undefined || method === 'GET' || method === 'DELETE';
+  const query = fieldsInQuery ? withFields(written, fields) : written;
+  let body: unknown;
   if (input !== undefined) {
     body = checkJsonInput(parseJson(await readSource(input, ctx.io.stdin, '--input'), input === '-' ? 'stdin' : input), '--input');
-    Object.assign(query, flatQuery(fields)); // with a body from --input, fields go to the query string
-  } else if (method === 'GET' || method === 'DELETE') {
-    Object.assign(query, flatQuery(fields));
-  } else if (Object.keys(fields).length > 0) {
+  } else if (!fieldsInQuery && Object.keys(fields).length > 0) {
     body = fields;
   }
 
@@ -129,7 +129,14 @@ function splitPath(input: string): { path: string; query: Query } {
   // A server that decodes the path takes `.%2e`, `%2e.` and `%2e%2e` for `..` too (the URL standard does).
   if (segments.some((segment) => /^(\.|%2e){1,2}$/i.test(segment))) throw usageError(`invalid path "${input}" (no . or .. segments)`);
   const encoded = segments.map((segment) => segment.replace(/%(?![0-9a-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@%]/gi, (char) => encodeURIComponent(char))).join('/');
-  return { path: encoded, query: Object.fromEntries(new URLSearchParams(search)) };
+  return { path: encoded, query: queryOf([...new URLSearchParams(search)]) };
+}
+
+/** Parameters in their order, a name given twice kept twice (as a list), as gh api sends a path's query string. */
+function queryOf(pairs: ReadonlyArray<readonly [string, string]>): Query {
+  const values = new Map<string, string[]>();
+  for (const [name, value] of pairs) values.set(name, [...(values.get(name) ?? []), value]);
+  return Object.fromEntries([...values].map(([name, given]) => [name, given.length === 1 ? given[0]! : given]));
 }
 
 /** The registry's path templates that PATH fits, `{id}` standing for any one segment. */
@@ -179,11 +186,16 @@ async function readFileValue(pair: string, stdin: Parameters<typeof readSource>[
   return `${pair.slice(0, eq)}=${JSON.stringify(text)}`;
 }
 
-function flatQuery(fields: Record<string, unknown>): Query {
-  const query: Query = {};
+/**
+ * The query string PATH gave, then the fields, as gh api sends them: each value as its text (-F's
+ * false as false, null as empty), a name PATH has as well sent twice. A typed false or null was left
+ * out (the core leaves out the filters a command was not given), so -F overdue=false sent no filter.
+ */
+function withFields(written: Query, fields: Record<string, unknown>): Query {
+  const pairs = Object.entries(written).flatMap(([name, value]) => (typeof value === 'object' && value !== null ? value : [value]).map((one) => [name, String(one)] as const));
   for (const [key, value] of Object.entries(fields)) {
     if (isObject(value) || Array.isArray(value)) throw usageError(`field ${key}: nested values cannot go in a query string`);
-    query[key] = value as string | number | boolean | null;
+    pairs.push([key, value === null ? '' : String(value)]);
   }
-  return query;
+  return queryOf(pairs);
 }
