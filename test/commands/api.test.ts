@@ -42,6 +42,18 @@ describe('crm api: the method', () => {
     expect(Array.isArray(json(notes))).toBe(true);
   });
 
+  it('--input or --raw with --paginate is exit 2, nothing sent: the body and the envelope were left out unsaid', async () => {
+    for (const [flags, message] of [
+      [['--input', '-'], 'crm: --input and --paginate cannot be used together'],
+      [['--raw'], 'crm: --raw and --paginate cannot be used together'],
+    ] as const) {
+      const result = await run(['api', '/contacts', '--paginate', ...flags], { ws, stdin: '{"status": "lead"}' });
+      expect(result.code, flags.join(' ')).toBe(2);
+      expect(result.stderr.split('\n')[0]).toBe(message);
+    }
+    expect(ws.requests()).toEqual([]);
+  });
+
   it('-X names it (in any case), as a first argument does; both must agree', async () => {
     const result = await run(['api', '-X', 'get', '/contacts', '-f', 'limit=1'], { ws });
     expect(result.code, result.stderr).toBe(0);

@@ -28,6 +28,9 @@ export const run: Handler<Spec> = async (ctx, { args, options }) => {
   const headers = parseHeaders(options.header ?? []);
   if (options.paginate && method !== 'GET') throw usageError('--paginate works with GET only');
   if (options.paginate && options.include) throw usageError('-i and --paginate cannot be used together', 'each page has headers of its own: ask for one page with -i');
+  // A walk sends GETs of its own: a body from --input, or the envelope --raw prints, was left out unsaid.
+  if (options.paginate && options.input !== undefined) throw usageError('--input and --paginate cannot be used together', 'the pages are GETs, which carry no body: give filters with -f');
+  if (options.paginate && options.raw) throw usageError('--raw and --paginate cannot be used together', 'each page has an envelope of its own: ask for one page with --raw');
   const single = options.paginate ? oneRecordEndpoint(path) : undefined;
   // The walk would take the record's one array (a sequence's steps) for the list.
   if (single) throw usageError(`--paginate walks a list: GET ${single} answers one record`, 'leave out --paginate');
