@@ -8,7 +8,7 @@ import { noticeMarker, sandboxPath } from '../config/paths.js';
 import { keyFileExposure } from '../config/store.js';
 import { API_KEY_HEADER, ApiClient } from '../http/core.js';
 import { sleep as abortableSleep } from '../http/pace.js';
-import { maskKey, redact } from '../http/redact.js';
+import { maskKey, redact, shownHeaderValue } from '../http/redact.js';
 import { SANDBOX_BASE_URL, assertSafeTransport, maskCredentials } from '../http/url.js';
 import { formatDuration } from '../registry/values.js';
 import { createNetworkTransport } from '../transport/network.js';
@@ -108,7 +108,7 @@ export class Api {
   private newClient(baseUrl: string, apiKey: string | undefined, transport: Transport | undefined, reads = false): ApiClient {
     const { io, debug } = this.deps;
     const mask = (request: TransportRequest): TransportRequest => {
-      const headers = { ...request.headers };
+      const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, shownHeaderValue(name, value)]));
       if (headers[API_KEY_HEADER]) headers[API_KEY_HEADER] = maskKey(headers[API_KEY_HEADER]);
       return { ...request, headers, body: request.body === undefined ? undefined : redact(request.body, apiKey) };
     };

@@ -10,7 +10,7 @@ import { API_KEY_HEADER, API_PREFIX } from '../registry/service.js';
 import { formatDuration, isObject, NESTING_MAX, nestsTooDeep } from '../registry/values.js';
 import { DEFAULT_MAX_RETRIES, MAX_WAIT_MS, RATE_LIMIT_BUDGET_MS, RETRY_AFTER_CAP_MS, backoffDelay, isIdempotent, parseRetryAfter, shouldRetry, type Outcome } from './retry.js';
 import { CANCELLED, TransportError, type Transport, type TransportRequest, type TransportResponse } from '../transport/types.js';
-import { maskKey, redact, redactBody } from './redact.js';
+import { maskKey, redact, redactBody, shownHeaderValue } from './redact.js';
 import { buildUrl, type Query } from './url.js';
 
 export { API_KEY_HEADER };
@@ -425,7 +425,7 @@ export class ApiClient {
   private traceRequest(request: TransportRequest): void {
     if (!this.options.trace) return;
     this.trace(`> ${request.method} ${request.url}`);
-    for (const [name, value] of Object.entries(request.headers)) this.trace(`> ${name}: ${value}`);
+    for (const [name, value] of Object.entries(request.headers)) this.trace(`> ${name}: ${shownHeaderValue(name, value)}`);
     if (request.body !== undefined) this.trace(`> ${request.body}`);
   }
 
@@ -433,7 +433,7 @@ export class ApiClient {
     if (!this.options.trace) return;
     this.trace(`< ${response.status} ${reason(response.status)} (${ms} ms)`);
     for (const [name, value] of Object.entries(response.headers)) {
-      if (value !== undefined) this.trace(`< ${name}: ${Array.isArray(value) ? value.join(', ') : value}`);
+      if (value !== undefined) this.trace(`< ${name}: ${shownHeaderValue(name, Array.isArray(value) ? value.join(', ') : value)}`);
     }
     const body = response.body.length > 4000 ? `${response.body.slice(0, 4000)}… (${response.body.length} bytes)` : response.body;
     if (body) this.trace(`< ${body}`);

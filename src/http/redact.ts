@@ -13,6 +13,18 @@ export function maskKey(key: string): string {
 }
 
 /**
+ * Headers that carry a credential of their own: one given with crm api -H (a proxy's or a gateway's
+ * authorization, a session cookie), one a server sets. A trace or a dry run shows them masked whole,
+ * as gh's debug output does: --debug printed `Authorization: Bearer <token>` as it was sent.
+ */
+const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
+
+/** A header's value as a trace or a dry run shows it. */
+export function shownHeaderValue(name: string, value: string): string {
+  return CREDENTIAL_HEADERS.has(name.toLowerCase()) ? '****' : value;
+}
+
+/**
  * Replaces every occurrence of the key in a line of text; a short key, only where it stands alone
  * (between white space, quotes, punctuation, `=`, `&`, `?`, brackets or the ends of the text), so
  * that a path (`/api/v1`) or a word holding its letters is never garbled.

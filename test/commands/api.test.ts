@@ -91,6 +91,26 @@ describe('crm api -H', () => {
     expect(pages.every((page) => page.headers['x-request-source'] === 'walk')).toBe(true);
   });
 
+  it('sends a credential given with -H (Authorization, Proxy-Authorization, Cookie) as given, and --debug and --dry-run show it masked, as gh does: --debug printed it whole', async () => {
+    const credentials = ['-H', 'Authorization: Bearer tok_s3cret_bearer', '-H', 'Proxy-Authorization: Basic cHJveHk6czNjcmV0', '-H', 'Cookie: sid=c00kie_s3cret'];
+    const traced = await run(['api', '/contacts', '-f', 'limit=1', '-X', 'GET', ...credentials, '--debug'], { ws });
+    expect(traced.code, traced.stderr).toBe(0);
+    const [request] = ws.requests();
+    expect([request!.headers.authorization, request!.headers['proxy-authorization'], request!.headers.cookie]).toEqual(['Bearer tok_s3cret_bearer', 'Basic cHJveHk6czNjcmV0', 'sid=c00kie_s3cret']);
+    const planned = await run(['api', '/contacts', '-f', 'name=Dry', ...credentials, '--dry-run'], { ws });
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(json(planned)[0].headers).toMatchObject({ Authorization: '****', 'Proxy-Authorization': '****', Cookie: '****' });
+    for (const output of [traced.stderr, traced.stdout, planned.stdout, planned.stderr]) expect(output).not.toMatch(/s3cret|cHJveHk6czNjcmV0/);
+    expect(traced.stderr).toMatch(/^> Authorization: \*\*\*\*$/m);
+    expect(ws.requests()).toHaveLength(1);
+    // A cookie the service sets is traced masked too; -i, asked for the headers, prints them as received.
+    ws.fault({ status: 200, body: '{"data": {"id": "x"}, "error": null}', headers: { 'content-type': 'application/json', 'set-cookie': 'session=s3cret_set' }, times: 2 });
+    const answered = await run(['api', '/contacts/x', '--debug'], { ws });
+    expect(answered.stderr).toMatch(/^< set-cookie: \*\*\*\*$/m);
+    expect(answered.stderr).not.toMatch(/s3cret/);
+    expect((await run(['api', '-i', '/contacts/x'], { ws })).stdout).toContain('set-cookie: session=s3cret_set');
+  });
+
   it('never sets the key header, nor framing ones; a malformed header is exit 2; nothing is sent', async () => {
     for (const [header, message] of [
       ['X-Service-API-Key: stolen', "crm: -H cannot set X-Service-API-Key: the key is the profile's"],
