@@ -4,7 +4,7 @@
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { TIMEOUT_MAX_SECONDS } from '../registry/global.js';
-import { cannotUseFile, fileProblem, formatDuration, isCalendarDate, isObject, NESTING_MAX, nestsTooDeep, type JsonObject } from '../registry/values.js';
+import { cannotUseFile, fileProblem, formatDuration, isCalendarDate, isObject, NESTING_MAX, nestsTooDeep, timestampText, type JsonObject } from '../registry/values.js';
 import { DATE_FORMS, isEmail, type FieldSpec, type ValueType } from '../registry/types.js';
 import { usageError } from './errors.js';
 import { decodeText } from './encoding.js';
@@ -81,10 +81,12 @@ export function localDay(instant: Date | number, timeZone?: string): string {
 
 /**
  * The day a date the service sent is on, for the user: a date (YYYY-MM-DD) is that day wherever
- * one is; a timestamp with a time is the day it falls on in the time zone. Undefined for anything else.
+ * one is; a timestamp with a time, or an epoch number (timestampText's rule), is the day it falls on
+ * in the time zone. Undefined for anything else.
  */
-export function calendarDay(value: unknown, timeZone?: string): string | undefined {
-  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(value)) return undefined;
+export function calendarDay(given: unknown, timeZone?: string): string | undefined {
+  const value = timestampText(given);
+  if (value === undefined || !/^\d{4}-\d{2}-\d{2}/.test(value)) return undefined;
   if (!/^\d{4}-\d{2}-\d{2}[T ]\d/.test(value)) return value.slice(0, 10);
   const instant = Date.parse(value);
   return Number.isNaN(instant) ? value.slice(0, 10) : localDay(instant, timeZone);

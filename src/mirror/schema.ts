@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { REPLICA_TABLES, type ReplicaTable } from '../registry/local.js';
 import { ENDPOINTS } from '../registry/endpoints.js';
-import { RESOURCES } from '../registry/resources.js';
+import { DATE_FIELDS, RESOURCES } from '../registry/resources.js';
 import type { FieldSpec, ResourceName, ValueType } from '../registry/types.js';
 
 type SqlType = 'TEXT' | 'INTEGER' | 'REAL';
@@ -163,13 +163,13 @@ export const quoteName = (name: string): string => `"${name.replace(/"/g, '""')}
 const jsonPath = (member: string): string => `'$."${member.replace(/'/g, "''").replace(/"/g, '\\"')}"'`;
 
 /**
- * A generated column's value: the record's member; a timestamp (`..._at`) sent as an epoch number is
- * ISO 8601 text as timestampText() reads it (seconds below 1e11, else milliseconds), so that it sorts
- * and compares with those sent as text.
+ * A generated column's value: the record's member; a timestamp (`..._at`) or a date (due_date,
+ * close_date) sent as an epoch number is ISO 8601 text as timestampText() reads it (seconds below
+ * 1e11, else milliseconds), so that it sorts and compares with those sent as text.
  */
 function memberSql(col: Column): string {
   const value = `json_extract(${RECORD_COLUMN}, ${jsonPath(col.member!)})`;
-  if (!col.name.endsWith('_at')) return value;
+  if (!col.name.endsWith('_at') && !DATE_FIELDS.has(col.name)) return value;
   const seconds = `CASE WHEN abs(${value}) < 1e11 THEN ${value} ELSE ${value} / 1000.0 END`;
   return `CASE json_type(${RECORD_COLUMN}, ${jsonPath(col.member!)}) WHEN 'integer' THEN strftime('%Y-%m-%dT%H:%M:%fZ', ${seconds}, 'unixepoch') WHEN 'real' THEN strftime('%Y-%m-%dT%H:%M:%fZ', ${seconds}, 'unixepoch') ELSE ${value} END`;
 }

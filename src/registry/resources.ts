@@ -272,6 +272,9 @@ export const RESOURCES: Readonly<Record<ResourceName, ResourceSpec>> = {
 
 /** The fields a create may send, with their requirements. */
 /** The filters of every list (the same objects as the commands' options): none takes an empty value. */
+/** The fields that hold a date (due_date, close_date): one sent as an epoch number is a time (timestampText), as an `..._at` one is. */
+export const DATE_FIELDS: ReadonlySet<string> = new Set(Object.values(RESOURCES).flatMap((resource) => resource.fields.filter((field) => field.type === 'date').map((field) => field.name)));
+
 export const LIST_FILTERS: ReadonlySet<FieldSpec> = new Set(Object.values(RESOURCES).flatMap((resource) => resource.filters));
 
 export function writableFields(resource: ResourceName): FieldSpec[] {

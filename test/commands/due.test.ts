@@ -182,3 +182,39 @@ describe('date flags read "today" from the injected clock, in the zone crm decid
     expect(planned.stdout).toContain('"due_date": "2030-01-17"');
   });
 });
+
+describe('due dates sent as epoch numbers', () => {
+  // 07:30 UTC on 16 January 2030: 23:30 on the 15th in Los Angeles, 20:30 on the 16th in Auckland.
+  const now = Date.parse('2030-01-16T07:30:00Z');
+  const tasks = [
+    { id: 't_ms', title: 'Milliseconds', status: 'open', due_date: Date.parse('2030-01-16T05:00:00Z') },
+    { id: 't_text', title: 'Text', status: 'open', due_date: '2030-01-15' },
+    { id: 't_s', title: 'Seconds', status: 'open', due_date: Date.parse('2030-01-16T09:00:00Z') / 1000 },
+  ];
+  // The first page; a walk's pages in flight after it are the sandbox's, left unread after a short first page.
+  const served = () => ws.fault({ match: /^GET \/api\/v1\/tasks(?!.*offset=[1-9])/, status: 200, body: JSON.stringify({ data: { tasks, total: tasks.length }, error: null }) });
+
+  it.each([
+    // 05:00 UTC on the 16th is the 15th in Los Angeles (21:00), the 16th in Auckland (18:00); 09:00 UTC the 16th in both (01:00, 22:00).
+    ['America/Los_Angeles', 'today', ['t_ms', 't_text']],
+    ['America/Los_Angeles', 'tomorrow', ['t_s']],
+    ['Pacific/Auckland', 'today', ['t_ms', 't_s']],
+  ])('tasks list --due in %s, %s: each on the day it falls on there', async (timeZone, due, expected) => {
+    served();
+    const result = await run(['tasks', 'list', '--due', due as string, '--json'], { ws, now, timeZone });
+    expect(result.code, result.stderr).toBe(0);
+    expect(ids(json(result)).sort()).toEqual(expected);
+  });
+
+  it('--sort due orders them with dates sent as text, and a terminal shows such a due date as a time, not a count', async () => {
+    served();
+    const sorted = await run(['tasks', 'list', '--sort', 'due', '--json'], { ws, now, timeZone: 'Pacific/Auckland' });
+    expect(sorted.code, sorted.stderr).toBe(0);
+    expect(ids(json(sorted))).toEqual(['t_text', 't_ms', 't_s']);
+    served();
+    const table = await run(['tasks', 'list', '--no-color'], { ws, now, timeZone: 'Pacific/Auckland', tty: { stdout: true, stderr: true, columns: 160 } });
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).not.toMatch(/1,894,|1,\d{3},\d{3},\d{3}/);
+    expect(table.stdout).toMatch(/t_ms .*2 hours ago/);
+  });
+});

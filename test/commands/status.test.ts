@@ -331,6 +331,30 @@ describe('crm status', () => {
     expect(json(result).deals_closing.by_stage).toEqual([{ stage: 'disc', name: 'Discovery', probability: 20, currency: 'USD', count: 1, value: 1000.5, weighted_value: 200.1 }]);
   });
 
+  it('a workspace that sends due and close dates as epoch numbers (seconds or milliseconds): each is on the day it falls on in the user\'s zone, as a timestamp\'s text is', async () => {
+    // 19:30 UTC on the 26th: 08:30 on the 27th in Auckland.
+    const now = Date.parse('2026-11-26T19:30:00Z');
+    const seconds = (iso: string) => Date.parse(iso) / 1000;
+    const tasks = [
+      { id: 't_overdue', title: 'Yesterday in Auckland', status: 'open', due_date: seconds('2026-11-26T09:00:00Z') },
+      { id: 't_today', title: 'Today in Auckland', status: 'open', due_date: Date.parse('2026-11-26T20:00:00Z') },
+      { id: 't_week', title: 'In three days', status: 'open', due_date: seconds('2026-11-29T20:00:00Z') },
+    ];
+    const deals = [{ id: 'd_epoch', name: 'Closing', amount: 100, currency: 'USD', stage: 'proposal', status: 'open', close_date: seconds('2026-12-01T00:00:00Z') }];
+    ws.fault({ match: /^GET \/api\/v1\/tasks\?/, status: 200, times: Infinity, body: JSON.stringify({ data: { tasks, total: 3 }, error: null }) });
+    ws.fault({ match: /^GET \/api\/v1\/deals\?/, status: 200, body: JSON.stringify({ data: { deals, total: 1 }, error: null }) });
+    const result = await run(['status', '--json'], { ws, now, timeZone: 'Pacific/Auckland' });
+    expect(result.code, result.stderr).toBe(0);
+    const status = json(result);
+    expect(status.today).toBe('2026-11-27');
+    expect(ids(status.tasks_overdue.records)).toEqual(['t_overdue']);
+    expect(ids(status.tasks_due_today.records)).toEqual(['t_today']);
+    expect(ids(status.tasks_due_this_week.records)).toEqual(['t_week']);
+    expect(ids(status.deals_closing.records)).toEqual(['d_epoch']);
+    // Keys as the service sent them: the numbers are printed as numbers.
+    expect(status.tasks_due_today.records[0].due_date).toBe(Date.parse('2026-11-26T20:00:00Z'));
+  });
+
   it('a workspace whose tasks and suggestions carry no status (missing or null): a task is open unless it has a completion time, a suggestion pending', async () => {
     const tasks = [
       { id: 't_missing', title: 'No status', due_date: day('today') },

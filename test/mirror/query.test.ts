@@ -60,6 +60,31 @@ describe('crm query', () => {
     }
   });
 
+  it('a due or close date the service sent as an epoch number is ISO 8601 text in its column too: it sorts and compares with dates sent as text', () => {
+    const file = join(dir, 'epoch-dates.db');
+    Replica.openForSync(file, { baseUrl: 'https://crm.example.com/api/v1', key: keyFingerprint('https://crm.example.com/api/v1', 'key') }).close();
+    const db = openDatabase(file);
+    const task = db.prepare('INSERT INTO tasks (id, _record, _synced_at) VALUES (?, ?, ?)');
+    task.run('task_s', JSON.stringify({ id: 'task_s', due_date: 1795723200 }), '2026-11-26T21:00:00Z');
+    task.run('task_ms', JSON.stringify({ id: 'task_ms', due_date: 1795636800123 }), '2026-11-26T21:00:00Z');
+    task.run('task_text', JSON.stringify({ id: 'task_text', due_date: '2026-11-26' }), '2026-11-26T21:00:00Z');
+    db.prepare('INSERT INTO deals (id, _record, _synced_at) VALUES (?, ?, ?)').run('deal_s', JSON.stringify({ id: 'deal_s', close_date: 1795723200 }), '2026-11-26T21:00:00Z');
+    db.close();
+    const epochs = Replica.openForReading(file)!;
+    try {
+      const read = (sql: string) => [...runQuery(epochs, sql).rows];
+      expect(read('SELECT id, due_date FROM tasks ORDER BY due_date')).toEqual([
+        { id: 'task_ms', due_date: '2026-11-25T20:00:00.123Z' },
+        { id: 'task_text', due_date: '2026-11-26' },
+        { id: 'task_s', due_date: '2026-11-26T20:00:00.000Z' },
+      ]);
+      expect(read("SELECT id FROM tasks WHERE due_date >= '2026-11-26' ORDER BY id")).toEqual([{ id: 'task_s' }, { id: 'task_text' }]);
+      expect(read('SELECT close_date FROM deals')).toEqual([{ close_date: '2026-11-26T20:00:00.000Z' }]);
+    } finally {
+      epochs.close();
+    }
+  });
+
   it('reads, with the columns named even when no row comes back', () => {
     expect(rows('SELECT id, name, email FROM contacts')).toEqual([{ id: 'con_1', name: 'Ada', email: 'ada@example.com' }]);
     const empty = runQuery(replica, "SELECT id, name AS who FROM contacts WHERE id = 'none';");

@@ -129,7 +129,10 @@ describe('the user\'s day, in their time zone', () => {
     expect(calendarDay('2026-11-26T20:00:00.000+00:00', 'America/New_York')).toBe('2026-11-26');
     expect(calendarDay('2026-11-27T03:00:00Z', 'America/New_York')).toBe('2026-11-26');
     expect(localDay(Date.parse('2026-11-26T11:00:00Z'), 'Pacific/Auckland')).toBe('2026-11-27');
-    for (const none of [undefined, null, 1764190800, '', 'soon']) expect(calendarDay(none, 'UTC')).toBeUndefined();
+    // An epoch number is the instant timestampText reads: 20:00 UTC on the 26th, in seconds and in milliseconds.
+    expect(calendarDay(1795723200, 'Pacific/Auckland')).toBe('2026-11-27');
+    expect(calendarDay(1795723200000, 'America/New_York')).toBe('2026-11-26');
+    for (const none of [undefined, null, Number.NaN, Infinity, '', 'soon']) expect(calendarDay(none, 'UTC')).toBeUndefined();
   });
 
   it('a task due at a timestamp is due on that day in the user\'s time zone: not overdue, not tomorrow', () => {

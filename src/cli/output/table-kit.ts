@@ -2,6 +2,7 @@
 // record) share: cells for people, columns fitted to the terminal's width in display columns
 // (string-width), and chalk, loaded only when a table is drawn.
 
+import { DATE_FIELDS } from '../../registry/resources.js';
 import { timestampText } from '../../registry/values.js';
 import { cellText, formatNumber, isTimestamp, relativeTime, safeText } from '../format.js';
 import { displayWidth, pad } from '../width.js';
@@ -60,8 +61,8 @@ export class TableKit {
   cell(value: unknown, column: string): string {
     const tty = this.out.tty;
     if (isTimestamp(value) && tty) return relativeTime(value, this.out.now());
-    // A timestamp sent as an epoch number (timestampText's rule) is a time too, not a count.
-    if (typeof value === 'number' && tty && column.endsWith('_at')) return relativeTime(timestampText(value) ?? String(value), this.out.now());
+    // A timestamp or a date sent as an epoch number (timestampText's rule) is a time too, not a count.
+    if (typeof value === 'number' && tty && (column.endsWith('_at') || DATE_FIELDS.has(column))) return relativeTime(timestampText(value) ?? String(value), this.out.now());
     if (typeof value === 'number' && tty && !ID_COLUMN.test(column)) return formatNumber(value, column);
     return safeText(cellText(value).replace(tty ? /\s+/g : /[\t\r\n]+/g, ' '));
   }
