@@ -224,6 +224,16 @@ export function refOf(record: JsonObject, field: string): string | undefined {
 }
 
 /**
+ * The parts as --json prints them: every part's key is there, one that could not be read null (its
+ * failure in `errors`), so that a script finds the same keys whatever failed, and tells a part that
+ * failed (named in `errors`) from one that is empty (a list with no records; a record part that is
+ * null with no error: a contact without an account).
+ */
+export function everyPart(parts: Readonly<Record<string, unknown>>): JsonObject {
+  return Object.fromEntries(Object.entries(parts).map(([name, part]) => [name, part === undefined ? null : part]));
+}
+
+/**
  * A view as the printer takes it: the record and its parts as one object, with `filtered_locally`
  * (the parts crm chose itself) and `errors` (the parts that could not be read, in the view's
  * order); stderr says what crm filtered (`scans`: each part's scan by its name in `parts`) and what it could not read whole; exit 7 when a part failed.
@@ -232,7 +242,7 @@ export function viewResult(whole: string, parts: JsonObject, sections: readonly 
   const order = Object.keys(parts);
   const failed = [...failures].sort((a, b) => order.indexOf(a.part) - order.indexOf(b.part));
   const filteredLocally = Object.entries(scans).filter(([, [, found]]) => found?.local).map(([part]) => part);
-  const data = { ...parts, filtered_locally: filteredLocally, ...(failed.length > 0 ? { errors: failed } : {}) };
+  const data = { ...everyPart(parts), filtered_locally: filteredLocally, ...(failed.length > 0 ? { errors: failed } : {}) };
   const result = record(data, { sections, notices: notices(Object.values(scans)) });
   const failure = partialFailure(failed, whole);
   return failure ? { ...result, failure } : result;

@@ -16,7 +16,7 @@ import { ENDPOINTS } from '../../registry/endpoints.js';
 import { isObject, timestampText, type JsonObject } from '../../registry/values.js';
 import { isPending } from '../ai/pending.js';
 import type { Handler } from '../command.js';
-import { notices, partOf, partSection, partialFailure, scan, settle, throwIfAllFailed, type Failure } from '../parts.js';
+import { everyPart, notices, partOf, partSection, partialFailure, scan, settle, throwIfAllFailed, type Failure } from '../parts.js';
 import { byCloseDate, closesWithin, notClosed } from '../deals/open.js';
 import { byDueDate, hasStatus, isDue, parseDue } from '../tasks/due.js';
 import type { Spec } from './command.js';
@@ -73,7 +73,7 @@ export const run: Handler<Spec> = async (ctx, { options }) => {
     contacts_new: fresh && { since, ...partOf(fresh, shown) },
   };
   const filteredLocally = Object.entries(parts).filter(([, part]) => part?.filtered_locally).map(([name]) => name);
-  const data: JsonObject = { today, ...parts, filtered_locally: filteredLocally, ...(failures.length > 0 ? { errors: failures } : {}) };
+  const data: JsonObject = { today, ...everyPart(parts), filtered_locally: filteredLocally, ...(failures.length > 0 ? { errors: failures } : {}) };
 
   const sections: Section[] = [
     partSection('Overdue tasks', 'tasks_overdue', parts.tasks_overdue, TASK_COLUMNS, 'No overdue tasks.', 'crm tasks list --due overdue --sort due'),
