@@ -35,7 +35,8 @@ export function writeFileAtomic(path: string, text: string): void {
  */
 const CANNOT_SYNC_DIRECTORY = new Set(['EINVAL', 'EISDIR', 'EPERM', 'EACCES', 'EBADF', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
 
-function syncDirectory(directory: string): void {
+/** Flushes a directory's entries (a file created or renamed in it) to the disk, where the platform can. */
+export function syncDirectory(directory: string): void {
   let fd: number;
   try {
     fd = openSync(directory, 'r');

@@ -6,7 +6,9 @@
 // - Its first line names the workspace (base URL and profile) and the input, so that --resume refuses
 //   another of either.
 // - Before a row is sent, a mark that rows up to some line ahead may have been sent is on disk
-//   (written once for the next MARK_AHEAD rows, not once a row: one write instead of fifty).
+//   (written once for the next MARK_AHEAD rows, not once a row: one write instead of fifty), flushed
+//   to it (fsync; the journal's directory entry too when this run created it), so that a power
+//   loss, not only a crash, keeps it: about 3 ms each 50 rows.
 // - Outcomes (created with the id, updated, failed) are written in batches: with the next mark,
 //   every FLUSH_MS, and at the end.
 //
@@ -18,9 +20,11 @@
 // answer and a failed row sent again with no outcome written are first looked up by email: the
 // service may have created them.
 
-import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { CliError, ExitCode, usageError } from '../../../cli/errors.js';
 import { checkWritable } from '../../../cli/input.js';
+import { syncDirectory } from '../../../config/atomic.js';
 import { describeHolder, lockHolder, tryLock, type LockHolder } from '../../../config/lock.js';
 import { cannotUseFile, isObject } from '../../../registry/values.js';
 
@@ -84,6 +88,8 @@ export class Checkpoint {
   private marked: number;
   /** This run has written to the journal: it appends from then on. */
   private opened = false;
+  /** This run created the journal, and its directory's entry for it is not yet flushed. */
+  private created = false;
 
   private constructor(
     readonly path: string,
@@ -153,7 +159,7 @@ export class Checkpoint {
 
   /** Writes what is pending; deletes the journal when the import is complete (nothing to resume); unlocks. Again: nothing. */
   close(complete: boolean): void {
-    this.flush();
+    this.flush(false);
     clearTimeout(this.timer);
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
@@ -162,10 +168,11 @@ export class Checkpoint {
     this.release = () => {};
   }
 
+  /** `now`: a mark, written and flushed to the disk before the rows it covers are sent; else an outcome, written with the next batch. */
   private append(text: string, now: boolean): void {
     this.pending += text;
-    if (now) this.flush();
-    else this.timer ??= setTimeout(() => this.flush(), FLUSH_MS).unref();
+    if (now) this.flush(true);
+    else this.timer ??= setTimeout(() => this.flush(false), FLUSH_MS).unref();
   }
 
   /** The write that failed, if one did: the import stops (what the journal holds is still resumable). */
@@ -173,7 +180,7 @@ export class Checkpoint {
     return this.unwritable;
   }
 
-  private flush(): void {
+  private flush(durable: boolean): void {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.pending === '' || this.unwritable) return;
@@ -183,10 +190,16 @@ export class Checkpoint {
         this.fd = openSync(this.path, fresh ? 'w' : 'a', 0o600);
         if (fresh) writeSync(this.fd, `${JSON.stringify({ checkpoint: FORMAT, ...this.identity })}\n`);
         else if (!this.opened) ftruncateSync(this.fd, this.appendAfter!);
+        this.created ||= fresh;
         this.opened = true;
       }
       writeSync(this.fd, this.pending);
       this.pending = '';
+      if (durable) {
+        fsyncSync(this.fd);
+        if (this.created) syncDirectory(dirname(this.path));
+        this.created = false;
+      }
     } catch (error) {
       // Also from a timer: told to the import by the next mark, and by its report.
       this.unwritable = new CheckpointUnwritable(this.path, error);

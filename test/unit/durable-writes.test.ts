@@ -1,5 +1,6 @@
-// writeFileAtomic (src/config/atomic.ts): the watch state and the completion cache are written whole
-// or not at all, and flushed to the disk before and after the rename. node:fs is the real one here,
+// Writes a power loss must not undo. writeFileAtomic (src/config/atomic.ts): the watch state and the
+// completion cache are written whole or not at all, flushed to the disk before and after the rename.
+// The import's checkpoint: a mark is flushed before the rows it covers are sent. node:fs is the real one here,
 // recorded (and, for one test, made to fail an fsync as a disk would, EIO): the order of the calls
 // is what a power loss depends on, and no test can pull the plug.
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -34,6 +35,7 @@ vi.mock('node:fs', async (importOriginal) => {
 });
 
 const { writeFileAtomic } = await import('../../src/config/atomic.js');
+const { Checkpoint } = await import('../../src/commands/contacts/import/checkpoint.js');
 
 const dir = mkdtempSync(join(tmpdir(), 'crm-atomic-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -70,5 +72,25 @@ describe('writeFileAtomic', () => {
     fsCalls.failDirectoryOpen = code;
     writeFileAtomic(path, 'whole\n');
     expect(readFileSync(path, 'utf8')).toBe('whole\n');
+  });
+});
+
+describe('the import checkpoint', () => {
+  it('flushes a mark (and, once, the directory entry of a journal it created) before the rows it covers are sent; outcomes go with the next batch', () => {
+    const path = join(dir, 'import.crm-checkpoint');
+    const identity = { workspace: 'https://crm.example.com/api/v1', profile: 'default', input: '/tmp/contacts.csv', digest: 'abc' };
+    const checkpoint = Checkpoint.open(path, 'contacts.csv', { resume: false, replace: false, identity, dryRun: false });
+    try {
+      checkpoint.sending(1, () => 50);
+      expect(fsCalls.log).toEqual([`fsync ${path}`, `fsync ${dir}`]);
+      expect(readFileSync(path, 'utf8')).toContain('{"sent_through":50}');
+      checkpoint.outcome(1, { digest: 'd1', state: 'created', id: 'con_1' });
+      for (let line = 2; line <= 50; line++) checkpoint.sending(line, () => line + 49);
+      // The next mark, for rows 51 to 100: the journal alone, its directory entry already on disk.
+      checkpoint.sending(51, () => 100);
+      expect(fsCalls.log).toEqual([`fsync ${path}`, `fsync ${dir}`, `fsync ${path}`]);
+    } finally {
+      checkpoint.close(false);
+    }
   });
 });
