@@ -27,6 +27,19 @@ describe('GET /pipeline/stages', () => {
   });
 });
 
+describe('the pipeline lists are paged as every list is (limit, offset): they answered every stage whatever limit asked', () => {
+  for (const path of ['/pipeline/stages', '/pipeline/deals']) {
+    it(path, async () => {
+      const ids = (query: string) => sb.api('GET', `${path}?${query}`).then(({ status, body }) => ({ status, ids: body.data?.stages.map((stage: Json) => stage.id), total: body.data?.total, error: body.error }));
+      expect(await ids('limit=2')).toEqual({ status: 200, ids: ['prospecting', 'qualification'], total: 6, error: null });
+      expect(await ids('limit=2&offset=4')).toEqual({ status: 200, ids: ['closed_won', 'closed_lost'], total: 6, error: null });
+      expect(await ids('offset=6')).toEqual({ status: 200, ids: [], total: 6, error: null });
+      expect((await ids('limit=0')).status).toBe(400);
+      expect((await ids('offset=-1')).error).toBe('offset must be an integer of 0 or more');
+    });
+  }
+});
+
 describe('GET /pipeline/deals', () => {
   it('gives every stage with the count and total value of its live deals', async () => {
     const { status, body } = await sb.api('GET', '/pipeline/deals');
