@@ -9,12 +9,12 @@ import { deepMerge, emailProblem, parseSetPairs, parseValue, readDataOption, rea
 import type { Choice } from '../cli/prompt.js';
 import { isObject, type JsonObject } from '../registry/values.js';
 import { fileOption } from '../registry/options.js';
-import { PAGE_MAX } from '../registry/service.js';
 import { flagName, staticValues, type DynamicValues, type FieldSpec } from '../registry/types.js';
 import type { Call } from './command.js';
 import { pick } from './invocation.js';
 import { keyedResource, pickerSource, resolveKeys } from './keys.js';
 import { ENDPOINTS } from '../registry/endpoints.js';
+import { readList } from '../http/paginate.js';
 
 export async function buildBody(ctx: Context, { command: op, options, args }: Call, fixed: JsonObject = {}): Promise<JsonObject> {
   const fields = op.body;
@@ -133,8 +133,15 @@ async function choicesFor(ctx: Context, field: FieldSpec): Promise<Choice[]> {
 const SOURCES: Record<'stages' | 'sequences', { path: string; query: Record<string, string | number> }> = {
   stages: { path: ENDPOINTS.pipeline_stages.path, query: {} },
   // Only sequences that take enrolments.
-  sequences: { path: ENDPOINTS.sequences_list.path, query: { limit: PAGE_MAX, status: 'active' } },
+  sequences: { path: ENDPOINTS.sequences_list.path, query: { status: 'active' } },
 };
+
+/**
+ * More stages or active sequences than a workspace has, few enough to read at a key press
+ * (completion). Every page is read: a list is paged (20 a page by default), and the first page
+ * alone made a stage past it unknown to deals stage (exit 2) and left sequences out of the picker.
+ */
+export const VALUES_READ_MAX = 1_000;
 
 export async function fetchChoices(ctx: Context, source: Extract<DynamicValues, 'stages' | 'sequences'>): Promise<Choice[]> {
   return (await fetchValues(ctx, source)).map(({ value, label }) => ({ value, name: safeLine(label === value ? value : `${label} (${value})`) }));
@@ -143,8 +150,8 @@ export async function fetchChoices(ctx: Context, source: Extract<DynamicValues, 
 /** A workspace's stages or active sequences: each one's id, and its name made safe for a terminal. */
 export async function fetchValues(ctx: Context, source: Extract<DynamicValues, 'stages' | 'sequences'>): Promise<Array<{ value: string; label: string }>> {
   const client = await ctx.lookupClient();
-  const page = await client.list(SOURCES[source].path, SOURCES[source].query, source);
-  return page.items.filter(isObject).map((item) => {
+  const records = await readList(client, SOURCES[source].path, SOURCES[source].query, { key: source, limit: VALUES_READ_MAX });
+  return records.filter(isObject).map((item) => {
     const value = String(item.id ?? item.name);
     return { value, label: typeof item.name === 'string' ? safeLine(item.name) : value };
   });

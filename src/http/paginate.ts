@@ -616,3 +616,10 @@ function transient(error: unknown): boolean {
 export function walk(client: ApiClient, path: string, query: Query, options: WalkOptions = {}): AsyncGenerator<unknown> {
   return new Walk(client, path, query, options).records();
 }
+
+/** Every record of a short list (a workspace's stages, its active sequences), page after page, up to `limit`. */
+export async function readList(client: ApiClient, path: string, query: Query, options: { key?: string; limit: number }): Promise<unknown[]> {
+  const records: unknown[] = [];
+  for await (const record of walk(client, path, query, options)) records.push(record);
+  return records;
+}

@@ -367,7 +367,7 @@ describe('--dry-run is the plan of every request', () => {
   };
 
   /** Reads a plan depends on, sent in a dry run too (and planned first): a stage move needs the stage's id. */
-  const LOOKUPS: Record<string, string[]> = { deals_stage: ['GET /api/v1/pipeline/stages'] };
+  const LOOKUPS: Record<string, string[]> = { deals_stage: ['GET /api/v1/pipeline/stages?limit=50&offset=0'] };
 
   it.each(ENDPOINT_COMMANDS.map((op) => [op.name, op] as const))('%s --dry-run plans its requests and sends none but its look-ups', async (name, op) => {
     const result = await run([...op.command, ...(ARGS[name] ?? []), '--dry-run', '--json'], { ws });

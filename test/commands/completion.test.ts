@@ -100,7 +100,7 @@ describe('crm __complete', () => {
     expect(production.lines).toContain('closed_won\tClosed Won');
     // Staging's pipeline is its own: asked of the workspace, not read from production's cache.
     const stages = [{ id: 'trial', name: 'Trial' }];
-    ws.fault({ match: /pipeline\/stages/, status: 200, body: JSON.stringify({ data: { stages }, error: null }) });
+    ws.fault({ match: /pipeline\/stages/, status: 200, body: JSON.stringify({ data: { stages, total: 1 }, error: null }) });
     expect((await ask('stages', { env, words: ['deals', 'stage', 'x', '--profile', 'staging'] })).lines).toEqual(['trial\tTrial']);
     expect(ws.requests(/pipeline\/stages/)).toHaveLength(2);
     // Each answers from its own cache then.
@@ -111,7 +111,7 @@ describe('crm __complete', () => {
   it('lists the active sequences only, for the workspace the words name', async () => {
     const { lines } = await ask('sequences', { words: ['contacts', 'enroll', 'x', '--sequence'] });
     expect(lines.length).toBeGreaterThan(0);
-    expect(ws.requests()[0]!.url).toBe('/api/v1/sequences?limit=50&status=active');
+    expect(ws.requests()[0]!.url).toBe('/api/v1/sequences?status=active&limit=50&offset=0');
     // An unknown --profile among the words: nothing to offer, nothing asked.
     ws.log.length = 0;
     expect(await ask('sequences', { words: ['--profile', 'nope'], env: homeEnv(join(ws.home, 'other')) })).toEqual({ code: 1, lines: [] });
@@ -133,7 +133,7 @@ describe('crm __complete', () => {
       { id: 'a b', name: 'space' },
       { id: '--insecure', name: 'a flag of crm' },
     ];
-    ws.fault({ match: /pipeline\/stages/, status: 200, body: JSON.stringify({ data: { stages }, error: null }) });
+    ws.fault({ match: /pipeline\/stages/, status: 200, body: JSON.stringify({ data: { stages, total: 1 }, error: null }) });
     const { lines } = await ask('stages', { env });
     expect(lines).toEqual(['won\tWon\uFFFD[31m\uFFFDtab']);
   });

@@ -68,7 +68,7 @@ describe('deals stage (items 17, 18)', () => {
     expect(dry.code).toBe(2);
     expect(dry.stderr).toBe(real.stderr);
     expect(dry.stderr).toMatch(/^crm: unknown stage "bogus" \(valid stages: prospecting, /);
-    expect(dryLog).toEqual(['GET /api/v1/pipeline/stages']);
+    expect(dryLog).toEqual(['GET /api/v1/pipeline/stages?limit=50&offset=0']);
   });
 
   it('--dry-run plans the look-up and the move with the stage id the run sends, in the same order, and moves nothing', async () => {
@@ -76,7 +76,7 @@ describe('deals stage (items 17, 18)', () => {
     const dry = await run(['deals', 'stage', deal.id, 'Closed Won', '--dry-run', '--json'], { ws });
     expect(dry.code).toBe(0);
     expect(json(dry).map((request: { method: string; url: string; body: unknown }) => [request.method, request.url, request.body])).toEqual([
-      ['GET', `${BASE_URL}/pipeline/stages`, null],
+      ['GET', `${BASE_URL}/pipeline/stages?limit=50&offset=0`, null],
       ['POST', `${BASE_URL}/deals/${deal.id}/stage`, { stage: 'closed_won' }],
     ]);
     expect(ws.requests().map((request) => request.method)).toEqual(['GET']);
@@ -84,7 +84,7 @@ describe('deals stage (items 17, 18)', () => {
     ws.log.length = 0;
     expect((await run(['deals', 'stage', deal.id, 'Closed Won'], { ws })).code).toBe(0);
     expect(ws.requests().map((request) => [request.method, request.url, request.body])).toEqual([
-      ['GET', '/api/v1/pipeline/stages', ''],
+      ['GET', '/api/v1/pipeline/stages?limit=50&offset=0', ''],
       ['POST', `/api/v1/deals/${deal.id}/stage`, '{"stage":"closed_won"}'],
     ]);
   });

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/registry/demo.js';
-import { json, run, useWorkspace } from '../helpers/inprocess.js';
+import { openDatabase } from '../../src/sqlite/database.js';
+import { json, openWorkspace, run, useWorkspace } from '../helpers/inprocess.js';
 
 const ws = useWorkspace();
 
@@ -105,10 +106,28 @@ describe('deals stage', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/stage\s+qualification/);
     expect(result.stdout).toMatch(/Activity logged: stage_change prospecting → qualification \(act_\w+\)/);
-    expect(ws.requests().map((request) => `${request.method} ${request.url}`)).toEqual(['GET /api/v1/pipeline/stages', `POST /api/v1/deals/${deal.id}/stage`]);
+    expect(ws.requests().map((request) => `${request.method} ${request.url}`)).toEqual(['GET /api/v1/pipeline/stages?limit=50&offset=0', `POST /api/v1/deals/${deal.id}/stage`]);
     expect(JSON.parse(ws.requests()[1]!.body)).toEqual({ stage: 'qualification' });
     const after = (ws.api('GET', `/deals/${deal.id}`)).data;
     expect(after.activities[0]).toMatchObject({ type: 'stage_change', from_stage: 'prospecting', to_stage: 'qualification' });
+  });
+
+  it('finds a stage past the first page of the pipeline (a workspace of 30 stages): the first page alone (20) made it unknown, exit 2', async () => {
+    const wide = await openWorkspace();
+    try {
+      const db = openDatabase(join(wide.home, 'sandbox.db'));
+      try {
+        for (let n = 1; n <= 24; n++) db.prepare('INSERT INTO stages (id, name, position, probability, is_closed, is_won) VALUES (?, ?, ?, 50, 0, 0)').run(`extra_${n}`, `Extra ${n}`, 100 + n);
+      } finally {
+        db.close();
+      }
+      const deal = wide.api('GET', '/deals?limit=1').data.deals[0];
+      const result = await run(['deals', 'stage', deal.id, 'Extra 24', '--json'], { ws: wide });
+      expect(result.code, result.stderr).toBe(0);
+      expect(wide.api('GET', `/deals/${deal.id}`).data.stage).toBe('extra_24');
+    } finally {
+      wide.close();
+    }
   });
 
   it('--json prints the service data with the activity', async () => {

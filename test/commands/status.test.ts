@@ -41,7 +41,7 @@ function expectedParts(workspace: Workspace) {
 }
 
 const FIRST_REQUESTS = [
-  'GET /api/v1/pipeline/stages',
+  'GET /api/v1/pipeline/stages?limit=50&offset=0',
   'GET /api/v1/tasks?status=open&overdue=true&limit=50',
   'GET /api/v1/tasks?status=open&limit=50&offset=0',
   'GET /api/v1/deals?status=open&limit=50&offset=0',

@@ -12,9 +12,11 @@ import { parseDate } from '../../cli/input.js';
 import { cellText, formatNumber } from '../../cli/format.js';
 import { record, type Section } from '../../cli/result.js';
 import type { ApiClient } from '../../http/core.js';
+import { readList } from '../../http/paginate.js';
 import { ENDPOINTS } from '../../registry/endpoints.js';
 import { isObject, timestampText, type JsonObject } from '../../registry/values.js';
 import { isPending } from '../ai/pending.js';
+import { VALUES_READ_MAX } from '../body.js';
 import type { Handler } from '../command.js';
 import { everyPart, notices, partOf, partSection, partialFailure, scan, settle, throwIfAllFailed, type Failure } from '../parts.js';
 import { byCloseDate, closesWithin, notClosed } from '../deals/open.js';
@@ -129,8 +131,7 @@ interface Stage {
 }
 
 async function readStages(client: ApiClient): Promise<Stage[]> {
-  const page = await client.list(STAGES.path, {}, STAGES.listKey);
-  const stages = page.items.filter(isObject);
+  const stages = (await readList(client, STAGES.path, {}, { key: STAGES.listKey, limit: VALUES_READ_MAX })).filter(isObject);
   const numbers = stages.map((stage) => probabilityOf(stage.probability)).filter((value) => value !== undefined);
   // Fractions (0.25) when every probability is one and some lies between 0 and 1; else percent (25).
   const scale = numbers.length > 0 && numbers.every((value) => value >= 0 && value <= 1) && numbers.some((value) => value > 0 && value < 1) ? 100 : 1;
