@@ -6,10 +6,8 @@
 import { isObject, type JsonObject } from '../registry/values.js';
 import type { ApiClient } from '../http/core.js';
 import { CallWindow, sleep } from '../http/pace.js';
-import { SCORE_CALLS_PER_WINDOW } from '../registry/service.js';
+import { SCORE_CALLS_PER_WINDOW, SCORE_WINDOW_MS } from '../registry/service.js';
 import { ENDPOINTS } from '../registry/endpoints.js';
-
-const SCORE_WINDOW_MS = 60_000;
 
 interface ScorerOptions {
   signal: AbortSignal;

@@ -15,3 +15,5 @@ export const PAGE_DEFAULT = 20;
 export const PAGE_MAX = 50;
 /** The published limit of POST /ai/trigger: 10 calls a minute per key (service-facts.md). */
 export const SCORE_CALLS_PER_WINDOW = 10;
+/** The window that limit is counted in: a minute. */
+export const SCORE_WINDOW_MS = 60_000;

@@ -2,6 +2,7 @@ import { ApiError, conflict, notFound, ok, type Reply, type RequestContext, type
 import { declareFilters, equals, listReply, endpointAt } from '../lists.js';
 import { clockOf, scoreContact, suggestNextAction, type SuggestionAction } from '../scoring.js';
 import type { Store } from '../store.js';
+import { SCORE_CALLS_PER_WINDOW, SCORE_WINDOW_MS } from '../../registry/service.js';
 import { EMPTY_ACTION, actionSchema, parseCreate, requiredText } from '../validation.js';
 import { tasks } from './tasks.js';
 
@@ -68,8 +69,6 @@ function acceptSuggestion({ store, params, body }: RequestContext): Reply {
   return ok(toSuggestion(readSuggestion(store, params.id!)));
 }
 
-const TRIGGER_LIMIT = 10;
-const TRIGGER_WINDOW_MS = 60_000;
 const TRIGGER_BUCKET = 'ai_trigger';
 
 /**
@@ -79,14 +78,14 @@ const TRIGGER_BUCKET = 'ai_trigger';
  */
 function takeTriggerSlot(store: Store): void {
   const nowMs = store.now().getTime();
-  const windowStart = nowMs - TRIGGER_WINDOW_MS;
+  const windowStart = nowMs - SCORE_WINDOW_MS;
   store.run('DELETE FROM rate_limit_hits WHERE bucket = ? AND at_ms <= ?', TRIGGER_BUCKET, windowStart);
   const window = store.get<{ hits: number; oldest: number | null }>(
     'SELECT COUNT(*) AS hits, MIN(at_ms) AS oldest FROM rate_limit_hits WHERE bucket = ?',
     TRIGGER_BUCKET,
   );
-  if (window && window.oldest !== null && window.hits >= TRIGGER_LIMIT) {
-    const retryAfterSeconds = Math.max(1, Math.ceil((window.oldest + TRIGGER_WINDOW_MS - nowMs) / 1000));
+  if (window && window.oldest !== null && window.hits >= SCORE_CALLS_PER_WINDOW) {
+    const retryAfterSeconds = Math.max(1, Math.ceil((window.oldest + SCORE_WINDOW_MS - nowMs) / 1000));
     throw new ApiError(429, 'Too many requests. Try again in a minute.', { 'retry-after': String(retryAfterSeconds) });
   }
   store.run('INSERT INTO rate_limit_hits (bucket, at_ms) VALUES (?, ?)', TRIGGER_BUCKET, nowMs);
