@@ -1,7 +1,7 @@
 // The sandbox's one request handler, behind both doors (the embedded transport and `crm sandbox
 // serve`): the route table, the API-key check, and every answer in the service's {data, error} envelope.
 
-import { API_PREFIX } from '../registry/service.js';
+import { API_KEY_HEADER, API_PREFIX } from '../registry/service.js';
 import { ApiError, badRequest, errorResponse, jsonResponse, type HttpMethod, type Route, type SandboxRequest, type SandboxResponse } from './http.js';
 import { accountRoutes } from './routes/accounts.js';
 import { aiRoutes } from './routes/ai.js';
@@ -49,7 +49,8 @@ export const sameSecret: KeyCheck = (given, expected) => {
 export const sameString: KeyCheck = (given, expected) => given === expected;
 
 function authenticate(headers: SandboxRequest['headers'], apiKey: string, sameKey: KeyCheck): void {
-  const header = headers['x-service-api-key'];
+  // Header names arrive in lower case, as Node gives them.
+  const header = headers[API_KEY_HEADER.toLowerCase()];
   const given = Array.isArray(header) ? header[0] : header;
   if (!given) throw new ApiError(401, 'Missing API key');
   if (!sameKey(given, apiKey)) throw new ApiError(401, 'Invalid or revoked API key');

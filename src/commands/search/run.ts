@@ -3,6 +3,7 @@
 
 import { usageError } from '../../cli/errors.js';
 import { list } from '../../cli/result.js';
+import { PAGE_DEFAULT } from '../../registry/service.js';
 import { isObject, type JsonObject } from '../../registry/values.js';
 import { listQuery, viewOf, walkList, walks } from '../endpoint.js';
 import type { Handler } from '../command.js';
@@ -26,7 +27,7 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
   const data = await client.request('GET', op.path, { query: { ...query, limit, offset } });
   const total = isObject(data) && typeof data.total === 'number' ? data.total : undefined;
   const results = flatten(data);
-  return list(results, view, { offset: offset ?? 0, total, full: results.length >= (limit ?? 20) });
+  return list(results, view, { offset: offset ?? 0, total, full: results.length >= (limit ?? PAGE_DEFAULT) });
 };
 
 async function* typed(items: AsyncIterable<unknown>): AsyncIterable<JsonObject> {
