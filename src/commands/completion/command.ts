@@ -2,11 +2,12 @@
 
 import { example as ex } from '../../registry/types.js';
 import { defineCommand, type CommandSpec } from '../command.js';
+import { SHELL_NAMES } from './shell.js';
 
 const spec = {
   command: ['completion'],
   summary: 'Print the shell completion script for bash, zsh or fish',
-  args: [{ name: 'shell', type: 'string', description: 'the shell', choices: ['bash', 'zsh', 'fish'] }],
+  args: [{ name: 'shell', type: 'string', description: 'the shell', choices: SHELL_NAMES }],
   // The script itself, whatever CRM_OUTPUT or the profile say: it is sourced, not read.
   defaultFormat: 'tsv',
   examples: [

@@ -1,6 +1,9 @@
 // What the three completion scripts share: their header, quoting, and the rule that every value they
 // offer is one plain word, so that a completed value never needs quoting on the command line.
 
+/** The shells crm writes a completion script for (`crm completion SHELL`, completions/). */
+export const SHELL_NAMES = ['bash', 'zsh', 'fish'] as const;
+
 export const GENERATED = "Generated from crm's command registry by `npm run completions`; do not edit.";
 
 /**
