@@ -1,6 +1,7 @@
 // The demo workspace every new sandbox holds: accounts, contacts, deals, sequences, tasks and their
 // history, generated from a fixed seed, so the same ids exist on every install (src/registry/demo.ts).
 
+import { CONTACT_STATUSES } from '../registry/resources.js';
 import type { ContactStatus } from './contact-model.js';
 import { newId, type IdPrefix } from './ids.js';
 import { utcDate } from './records.js';
@@ -202,7 +203,7 @@ const SEQUENCES: SeedSequence[] = [
       { day: 9, channel: 'email', subject: 'Recording and slides from Forecasting 101' },
     ],
     enrolments: 9,
-    audience: ['lead', 'prospect', 'customer', 'churned'],
+    audience: CONTACT_STATUSES,
   },
 ];
 
