@@ -245,8 +245,9 @@ export async function main(argv: string[], init: MainInit = {}): Promise<number>
     const { jsonErrorsAsked, printFailure, usageError } = await import('./app.js');
     const env = init.env ?? process.env;
     const json = asksForJson(argv, values, env) || jsonErrorsAsked({ profile: values.get('profile'), output: values.get('output'), jq: values.get('jq') }, env);
-    printFailure(stderr, usageError(message, hint), json);
-    return 2;
+    const failure = usageError(message, hint);
+    printFailure(stderr, failure, json);
+    return failure.exitCode;
   };
 
   if (fieldList.conflict !== undefined) return usageFailure(`--json ${fieldList.conflict} and --fields both choose the fields`, `use one: --json --fields ${fieldList.conflict}`);
