@@ -7,7 +7,7 @@ import api from './api/command.js';
 import login from './auth/login/command.js';
 import logout from './auth/logout/command.js';
 import authStatus from './auth/status/command.js';
-import { callsEndpoint, type Command, type Tree } from './command.js';
+import type { Command, Tree } from './command.js';
 import completion from './completion/command.js';
 import configGet from './config/get/command.js';
 import configList from './config/list/command.js';
@@ -51,9 +51,6 @@ export const COMMANDS: readonly Command[] = [
   sync,
   query,
 ];
-
-/** The commands that are not one endpoint: auth, profiles, config, the sandbox, raw access, MCP... */
-export const LOCAL_COMMANDS: readonly Command[] = COMMANDS.filter((command) => !callsEndpoint(command));
 
 /** The command groups and their one-line descriptions, in help order. */
 export const GROUPS: ReadonlyArray<readonly [string, string]> = [

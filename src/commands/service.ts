@@ -4,7 +4,7 @@
 import { ACCOUNTS } from './accounts/accounts.js';
 import { AI } from './ai/ai.js';
 import analytics from './analytics/command.js';
-import { callsEndpoint, type Command, type EndpointCommand } from './command.js';
+import type { Command } from './command.js';
 import { CONTACTS } from './contacts/contacts.js';
 import { DEALS } from './deals/deals.js';
 import { PIPELINE } from './pipeline/pipeline.js';
@@ -14,5 +14,3 @@ import { TASKS } from './tasks/tasks.js';
 
 export const SERVICE_COMMANDS: readonly Command[] = [...CONTACTS, ...ACCOUNTS, ...DEALS, ...SEQUENCES, ...TASKS, ...PIPELINE, search, analytics, ...AI];
 
-/** The commands that each call one endpoint of the service, one per endpoint (LOCAL_COMMANDS are the others), in help order. */
-export const ENDPOINT_COMMANDS: readonly EndpointCommand[] = SERVICE_COMMANDS.filter(callsEndpoint);

@@ -3,11 +3,11 @@
 // given; --fields, -q and the formats behave the same everywhere, crm api included.
 import { describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/registry/demo.js';
-import { ENDPOINT_COMMANDS } from '../../src/commands/service.js';
 import { BASE_URL, homeEnv, json, run, useWorkspace } from '../helpers/inprocess.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ENDPOINT_COMMANDS } from '../helpers/tree.js';
 
 const ws = useWorkspace();
 const env = (extra: NodeJS.ProcessEnv = {}) => ({ ...homeEnv(mkdtempSync(join(tmpdir(), 'crm-home-'))), CRM_BASE_URL: BASE_URL, CRM_API_KEY: ws.apiKey, ...extra });

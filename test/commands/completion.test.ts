@@ -7,11 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { complete } from '../../src/complete.js';
 import { completionTree, allNodes } from '../../src/commands/completion/tree.js';
 import { COMPLETION_TTL_MS } from '../../src/config/cache.js';
-import { LOCAL_COMMANDS, TREE } from '../../src/commands/index.js';
-import { ENDPOINT_COMMANDS } from '../../src/commands/service.js';
+import { TREE } from '../../src/commands/index.js';
 import { commandOptions } from '../../src/registry/options.js';
 import { flagName } from '../../src/registry/types.js';
 import { BASE_URL, homeEnv, run, useWorkspace, type Workspace } from '../helpers/inprocess.js';
+import { LOCAL_COMMANDS, ENDPOINT_COMMANDS } from '../helpers/tree.js';
 
 const ws = useWorkspace();
 const FILES = { bash: 'crm.bash', zsh: '_crm', fish: 'crm.fish' } as const;

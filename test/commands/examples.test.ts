@@ -3,11 +3,10 @@
 // crm (`... -q | crm sequences enroll SEQ -`), `| xargs crm ...` and `$(crm ...)` are run as a shell
 // would; an example that needs more (a terminal, a real workspace) says so in the registry.
 import { describe, expect, it } from 'vitest';
-import { LOCAL_COMMANDS } from '../../src/commands/index.js';
-import { ENDPOINT_COMMANDS } from '../../src/commands/service.js';
 import { TERMINAL, type Example } from '../../src/registry/types.js';
 import { parseCommandLine, runPipeline } from '../helpers/examples.js';
 import { openWorkspace } from '../helpers/inprocess.js';
+import { LOCAL_COMMANDS, ENDPOINT_COMMANDS } from '../helpers/tree.js';
 
 const examples: Array<[string, Example]> = [...ENDPOINT_COMMANDS, ...LOCAL_COMMANDS].flatMap((spec) => spec.examples.map((example): [string, Example] => [spec.command.join(' '), example]));
 

@@ -5,10 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/errors.js';
 import { ALL_COMMANDS, buildProgram } from '../../src/main.js';
 import { ENVIRONMENT, GLOBAL_OPTIONS, OUTPUT_FORMATS } from '../../src/registry/global.js';
-import { LOCAL_COMMANDS } from '../../src/commands/index.js';
-import { ENDPOINT_COMMANDS } from '../../src/commands/service.js';
 import { flagName } from '../../src/registry/types.js';
 import { BASE_URL, homeEnv, run, useWorkspace } from '../helpers/inprocess.js';
+import { LOCAL_COMMANDS, ENDPOINT_COMMANDS } from '../helpers/tree.js';
 
 const ws = useWorkspace();
 const POINTER = 'Global flags (--json, -o, --fields, -q, --profile, --dry-run, ...): crm help flags';

@@ -1,10 +1,9 @@
 // What a person sees at a terminal: every list of the registry fits 60, 80 and 120 columns (no row
 // wraps), and JSON is coloured on a terminal but never in a pipe or under NO_COLOR / --no-color.
 import { describe, expect, it } from 'vitest';
-import { LOCAL_COMMANDS } from '../../src/commands/index.js';
 import { DEMO } from '../../src/registry/demo.js';
-import { ENDPOINT_COMMANDS } from '../../src/commands/service.js';
 import { BASE_URL, homeEnv, run, useWorkspace } from '../helpers/inprocess.js';
+import { LOCAL_COMMANDS, ENDPOINT_COMMANDS } from '../helpers/tree.js';
 
 const ws = useWorkspace();
 const ANSI = /\x1b\[[0-9;]*m/g;

@@ -7,12 +7,12 @@ import { LoggingMessageNotificationSchema, type Progress } from '@modelcontextpr
 import { Ajv } from 'ajv';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ENDPOINT_COMMANDS } from '../../src/commands/service.js';
 import { DEMO } from '../../src/registry/demo.js';
 import { RESOURCES } from '../../src/registry/resources.js';
 import { CANCELLED, TransportError, type Transport } from '../../src/transport/types.js';
 import { BASE_URL, homeEnv, run, useWorkspace } from '../helpers/inprocess.js';
 import { startMcp, type McpSession } from '../helpers/mcp.js';
+import { ENDPOINT_COMMANDS } from '../helpers/tree.js';
 
 const ws = useWorkspace();
 const sessions: McpSession[] = [];

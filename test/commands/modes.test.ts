@@ -1,8 +1,8 @@
 // Every command of the endpoint registry, run in-process in json, table and tsv modes against the sandbox.
 // A command added to the registry without a row here fails the first test.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ENDPOINT_COMMANDS } from '../../src/commands/service.js';
 import { run, useWorkspace } from '../helpers/inprocess.js';
+import { ENDPOINT_COMMANDS } from '../helpers/tree.js';
 
 const ws = useWorkspace();
 

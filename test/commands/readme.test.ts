@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/main.js';
 import { ENVIRONMENT, EXIT_CODES, GLOBAL_OPTIONS, HELP_TOPICS, OUTPUT_FORMATS } from '../../src/registry/global.js';
-import { COMMANDS, LOCAL_COMMANDS } from '../../src/commands/index.js';
+import { COMMANDS } from '../../src/commands/index.js';
 import { DEMO } from '../../src/registry/demo.js';
-import { ENDPOINT_COMMANDS } from '../../src/commands/service.js';
 import { GROUP_NAMES, flagName } from '../../src/registry/types.js';
 import { parseCommandLine, runPipeline } from '../helpers/examples.js';
 import { BASE_URL, homeEnv, openWorkspace } from '../helpers/inprocess.js';
+import { LOCAL_COMMANDS, ENDPOINT_COMMANDS } from '../helpers/tree.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 

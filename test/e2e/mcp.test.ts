@@ -8,12 +8,12 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/registry/demo.js';
-import { ENDPOINT_COMMANDS } from '../../src/commands/service.js';
 import { GROUP_NAMES } from '../../src/registry/types.js';
 import { chunksWith, loadedUpFront } from '../helpers/bundle.js';
 import { CRM_BIN, crm, freshHome } from '../helpers/crm.js';
 import { api, useTestServer } from '../helpers/server.js';
 import { until } from '../helpers/wait.js';
+import { ENDPOINT_COMMANDS } from '../helpers/tree.js';
 
 interface Connection {
   client: Client;

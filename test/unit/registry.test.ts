@@ -3,12 +3,12 @@
 // endpoints, on the fields of every record, on every list filter, and on what a valid value is.
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseValue } from '../../src/cli/input.js';
-import { ENDPOINT_COMMANDS } from '../../src/commands/service.js';
 import { RESOURCES, writableFields } from '../../src/registry/resources.js';
 import { flagName, staticValues, type FieldSpec } from '../../src/registry/types.js';
 import { ROUTES } from '../../src/sandbox/handler.js';
 import { declareFilters, endpointAt } from '../../src/sandbox/lists.js';
 import { openWorkspace } from '../helpers/inprocess.js';
+import { ENDPOINT_COMMANDS } from '../helpers/tree.js';
 
 const key = (method: string, path: string) => `${method} ${path.replace(/\{(\w+)\}|:(\w+)/g, '{}')}`;
 
