@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSandbox } from '../../src/sandbox/index.js';
 import { startSandbox, type Json, type TestSandbox } from './helpers.js';
+import { until } from '../helpers/wait.js';
 
 let sb: TestSandbox;
 beforeAll(async () => {
@@ -117,6 +119,33 @@ describe('request bodies', () => {
     const { status, body } = await sb.api('POST', '/contacts', { name: 'x'.repeat(1024 * 1024), email: 'big@example.com' });
     expect(status).toBe(413);
     expect(body).toEqual({ data: null, error: 'Request body too large: the limit is 1 MiB' });
+  });
+
+  it('answers 413 as soon as a body is past 1 MiB, and closes the connection: declared (Content-Length), or read so far (chunked); a body of any size was read to its end first', async () => {
+    const { port } = new URL(sb.url);
+    const head = (framing: string) => `POST /api/v1/contacts HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Service-API-Key: ${sb.sandbox.apiKey}\r\nContent-Type: application/json\r\n${framing}\r\n\r\n`;
+    const chunk = 'a'.repeat(64 * 1024);
+    const chunked = `${(chunk.length).toString(16)}\r\n${chunk}\r\n`.repeat(20); // 1.25 MiB, and no last chunk
+    for (const [name, request] of [
+      ['a Content-Length of 1 TB, 64 KiB of it sent', `${head('Content-Length: 1000000000000')}${chunk}`],
+      ['chunks past 1 MiB, never ended', `${head('Transfer-Encoding: chunked')}${chunked}`],
+    ] as const) {
+      const socket = connect(Number(port), '127.0.0.1');
+      let answer = '';
+      let closed = false;
+      socket.on('data', (data) => (answer += data.toString('latin1')));
+      socket.on('error', () => {}); // the server may close while the rest is in flight
+      socket.on('close', () => (closed = true));
+      socket.write(request); // and then nothing more: the client stalls
+      try {
+        await until(() => closed, `${name}: the 413 and the connection closed`);
+        expect(answer, name).toMatch(/^HTTP\/1\.1 413 /);
+        expect(answer.toLowerCase(), name).toContain('connection: close');
+        expect(answer, name).toContain('{"data":null,"error":"Request body too large: the limit is 1 MiB"}');
+      } finally {
+        socket.destroy();
+      }
+    }
   });
 
   it('logs each request with its status through onRequest', async () => {
