@@ -144,6 +144,19 @@ describe('crm api PATH: the path stays under the base URL', () => {
     expect(ws.requests()).toEqual([]);
   });
 
+  it('refuses a .. behind an encoded slash or backslash (..%2F, %2e%2e%5C, ..\\), which a server that decodes %2F, or takes \\ for /, steps up with: exit 2, nothing sent', async () => {
+    for (const path of ['/contacts/..%2F..%2Fadmin', '/contacts/x%2f%2e%2e', '/contacts/%2e%2e%5Cadmin', '/contacts/..\\admin', '/contacts/a%2F.%2Fb']) {
+      const result = await run(['api', path, '--dry-run'], { ws });
+      expect(result.code, path).toBe(2);
+      expect(result.stderr.split('\n')[0]).toBe(`crm: invalid path "${path}" (no . or .. segments)`);
+    }
+    expect(ws.requests()).toEqual([]);
+    // An encoded slash among other characters is an id's own: sent as it is.
+    const kept = await run(['api', '/contacts/a%2Fb..c', '--dry-run'], { ws });
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(kept.stdout).toContain('/api/v1/contacts/a%2Fb..c');
+  });
+
   it('keeps segments that only hold dots among other characters', async () => {
     const result = await run(['api', '/contacts/..x', '--dry-run'], { ws });
     expect(result.code, result.stderr).toBe(0);

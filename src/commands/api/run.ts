@@ -129,8 +129,10 @@ function splitPath(input: string): { path: string; query: Query } {
   let path = hashless.startsWith('/') ? hashless : `/${hashless}`;
   if (path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)) path = path.slice(API_PREFIX.length) || '/';
   const segments = path.split('/');
-  // A server that decodes the path takes `.%2e`, `%2e.` and `%2e%2e` for `..` too (the URL standard does).
-  if (segments.some((segment) => /^(\.|%2e){1,2}$/i.test(segment))) throw usageError(`invalid path "${input}" (no . or .. segments)`);
+  // A server that decodes the path takes `.%2e`, `%2e.` and `%2e%2e` for `..` too (the URL standard
+  // does), and one that decodes %2F (or takes \ for /, as some do %5C) finds `..` inside `..%2F..`.
+  const steps = segments.flatMap((segment) => segment.split(/%2f|%5c|\\/i));
+  if (steps.some((step) => /^(\.|%2e){1,2}$/i.test(step))) throw usageError(`invalid path "${input}" (no . or .. segments)`);
   const encoded = segments.map((segment) => segment.replace(/%(?![0-9a-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@%]/gi, (char) => encodeURIComponent(char))).join('/');
   return { path: encoded, query: queryOf([...new URLSearchParams(search)]) };
 }
