@@ -12,6 +12,8 @@ const TASK_STATUSES = ['open', 'completed'] as const;
 const TASK_PRIORITIES = ['low', 'normal', 'high'] as const;
 const SUGGESTION_TYPES = ['next_best_action', 'follow_up', 'deal_risk'] as const;
 const SUGGESTION_STATUSES = ['pending', 'accepted'] as const;
+export type SequenceStatus = (typeof SEQUENCE_STATUSES)[number];
+export type SuggestionType = (typeof SUGGESTION_TYPES)[number];
 
 // The specification fixes these two.
 export const PERIODS = ['7d', '30d', '90d'] as const;

@@ -1,6 +1,7 @@
 // The AI agent of the service, as the sandbox runs it (hourly, and caught up when a command finds it
 // late): an explainable score of each contact, its next best action, and suggestions (deal risks).
 
+import type { SuggestionType } from '../registry/resources.js';
 import type { ContactStatus } from './contact-model.js';
 import { newId } from './ids.js';
 import { utcDate } from './records.js';
@@ -241,7 +242,7 @@ function recommend(store: Store, facts: ContactFacts, clock: Clock): Recommendat
 }
 
 interface SuggestionContent {
-  type: 'next_best_action' | 'follow_up' | 'deal_risk';
+  type: SuggestionType;
   contactId: string | null;
   dealId: string | null;
   title: string;

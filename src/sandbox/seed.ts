@@ -1,7 +1,7 @@
 // The demo workspace every new sandbox holds: accounts, contacts, deals, sequences, tasks and their
 // history, generated from a fixed seed, so the same ids exist on every install (src/registry/demo.ts).
 
-import { CONTACT_STATUSES } from '../registry/resources.js';
+import { CONTACT_STATUSES, type SequenceStatus } from '../registry/resources.js';
 import type { ContactStatus } from './contact-model.js';
 import { newId, type IdPrefix } from './ids.js';
 import { utcDate } from './records.js';
@@ -130,7 +130,7 @@ const OPEN_STAGE_ORDER = ['prospecting', 'qualification', 'proposal', 'negotiati
 interface SeedSequence {
   name: string;
   description: string;
-  status: 'active' | 'paused' | 'archived';
+  status: SequenceStatus;
   /** When a paused or archived sequence stopped sending. */
   stoppedDaysAgo?: number;
   steps: SequenceStep[];
