@@ -28,7 +28,9 @@ export const idsArg = <R extends ResourceName>(resource: R) =>
 
 const article = (noun: string) => (/^[aeiou]/.test(noun) ? 'an' : 'a');
 
-type Verb = 'list' | 'get' | 'create' | 'update' | 'delete';
+/** A resource's five commands, in help order. */
+const VERBS = ['list', 'get', 'create', 'update', 'delete'] as const;
+type Verb = (typeof VERBS)[number];
 
 export function crud(resource: ResourceName, examples: Readonly<Record<Verb, readonly Example[]>>, own: Partial<Record<Verb | 'view', Command>> = {}): Command[] {
   const { plural, columns } = RESOURCES[resource];
@@ -43,6 +45,6 @@ export function crud(resource: ResourceName, examples: Readonly<Record<Verb, rea
       defineCommand({ command: [plural, 'update'], aliases: ['edit'], summary: `Change fields of ${article(noun)} ${noun} (or several)`, endpoint: endpoint('update'), args: [idsArg(noun)], options: CONCURRENCY_OPTIONS, columns, examples: examples.update }),
     delete: () => defineCommand({ command: [plural, 'delete'], aliases: ['rm'], summary: `Delete ${article(noun)} ${noun} (or several)`, endpoint: endpoint('delete'), args: [idsArg(noun)], options: CONCURRENCY_OPTIONS, examples: examples.delete }),
   };
-  const commands = (['list', 'get', 'create', 'update', 'delete'] as const).map((verb) => own[verb] ?? declared[verb]());
+  const commands = VERBS.map((verb) => own[verb] ?? declared[verb]());
   return own.view ? [...commands.slice(0, 2), own.view, ...commands.slice(2)] : commands;
 }

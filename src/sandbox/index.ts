@@ -118,7 +118,7 @@ export async function openSandbox(options: OpenOptions): Promise<Sandbox> {
   };
 }
 
-type ResetOutcome = 'reseeded' | 'deleted' | 'absent';
+export type ResetOutcome = 'reseeded' | 'deleted' | 'absent';
 
 /**
  * Starts the sandbox again from fresh demo data, keeping its key. The data is replaced inside the

@@ -2,6 +2,7 @@
 // default), and the database facts and reset `crm sandbox init|status|reset` need. The other door
 // is `crm sandbox serve` (HTTP); nothing else reaches into src/sandbox/ (test/unit/layers.test.ts).
 
+import type { ResetOutcome } from '../sandbox/index.js';
 import { pathAndQuery, type Transport } from './types.js';
 
 interface EmbeddedSandbox {
@@ -39,6 +40,6 @@ export async function describeSandbox(dbPath: string, seed: boolean): Promise<Re
 }
 
 /** Fresh demo data, the key kept (src/sandbox/index.ts resetSandbox). */
-export async function resetSandbox(dbPath: string): Promise<'reseeded' | 'deleted' | 'absent'> {
+export async function resetSandbox(dbPath: string): Promise<ResetOutcome> {
   return (await sandboxModule()).resetSandbox(dbPath);
 }
