@@ -54,6 +54,23 @@ describe('crm api: the method', () => {
     expect(ws.requests()).toEqual([]);
   });
 
+  it('--paginate starts at an offset given once as a whole number, as --offset is read; another is exit 2, nothing sent: it sent offset=NaN, -3 or 1.5', async () => {
+    for (const [argv, message] of [
+      [['/contacts?offset=abc'], 'crm: invalid offset "abc" (expected an integer >= 0)'],
+      [['/contacts', '-f', 'offset=-3'], 'crm: invalid offset "-3" (expected an integer >= 0)'],
+      [['/contacts', '-F', 'offset=1.5'], 'crm: invalid offset "1.5" (expected an integer >= 0)'],
+      [['/contacts?offset=1&offset=2'], 'crm: offset is given twice: --paginate starts at one'],
+    ] as const) {
+      const result = await run(['api', ...argv, '--paginate', '--dry-run'], { ws });
+      expect(result.code, argv.join(' ')).toBe(2);
+      expect(result.stderr.split('\n')[0]).toBe(message);
+    }
+    expect(ws.requests()).toEqual([]);
+    const started = await run(['api', '/contacts?offset=48', '--paginate', '-q'], { ws });
+    expect(started.code, started.stderr).toBe(0);
+    expect(sent()[0]).toBe('GET /api/v1/contacts?limit=50&offset=48');
+  });
+
   it('-X names it (in any case), as a first argument does; both must agree', async () => {
     const result = await run(['api', '-X', 'get', '/contacts', '-f', 'limit=1'], { ws });
     expect(result.code, result.stderr).toBe(0);

@@ -3,7 +3,7 @@
 
 import { CliError, toCliError, usageError } from '../../cli/errors.js';
 import { safeLine } from '../../cli/format.js';
-import { deepMerge, parseChoice, parseSetPairs, readSource, checkJsonInput } from '../../cli/input.js';
+import { deepMerge, parseChoice, parseInteger, parseSetPairs, readSource, checkJsonInput } from '../../cli/input.js';
 import { list, NOTHING, record, type Result } from '../../cli/result.js';
 import { ENDPOINTS } from '../../registry/endpoints.js';
 import { closestName, isObject } from '../../registry/values.js';
@@ -39,6 +39,7 @@ export const run: Handler<Spec> = async (ctx, { args, options }) => {
   // Fields go to the query string of a GET or a DELETE, and beside a body from --input.
   const fieldsInQuery = input !== undefined || method === 'GET' || method === 'DELETE';
   const query = fieldsInQuery ? withFields(written, fields) : written;
+  if (options.paginate) checkWalkStart(query.offset);
   let body: unknown;
   if (input !== undefined) {
     body = checkJsonInput(parseJson(await readSource(input, ctx.io.stdin, '--input'), input === '-' ? 'stdin' : input), '--input');
@@ -142,6 +143,16 @@ function queryOf(pairs: ReadonlyArray<readonly [string, string]>): Query {
   const values = new Map<string, string[]>();
   for (const [name, value] of pairs) values.set(name, [...(values.get(name) ?? []), value]);
   return Object.fromEntries([...values].map(([name, given]) => [name, given.length === 1 ? given[0]! : given]));
+}
+
+/**
+ * --paginate starts at the offset PATH or -f gives: a whole number, once, read as --offset is. It
+ * was sent as the walk made it: offset=NaN for abc or for an offset given twice, -3 and 1.5 as given.
+ */
+function checkWalkStart(offset: Query[string]): void {
+  if (offset === undefined) return;
+  if (typeof offset === 'object' && offset !== null) throw usageError('offset is given twice: --paginate starts at one');
+  parseInteger(String(offset), 'offset', 0);
 }
 
 /** The registry's path templates that PATH fits, `{id}` standing for any one segment. */
