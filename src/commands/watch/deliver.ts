@@ -29,7 +29,7 @@ export interface Delivery {
   event?: { type: string; id: string };
 }
 
-interface CommandOptions {
+interface ExecOptions {
   env: NodeJS.ProcessEnv;
   /** Where the command's output goes. */
   stderr: OutStream;
@@ -44,7 +44,7 @@ interface CommandOptions {
  * A command still running after its timeout is killed (SIGKILL: a hung command may ignore SIGTERM,
  * and would then run beside its own retry), and what it left running is not waited for.
  */
-export async function runCommand(command: string, delivery: Delivery, { env, stderr, signal, timeoutMs }: CommandOptions): Promise<string | undefined> {
+export async function runExec(command: string, delivery: Delivery, { env, stderr, signal, timeoutMs }: ExecOptions): Promise<string | undefined> {
   const { spawn } = await import('node:child_process');
   return new Promise((resolve, reject) => {
     const child = spawn(command, {

@@ -36,7 +36,7 @@ import type { Handler, Input } from '../command.js';
 import { Scorer, withScore } from '../scoring.js';
 import { stopOnSigterm, unlessStopped, type Stopper } from '../stop.js';
 import { ChangeFeed } from './changes.js';
-import { forward, runCommand, type Delivery } from './deliver.js';
+import { forward, runExec, type Delivery } from './deliver.js';
 import { StateUnwritable, WatchState } from './state.js';
 import type { Spec } from './command.js';
 
@@ -264,7 +264,7 @@ class Watcher {
     }
     const delivery: Delivery = { record: pending.record, id, resource, noun, event };
     if (exec !== undefined && !pending.done.has('exec')) {
-      const problem = await runCommand(exec, delivery, {
+      const problem = await runExec(exec, delivery, {
         env: this.ctx.env,
         stderr: this.ctx.io.stderr,
         signal,
