@@ -3,10 +3,10 @@
 // being completed. Works without the bash-completion package; bash 4 or newer.
 
 import { GENERATED, quote, shellWords } from './shell.js';
-import { allNodes, spellings, type Argument, type CommandNode, type CompletionTree, type Values } from './tree.js';
+import { allNodes, spellings, type Argument, type CommandNode, type CompletionTree, type ValueCompletion } from './tree.js';
 
 /** How the script's reply function reads a value source: words, `@list WORDS`, `@dynamic SOURCE`, `@file`. */
-function encode(values: Values | undefined): string {
+function encode(values: ValueCompletion | undefined): string {
   if (!values) return '';
   switch (values.kind) {
     case 'words':

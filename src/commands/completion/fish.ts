@@ -2,14 +2,14 @@
 // one function works out (and remembers for the many conditions of one completion).
 
 import { GENERATED, shellWords } from './shell.js';
-import { allNodes, valueFlags, type CommandNode, type CompletionTree, type Flag, type Values } from './tree.js';
+import { allNodes, valueFlags, type CommandNode, type CompletionTree, type Flag, type ValueCompletion } from './tree.js';
 
 /** A single-quoted fish string: only \ and ' are special. */
 const quote = (text: string) => `'${text.replace(/[\\']/g, (char) => `\\${char}`)}'`;
 const key = (node: CommandNode) => node.path.join(' ');
 
 /** `-a 'a b c'`, `-F`, ...: what a flag's value or an argument completes to. */
-function candidates(values: Values): string {
+function candidates(values: ValueCompletion): string {
   switch (values.kind) {
     case 'words':
       return `-a ${quote(shellWords(values.words))}`;
@@ -23,7 +23,7 @@ function candidates(values: Values): string {
 }
 
 /** A flag's value: required (-r), and files only when it is a file (-x is -r with no files). */
-function valueOptions(values: Values | undefined): string {
+function valueOptions(values: ValueCompletion | undefined): string {
   if (!values) return '-x';
   return values.kind === 'file' ? `-r ${candidates(values)}` : `-x ${candidates(values)}`;
 }

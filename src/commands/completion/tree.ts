@@ -8,7 +8,8 @@ import { commandOptions } from '../../registry/options.js';
 import { flagName, staticValues, type DynamicValues, type FieldSpec } from '../../registry/types.js';
 import type { Tree } from '../command.js';
 
-export type Values =
+/** How a value is completed: fixed words, a list of them, asked of `crm __complete`, or a file name. */
+export type ValueCompletion =
   | { kind: 'words'; words: readonly string[] }
   /** A comma-separated list of these words (--types contacts,deals). */
   | { kind: 'list'; words: readonly string[] }
@@ -22,14 +23,14 @@ export interface Flag {
   description: string;
   repeatable?: boolean;
   /** Absent for a flag that takes no value. */
-  value?: { name: string; values?: Values };
+  value?: { name: string; values?: ValueCompletion };
 }
 
 export interface Argument {
   name: string;
   optional: boolean;
   variadic: boolean;
-  values?: Values;
+  values?: ValueCompletion;
 }
 
 export interface CommandNode {
@@ -50,7 +51,7 @@ export interface CompletionTree {
 }
 
 
-function valuesOf(field: FieldSpec): Values | undefined {
+function valuesOf(field: FieldSpec): ValueCompletion | undefined {
   const words = staticValues(field);
   if (words) return { kind: field.type === 'list' ? 'list' : 'words', words };
   if (typeof field.known === 'string') return { kind: 'dynamic', source: field.known };

@@ -5,14 +5,14 @@
 // A group reads flags only before its subcommand (-A): later ones are the subcommand's.
 
 import { GENERATED, quote, shellWords } from './shell.js';
-import { allNodes, spellings, type Argument, type CommandNode, type CompletionTree, type Flag, type Values } from './tree.js';
+import { allNodes, spellings, type Argument, type CommandNode, type CompletionTree, type Flag, type ValueCompletion } from './tree.js';
 
 const functionName = (node: CommandNode) => ['_crm', ...node.path].join('_').replace(/-/g, '_');
 
 /** Text inside _arguments' [description]. */
 const bracketed = (text: string) => text.replace(/[\\\]]/g, (char) => `\\${char}`);
 
-function action(values: Values | undefined): string {
+function action(values: ValueCompletion | undefined): string {
   if (!values) return '';
   switch (values.kind) {
     case 'words':

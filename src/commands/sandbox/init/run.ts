@@ -5,7 +5,7 @@ import { done, record } from '../../../cli/result.js';
 import { sandboxPath } from '../../../config/paths.js';
 import { resetSandbox } from '../../../transport/sandbox.js';
 import type { Handler } from '../../command.js';
-import { describe } from '../describe.js';
+import { describeDatabase } from '../describe.js';
 import type { Spec } from './command.js';
 
 export const run: Handler<Spec> = async (ctx, { options }) => {
@@ -14,11 +14,11 @@ export const run: Handler<Spec> = async (ctx, { options }) => {
   if (existsSync(dbPath)) {
     if (!options.force) {
       ctx.info(`The sandbox already exists at ${dbPath} (pass --force to start again from fresh demo data).`);
-      return record(await describe(dbPath));
+      return record(await describeDatabase(dbPath));
     }
     await resetSandbox(dbPath);
   }
-  const created = await describe(dbPath, true);
+  const created = await describeDatabase(dbPath, true);
   ctx.info(`✓ Created the sandbox with demo data at ${dbPath}`);
   return record(created);
 };

@@ -3,6 +3,6 @@
 import { record } from '../../../cli/result.js';
 import { sandboxPath } from '../../../config/paths.js';
 import type { Handler } from '../../command.js';
-import { describe } from '../describe.js';
+import { describeDatabase } from '../describe.js';
 
-export const run: Handler = async (ctx) => record(await describe(sandboxPath(ctx.env)));
+export const run: Handler = async (ctx) => record(await describeDatabase(sandboxPath(ctx.env)));
