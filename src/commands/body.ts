@@ -16,7 +16,16 @@ import { keyedResource, pickerSource, resolveKeys } from './keys.js';
 import { ENDPOINTS } from '../registry/endpoints.js';
 import { readList } from '../http/paginate.js';
 
-export async function buildBody(ctx: Context, { command: op, options, args }: Call, fixed: JsonObject = {}): Promise<JsonObject> {
+/** The body, checked, with each email and name in it resolved to an id. */
+export async function buildBody(ctx: Context, call: Call, fixed: JsonObject = {}): Promise<JsonObject> {
+  return resolveKeys(ctx, call.command.body, await checkBody(ctx, call, fixed));
+}
+
+/**
+ * The body, checked (or completed by a person at a terminal), its emails and names not looked up
+ * yet: a command whose arguments name records too looks them all up at once (resolveWithBody).
+ */
+export async function checkBody(ctx: Context, { command: op, options, args }: Call, fixed: JsonObject = {}): Promise<JsonObject> {
   const fields = op.body;
   const texts = await readTextFiles(ctx, fields, { options, args });
   const data = typeof options.data === 'string' ? await readDataOption(options.data, ctx.io.stdin) : {};
@@ -50,8 +59,8 @@ export async function buildBody(ctx: Context, { command: op, options, args }: Ca
     const flags = fields.map((field) => `--${flagName(field)}`).join(', ');
     throw usageError('nothing to update', `pass at least one of ${flags}, --set or --data`);
   }
-  // Checked, so the look-ups of emails and names (requests) come last.
-  return resolveKeys(ctx, fields, body);
+  // Checked: the look-ups of emails and names (requests) come after.
+  return body;
 }
 
 function isBlank(value: unknown): boolean {

@@ -14,10 +14,10 @@ import { ENDPOINTS } from '../registry/endpoints.js';
 import { RESOURCES, resourceNamed } from '../registry/resources.js';
 import { PAGE_DEFAULT, PAGE_MAX } from '../registry/service.js';
 import type { FieldSpec } from '../registry/types.js';
-import { buildBody } from './body.js';
+import { buildBody, checkBody } from './body.js';
 import { NoRecordSent, writtenRecord } from './no-record.js';
 import { actOnEach, confirmDeletion, readEach, readTargets, type Targets } from './bulk.js';
-import { resolveCall } from './keys.js';
+import { resolveCall, resolveWithBody } from './keys.js';
 import type { Call, EndpointCommand, Values } from './command.js';
 import { text } from './invocation.js';
 import { streamedWalk } from './stream.js';
@@ -43,8 +43,8 @@ export async function runGeneric(ctx: Context, given: Call): Promise<Result> {
       return runDelete(ctx, invocation);
     default: {
       // The body's checks come first: a look-up is a request.
-      const body = await buildBody(ctx, invocation);
-      return { ...writtenRecord(await requestRecord(ctx, await resolveCall(ctx, invocation), op.method, body), viewOf(op)), quietId: op.kind === 'create' };
+      const { call, body } = await resolveWithBody(ctx, invocation, await checkBody(ctx, invocation));
+      return { ...writtenRecord(await requestRecord(ctx, call, op.method, body), viewOf(op)), quietId: op.kind === 'create' };
     }
   }
 }

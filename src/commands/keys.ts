@@ -151,24 +151,55 @@ function isMarkedDeleted(record: JsonObject): boolean {
 
 /**
  * The call with each argument and filter that names a contact or an account by its email or name
- * given by the id; a body's are resolved where it is built (./body.ts). Called once the command's
- * own checks are done: a look-up is a request.
+ * given by the id; a body's are resolved where it is built (./body.ts), or with the call's
+ * (resolveWithBody). Called once the command's own checks are done: a look-up is a request.
  */
 export async function resolveCall<C extends Call>(ctx: Context, call: C): Promise<C> {
-  const { command } = call;
-  return { ...call, args: await resolveKeys(ctx, command.args, call.args), options: await resolveKeys(ctx, command.query, call.options) };
+  const [args, options] = await resolveGroups(ctx, [
+    [call.command.args, call.args],
+    [call.command.query, call.options],
+  ]);
+  return { ...call, args: args!, options: options! };
+}
+
+/** The call and its checked body, each email and name in either resolved: all their look-ups at once. */
+export async function resolveWithBody<C extends Call>(ctx: Context, call: C, body: JsonObject): Promise<{ call: C; body: JsonObject }> {
+  const [resolvedBody, args, options] = await resolveGroups(ctx, [
+    [call.command.body, body],
+    [call.command.args, call.args],
+    [call.command.query, call.options],
+  ]);
+  return { call: { ...call, args: args!, options: options! }, body: resolvedBody! };
 }
 
 /** VALUES with each of FIELDS that names a contact or an account resolved to an id (strings, and lists of them). */
 export async function resolveKeys(ctx: Context, fields: readonly FieldSpec[], values: Readonly<Record<string, unknown>>): Promise<JsonObject> {
-  const resolved: JsonObject = { ...values };
-  for (const field of fields) {
-    const resource = keyedResource(field);
-    const value = resolved[field.name];
-    if (!resource || value === undefined) continue;
-    const one = (item: unknown) => (typeof item === 'string' && item.trim() !== '' ? resolveKey(ctx, resource, item) : item);
-    resolved[field.name] = Array.isArray(value) ? await pMap(value, one, { concurrency: LOOKUPS_AT_ONCE }) : await one(value);
-  }
+  return (await resolveGroups(ctx, [[fields, values]]))[0]!;
+}
+
+/**
+ * Each group's values with their keys resolved. Every look-up goes out at once (none needs
+ * another's answer: `deals create --account-id NAME --contact-id EMAIL` waits one round trip, not
+ * two); when several fail, the first in the order given is the command's error, as it was when they
+ * went one after the other.
+ */
+async function resolveGroups(ctx: Context, groups: ReadonlyArray<readonly [fields: readonly FieldSpec[], values: Readonly<Record<string, unknown>>]>): Promise<JsonObject[]> {
+  const lookUps: Array<Promise<unknown>> = [];
+  const resolved = groups.map(([fields, values]) => {
+    const result: JsonObject = { ...values };
+    for (const field of fields) {
+      const resource = keyedResource(field);
+      const value = result[field.name];
+      if (!resource || value === undefined) continue;
+      const one = (item: unknown) => (typeof item === 'string' && item.trim() !== '' ? resolveKey(ctx, resource, item) : item);
+      const found = Array.isArray(value) ? pMap(value, one, { concurrency: LOOKUPS_AT_ONCE }) : Promise.resolve(one(value));
+      lookUps.push(found.then((id) => (result[field.name] = id)));
+    }
+    return result;
+  });
+  const settled = await Promise.allSettled(lookUps);
+  const failed = settled.find((one) => one.status === 'rejected');
+  if (failed) throw failed.reason;
   return resolved;
 }
 

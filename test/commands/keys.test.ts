@@ -7,6 +7,7 @@ import { keyedResource, LOOKUP_MAX } from '../../src/commands/keys.js';
 import { DEMO } from '../../src/registry/demo.js';
 import { commandOptions } from '../../src/registry/options.js';
 import { BASE_URL, json, run, scriptedPrompter, useWorkspace } from '../helpers/inprocess.js';
+import { holding } from '../helpers/transports.js';
 
 const ws = useWorkspace();
 const terminal = { stdin: true, stdout: true, stderr: true, columns: 100 };
@@ -85,6 +86,33 @@ describe('a natural key found', () => {
     expect(JSON.parse(ws.requests(/POST/)[0]!.body)).toEqual({ name: 'Keyed Deal', account_id: ACCOUNT, contact_id: CONTACT });
   });
 
+  it('the look-ups of a body and of the arguments go out together, before either is answered, and the write waits for both', async () => {
+    const held = holding(ws);
+    const running = run(['contacts', 'update', EMAIL, '--account-id', NAME, '--json'], { ws: held });
+    await held.untilHeld(2);
+    expect([...held.held()].sort()).toEqual([ACCOUNT_LOOKUP, CONTACT_LOOKUP].sort());
+    held.answer(ACCOUNT_LOOKUP);
+    held.release();
+    const result = await running;
+    expect(result.code, result.stderr).toBe(0);
+    expect(sent().slice(2)).toEqual([`PATCH /api/v1/contacts/${CONTACT}`]);
+    expect(JSON.parse(ws.requests(/PATCH/)[0]!.body)).toEqual({ account_id: ACCOUNT });
+  });
+
+  it('deals create --account-id NAME --contact-id EMAIL: both look-ups in flight at once, a dry run too', async () => {
+    for (const dryRun of [[], ['--dry-run']]) {
+      ws.log.length = 0;
+      const held = holding(ws);
+      const running = run(['deals', 'create', '--name', 'Together', '--account-id', NAME, '--contact-id', EMAIL, ...dryRun], { ws: held });
+      await held.untilHeld(2);
+      expect([...held.held()].sort()).toEqual([ACCOUNT_LOOKUP, CONTACT_LOOKUP].sort());
+      held.release();
+      const result = await running;
+      expect(result.code, result.stderr).toBe(0);
+      expect(ws.requests(/POST/)).toHaveLength(dryRun.length === 0 ? 1 : 0);
+    }
+  });
+
   it('an account is matched by its exact name among what the search gives (a search that matches more loosely, or not at all)', async () => {
     const loose = [{ id: 'acc_1x', name: 'Globex Logistics Europe' }, { id: ACCOUNT, name: NAME }, { id: 'acc_3x', name: 'Umbrella Health' }];
     ws.fault({ match: /GET \/api\/v1\/accounts\?search=.*offset=0$/, status: 200, body: JSON.stringify({ data: loose, error: null }) });
@@ -102,6 +130,13 @@ describe('a natural key not found, or not unique: nothing is written', () => {
     expect(result.code).toBe(4);
     expect(result.stderr).toBe('crm: no contact with email nobody@example.com\n');
     expect(sent()).toEqual([`GET /api/v1/contacts?search=nobody%40example.com&limit=50&offset=0`]);
+  });
+
+  it('both of two look-ups fail: the error is the first field\'s, as when they went one after the other, and nothing is written', async () => {
+    const result = await run(['deals', 'create', '--name', 'D', '--account-id', 'Nobody Ltd', '--contact-id', 'nobody@example.com'], { ws });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toBe('crm: no account with name "Nobody Ltd"\n');
+    expect(ws.requests(/POST/)).toHaveLength(0);
   });
 
   it('a name that differs only in case is not a match; the hint names the account', async () => {
