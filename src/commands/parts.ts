@@ -85,6 +85,16 @@ export async function scan(client: ApiClient, path: string, query: Query, option
   return { matched, count: matched.length, complete, read, total: walk.total, local: true };
 }
 
+/**
+ * A scan of every record it read (`matches: () => true`) narrowed to those that belong to the part:
+ * a part read before crm knew which records are its own (an account's contacts, read while its name
+ * is looked up). For a scan crm chose itself, as such a read is: its count is what it keeps.
+ */
+export function narrowed(found: Scan, matches: (record: JsonObject) => boolean): Scan {
+  const matched = found.matched.filter(matches);
+  return { ...found, matched, count: matched.length };
+}
+
 /** A part as --json prints it: the first records, how many match in all, and how they were found. */
 interface PartData {
   records: JsonObject[];

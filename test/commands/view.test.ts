@@ -245,6 +245,24 @@ describe('crm accounts view', () => {
     expect((await running).code).toBe(0);
   });
 
+  it('by name: the contacts (which do not need the id) go out with the look-up, the account and its deals once it is answered', async () => {
+    const held = holding(ws);
+    const running = run(['accounts', 'view', DEMO.accountName, '--json'], { ws: held });
+    const lookUp = 'GET /api/v1/accounts?search=Globex+Logistics&limit=50&offset=0';
+    await held.untilHeld(2);
+    expect([...held.held()].sort()).toEqual([lookUp, 'GET /api/v1/contacts?limit=50&offset=0'].sort());
+    held.answer(lookUp);
+    const account = ws.api('GET', `/accounts?search=${encodeURIComponent(DEMO.accountName)}`).data.accounts[0];
+    await held.untilHeld(3);
+    expect([...held.held()].sort()).toEqual(['GET /api/v1/contacts?limit=50&offset=0', `GET /api/v1/accounts/${account.id}`, `GET /api/v1/deals?account_id=${account.id}&limit=50`].sort());
+    held.release();
+    const result = await running;
+    expect(result.code, result.stderr).toBe(0);
+    const contacts = all(ws, '/contacts', 'contacts').filter((contact) => contact.account_id === account.id);
+    expect(ids(json(result).contacts.records)).toEqual(ids(contacts).slice(0, 10));
+    expect(json(result).contacts.count).toBe(contacts.length);
+  });
+
   it('on a terminal: the account, then its contacts and deals, each with how many more and where to see them', async () => {
     const contacts = all(ws, '/contacts', 'contacts').filter((contact) => contact.account_id === DEMO.account).length;
     expect(contacts).toBeGreaterThan(1);

@@ -1,6 +1,7 @@
 // crm accounts view: the account, its contacts and its deals, read at once (./command.ts). The
 // service cannot select contacts by account, so they are read from the head of the contacts list
-// and chosen here; deals are asked for by account_id (the sandbox's filter) and checked here.
+// (with the look-up of a name, which they do not need) and chosen here; deals are asked for by
+// account_id (the sandbox's filter) and checked here.
 
 import type { Section } from '../../../cli/result.js';
 import { ENDPOINTS } from '../../../registry/endpoints.js';
@@ -8,7 +9,7 @@ import { VIEW_LIMIT } from '../../../registry/local.js';
 import type { Handler } from '../../command.js';
 import { byCloseDate, notClosed } from '../../deals/open.js';
 import { resolveKeys } from '../../keys.js';
-import { gather, partOf, partSection, readRecord, refOf, scan, settle, viewResult, type Failure } from '../../parts.js';
+import { gather, narrowed, partOf, partSection, readRecord, refOf, scan, settle, viewResult, type Failure } from '../../parts.js';
 import type { Spec } from './command.js';
 
 const ACCOUNT = ENDPOINTS.accounts_get;
@@ -16,16 +17,27 @@ const CONTACTS = ENDPOINTS.contacts_list;
 const DEALS = ENDPOINTS.deals_list;
 
 export const run: Handler<Spec> = async (ctx, { command, args, options }) => {
-  // A name is looked up first: every other request needs the id.
-  const id = String((await resolveKeys(ctx, command.args, args)).id);
   const shown = options.limit ?? VIEW_LIMIT;
-  const client = await ctx.client();
   const failures: Failure[] = [];
+  // The contacts are read from the head of their list whichever the account (chosen here once its id
+  // is known), so they go out with the look-up of a name, not after it.
+  const resolving = resolveKeys(ctx, command.args, args);
+  const client = await ctx.client();
+  const everyContact = settle('contacts', () => scan(client, CONTACTS.path, {}, { key: CONTACTS.listKey, matches: () => true }), failures);
+  const id = String(
+    (
+      await resolving.catch(async (error: unknown) => {
+        // The look-up's failure is the command's, once the read beside it has ended.
+        await everyContact.catch(() => undefined);
+        throw error;
+      })
+    ).id,
+  );
   const ofAccount = (record: Parameters<typeof refOf>[0]) => refOf(record, 'account_id') === id;
 
   const [account, contactScan, dealScan] = await gather([
     readRecord(client, 'account', ACCOUNT.path, id),
-    settle('contacts', () => scan(client, CONTACTS.path, {}, { key: CONTACTS.listKey, matches: ofAccount }), failures),
+    everyContact.then((found) => found && narrowed(found, ofAccount)),
     settle('deals', () => scan(client, DEALS.path, { account_id: id }, { key: DEALS.listKey, selected: true, matches: ofAccount }), failures),
   ]);
 
