@@ -31,11 +31,19 @@
 //   so one not read yet may be listed before the record a page follows on from, or before the page.
 //   A page follows on only if it shows where the instant of that record begins (a record of another
 //   instant before it, or the head); those of the instant it lists before that record and that were
-//   not given out are taken too. Each page starts one record earlier to show it. The walk standing
-//   among more records of one instant than half a page (a bulk import) trusts their order, since no
-//   page may show where they begin, until a page shows the service changes it: then it fails with
-//   WalkUnordered, never ends with one missing. A walk continued from a position (an MCP cursor)
-//   knows too few of the records given out before to tell them from unread ones: it trusts the order.
+//   not given out are taken too. Each page starts one record earlier to show it, and a page asked
+//   after the one read last starts just before the instant that page ended in (one asked while the
+//   page before it is in flight, as early as the widest instant seen within a page). A still list of
+//   3,000 costs, by records an instant 1 / 5 / 10 / 25 / 30 / 50 / 100 / 3,000: 63 / 67 / 75 / 120 /
+//   100 / 80 / 75 / 75 requests one page at a time, 63 / 69 / 77 / 120 / 100 / 99 / 75 / 75 with 8
+//   in flight (a page in flight that starts inside an instant of more than half a page searches
+//   back). A page shows at most one instant of 25 to 48 records whole, a record of another instant
+//   on each side: a still list of such instants costs about a request per instant unless the walk
+//   trusts their order. The walk standing among more records of one instant than half a page (a bulk
+//   import) trusts their order, since no page may show where they begin, until a page shows the
+//   service changes it: then it fails with WalkUnordered, never ends with one missing. A walk
+//   continued from a position (an MCP cursor) knows too few of the records given out before to tell
+//   them from unread ones: it trusts the order.
 //
 // test/unit/walk.property.test.ts checks all of this against a model of such a list.
 
@@ -228,7 +236,7 @@ export class Walk implements AsyncIterable<unknown> {
   private instants = false;
   /** Records in a row, ending with the last one read, created at its instant. */
   private lastInstant = 0;
-  /** The most records of one instant seen together within a page (fewer than half a page): pages start one fewer earlier, so that the rest of such an instant shows. */
+  /** The most records of one instant seen together within a page (fewer than half a page): pages planned while the one before is in flight start one fewer earlier, so that the rest of such an instant shows. */
   private widestInstant = 0;
 
   constructor(
@@ -335,16 +343,20 @@ export class Walk implements AsyncIterable<unknown> {
 
   /**
    * Asks for pages until `concurrency` are in flight (one until the first page shows the list is
-   * longer), each starting `margin` records before the last record of the one before, and no more
-   * than --limit needs.
+   * longer), each starting a margin before the last record of the one before, and no more than
+   * --limit needs.
    */
   private plan(): void {
     const { limit } = this.options;
     // What is still to read: the records --limit wants beyond those held, and one to hold back.
     const wanted = limit === undefined ? Number.POSITIVE_INFINITY : limit - this.count - this.held.length + 1;
     let coming = this.inFlight.reduce((sum, page) => sum + page.yields, 0);
-    // At most half a page back, so that each page brings at least half a page.
-    const margin = Math.max(Math.min(Math.max(this.margin, this.widestInstant - 1), this.pageSize >> 1) + (this.instants ? 1 : 0), this.instantMargin());
+    // At most half a page back, so that each page brings at least half a page. A page after one still
+    // in flight cannot know where the instant that page ends in begins: it starts as early as the
+    // widest instant seen; a page after the one read last starts just before it (instantMargin).
+    const marginWith = (widest: number) => Math.max(Math.min(Math.max(this.margin, widest - 1), this.pageSize >> 1) + (this.instants ? 1 : 0), this.instantMargin());
+    const margin = marginWith(this.widestInstant);
+    const afterRead = marginWith(0);
     while (this.inFlight.length < this.concurrency) {
       const previous = this.inFlight.at(-1);
       if (coming >= wanted) return;
@@ -355,7 +367,7 @@ export class Walk implements AsyncIterable<unknown> {
         offset = Math.max(0, previous.offset + previous.size - 1 - margin);
         known = previous.offset + previous.size - offset;
       } else if (this.started) {
-        offset = Math.max(0, this.next - margin);
+        offset = Math.max(0, this.next - afterRead);
         // The records before the next one, and the one held back when there is one.
         known = this.next - offset + (this.held.length > 0 ? 1 : 0);
       } else {

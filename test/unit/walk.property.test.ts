@@ -15,7 +15,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/http/core.js';
 import { PAGES_IN_FLIGHT, Walk, WalkOutpaced, WalkUnordered, changesKeptUpWith } from '../../src/http/paginate.js';
-import { checkRun, churn, type ChurnOptions, type Row } from '../helpers/churning-list.js';
+import { checkRun, churn, random, type ChurnOptions, type Row } from '../helpers/churning-list.js';
 import { recordFigure } from '../helpers/evidence.js';
 
 const FULL = process.env.CRM_RELIABILITY === 'full';
@@ -147,6 +147,40 @@ describe('records created at the same instant, listed in another order by each a
     }
   });
 
+  // Requests of a still list of 3,000 (a total, an order the service keeps) by records an instant, one
+  // page at a time and pages in flight. An instant of fewer than half a page is taken only from a page
+  // that shows it whole, a record of another instant on each side: 5 an instant, 9 instants a page at
+  // best; 25 to 48, one a page (27 to 50 records), so 25 and 30 cost as many requests as instants,
+  // whatever the walk does. One page at a time starts each page where the instant its last page ended
+  // in begins; pages in flight do not know that yet, and start as early as the widest instant seen.
+  it.each([
+    [1, 63, 63],
+    [5, 67, 69],
+    [10, 75, 77],
+    [25, 120, 120],
+    [30, 100, 100],
+    [50, 80, 99],
+    [100, 75, 75],
+    [3000, 75, 75],
+  ])('a still list of 3,000 records, %i an instant, costs %i requests one page at a time, %i with pages in flight', async (each, alone, inFlight) => {
+    for (const [concurrency, requests] of [
+      [1, alone],
+      [PAGES_IN_FLIGHT, inFlight],
+    ] as const) {
+      const run = await churn({ seed: each, size: 0, rate: 0, concurrency, shape: 'total', shuffle: true, list: sameInstantRows(3000, each) });
+      expect(run.given).toEqual(run.initial);
+      expect(run.requests, `${concurrency} in flight`).toBe(requests);
+    }
+  });
+
+  it('one page at a time starts each page just before the instant the last one ended in, not as early as the widest instant seen', async () => {
+    // Instants of 20 to 40 records: the widest seen within a page is 24, and pages that started 25
+    // records early brought 24 new ones.
+    const run = await churn({ seed: 3, size: 0, rate: 0, concurrency: 1, shape: 'total', shuffle: true, list: jitteredInstantRows(3000, 20, 40, 3) });
+    expect(run.given).toEqual(run.initial);
+    expect(run.requests).toBeLessThanOrEqual(90);
+  });
+
   it('trusts the order of more records of one instant than half a page while it holds, and fails with WalkUnordered once it does not', async () => {
     const rows = sameInstantRows(300, 300);
     const stable = await churn({ seed: 1, size: 0, rate: 0, concurrency: PAGES_IN_FLIGHT, shape: 'total', shuffle: true, list: rows });
@@ -209,6 +243,20 @@ describe('pages in flight from a service that gives fewer than 50 a page, among 
 /** SIZE records, newest first, created EACH at one instant (the last instant may hold fewer). */
 function sameInstantRows(size: number, each: number): Row[] {
   return Array.from({ length: size }, (_, index) => ({ id: `t${size - index}`, created_at: new Date(Date.UTC(2024, 0, 1) + Math.floor((size - index) / each) * 1000).toISOString(), n: size - index }));
+}
+
+/** SIZE records, newest first, in instants of FEWEST to MOST records (drawn from SEED). */
+function jitteredInstantRows(size: number, fewest: number, most: number, seed: number): Row[] {
+  const draw = random(seed);
+  const rows: Row[] = [];
+  for (let n = 1, instant = 0, left = 0; n <= size; n++, left--) {
+    if (left === 0) {
+      instant++;
+      left = fewest + Math.floor(draw() * (most - fewest + 1));
+    }
+    rows.unshift({ id: `t${n}`, created_at: new Date(Date.UTC(2024, 0, 1) + instant * 1000).toISOString(), n });
+  }
+  return rows;
 }
 
 describe('seeds that once failed', () => {
