@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RESOURCES, STEP_FIELDS } from '../../src/registry/resources.js';
 import { startSandbox, type Json, type TestSandbox } from './helpers.js';
 
 let sb: TestSandbox;
@@ -48,6 +49,18 @@ describe('sequences', () => {
       'Unknown field: steps[0].wait',
     );
     expect((await sb.api('POST', '/sequences', { name: 'x', enrolled_count: 3 })).body.error).toBe('enrolled_count is read-only');
+  });
+
+  it("holds steps to the registry's limits: as many steps as the steps field's max, a subject as long as its maxLength", async () => {
+    const steps = RESOURCES.sequence.fields.find((field) => field.name === 'steps')!.max!;
+    const subject = STEP_FIELDS.find((field) => field.name === 'subject')!.maxLength!;
+    const step = (text: string) => ({ day: 0, channel: 'email', subject: text });
+    expect((await sb.api('POST', '/sequences', { name: 'x', steps: Array.from({ length: steps }, () => step('s')) })).status).toBe(201);
+    expect((await sb.api('POST', '/sequences', { name: 'x', steps: Array.from({ length: steps + 1 }, () => step('s')) })).body.error).toBe(`steps must hold at most ${steps} steps`);
+    expect((await sb.api('POST', '/sequences', { name: 'x', steps: [step('s'.repeat(subject))] })).status).toBe(201);
+    const long = await sb.api('POST', '/sequences', { name: 'x', steps: [step('s'.repeat(subject + 1))] });
+    expect(long.status).toBe(400);
+    expect(long.body.error).toContain('steps[0].subject');
   });
 
   it('GET /sequences/{id}, PATCH /sequences/{id} and DELETE /sequences/{id}', async () => {

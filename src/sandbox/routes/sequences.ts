@@ -1,4 +1,4 @@
-import { STEP_CHANNELS, STEP_FIELDS as STEP } from '../../registry/resources.js';
+import { RESOURCES, STEP_CHANNELS, STEP_FIELDS as STEP } from '../../registry/resources.js';
 import { collection } from '../collection.js';
 import { CONTACT_COLUMNS, toContact } from '../contact-model.js';
 import { newId } from '../ids.js';
@@ -10,6 +10,10 @@ import { isObject } from '../../registry/values.js';
 import { actionSchema, idList, oneOf, parseCreate, requiredText, type Rule } from '../validation.js';
 
 const STEP_FIELDS = STEP.map((field) => field.name);
+/** The registry's limits: steps a sequence holds, the first day a step may fall on, a subject's length. */
+const STEPS_MAX = RESOURCES.sequence.fields.find((field) => field.name === 'steps')!.max!;
+const DAY_MIN = STEP.find((field) => field.name === 'day')!.min!;
+const SUBJECT_MAX = STEP.find((field) => field.name === 'subject')!.maxLength!;
 
 export interface SequenceStep {
   day: number;
@@ -19,17 +23,17 @@ export interface SequenceStep {
 
 const sequenceSteps: Rule<SequenceStep[]> = (value, field) => {
   if (!Array.isArray(value)) throw badRequest(`${field} must be an array of {day, channel, subject} objects`);
-  if (value.length > 100) throw badRequest(`${field} must hold at most 100 steps`);
+  if (value.length > STEPS_MAX) throw badRequest(`${field} must hold at most ${STEPS_MAX} steps`);
   return value.map((step: unknown, index) => {
     const at = `${field}[${index}]`;
     if (!isObject(step)) throw badRequest(`${at} must be an object with day, channel and subject`);
     const unknownField = Object.keys(step).find((name) => !STEP_FIELDS.includes(name));
     if (unknownField) throw badRequest(`Unknown field: ${at}.${unknownField}`);
-    if (!Number.isSafeInteger(step.day) || (step.day as number) < 0) throw badRequest(`${at}.day must be an integer of 0 or more`);
+    if (!Number.isSafeInteger(step.day) || (step.day as number) < DAY_MIN) throw badRequest(`${at}.day must be an integer of ${DAY_MIN} or more`);
     return {
       day: step.day as number,
       channel: oneOf(STEP_CHANNELS)(step.channel, `${at}.channel`),
-      subject: requiredText(200)(step.subject, `${at}.subject`),
+      subject: requiredText(SUBJECT_MAX)(step.subject, `${at}.subject`),
     };
   });
 };
