@@ -96,11 +96,20 @@ function factsOf(resource: KeyedResource): KeyFacts {
  * reads: exit 2 listing them.
  */
 export async function resolveKey(ctx: Context, resource: KeyedResource, value: string): Promise<string> {
-  if (!isNaturalKey(resource, value)) return value;
+  return (await findKey(ctx, resource, value)).id;
+}
+
+/**
+ * As resolveKey, with the record as the service's search listed it (`listed`; none for an id, which
+ * is not looked up): a list may leave fields out, so it is a hint (contacts view sends its account's
+ * reads with the contact's when the listed contact names one), never the record.
+ */
+export async function findKey(ctx: Context, resource: KeyedResource, value: string): Promise<{ id: string; listed?: JsonObject }> {
+  if (!isNaturalKey(resource, value)) return { id: value };
   const facts = factsOf(resource);
-  const { matches, near, deleted, more } = await lookUp(await ctx.lookupClient(), facts, value);
+  const { matches, listed, near, deleted, more } = await lookUp(await ctx.lookupClient(), facts, value);
   const noun = RESOURCES[resource].plural;
-  if (matches.length === 1 && !more) return matches[0]!;
+  if (matches.length === 1 && !more) return { id: matches[0]!, listed };
   if (matches.length > 1) {
     throw usageError(`${more ? 'at least ' : ''}${matches.length} ${noun} have ${facts.what(value)}: ${firstTen(matches)}`, `pass one of the ids instead`);
   }
@@ -120,8 +129,9 @@ export async function resolveKey(ctx: Context, resource: KeyedResource, value: s
  * (the search may match more loosely than the key, or not at all). `near`: names that differ only
  * in case, for a hint; `deleted`: the ids of matches the service marks deleted, which are not matches.
  */
-async function lookUp(client: ApiClient, facts: KeyFacts, value: string): Promise<{ matches: string[]; near: string[]; deleted: string[]; more: boolean }> {
+async function lookUp(client: ApiClient, facts: KeyFacts, value: string): Promise<{ matches: string[]; listed?: JsonObject; near: string[]; deleted: string[]; more: boolean }> {
   const matches: string[] = [];
+  let listed: JsonObject | undefined;
   const near: string[] = [];
   const deleted: string[] = [];
   let read = 0;
@@ -133,10 +143,11 @@ async function lookUp(client: ApiClient, facts: KeyFacts, value: string): Promis
     // The same record twice (a page that repeats it) is one record.
     const found = isMarkedDeleted(record as JsonObject) ? deleted : matches;
     if (facts.same(key, value)) {
+      if (found === matches) listed ??= record as JsonObject;
       if (!found.includes(safeLine(id))) found.push(safeLine(id));
     } else if (key.toLowerCase() === value.toLowerCase() && found === matches) near.push(`${JSON.stringify(safeLine(key))} (${safeLine(id)})`);
   }
-  return { matches, near, deleted, more: false };
+  return { matches, listed, near, deleted, more: false };
 }
 
 /**

@@ -66,9 +66,12 @@ describe('every field that takes a contact or account id takes its email or name
     expect(result.code, result.stderr).toBe(0);
     expect(sent()).toEqual([resource === 'contact' ? CONTACT_LOOKUP : ACCOUNT_LOOKUP]);
     const plan = json(result) as Array<{ method: string; url: string; body: unknown }>;
-    expect(`${plan[0]!.method} ${plan[0]!.url}`).toBe(`${resource === 'contact' ? CONTACT_LOOKUP.replace('/api/v1', BASE_URL) : ACCOUNT_LOOKUP.replace('/api/v1', BASE_URL)}`);
-    expect(JSON.stringify(plan.slice(1))).toContain(resource === 'contact' ? CONTACT : ACCOUNT);
-    expect(JSON.stringify(plan.slice(1))).not.toContain(resource === 'contact' ? EMAIL : NAME);
+    // The look-up is planned before every request that carries the id (a view's read that needs no id may go out with it).
+    const lookUpAt = plan.findIndex((request) => `${request.method} ${request.url}` === (resource === 'contact' ? CONTACT_LOOKUP : ACCOUNT_LOOKUP).replace('/api/v1', BASE_URL));
+    expect(lookUpAt).toBeGreaterThanOrEqual(0);
+    expect(JSON.stringify(plan.slice(0, lookUpAt))).not.toContain(resource === 'contact' ? CONTACT : ACCOUNT);
+    expect(JSON.stringify(plan.slice(lookUpAt + 1))).toContain(resource === 'contact' ? CONTACT : ACCOUNT);
+    expect(JSON.stringify(plan.slice(lookUpAt + 1))).not.toContain(resource === 'contact' ? EMAIL : NAME);
   });
 });
 

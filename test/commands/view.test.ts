@@ -71,9 +71,9 @@ describe('crm contacts view', () => {
     expect(ids(view.account_deals_open.records)).toContain(deal.id);
     expect(view.latest_suggestion).toEqual(expected.suggestion);
     expect(view.filtered_locally).toEqual(['enrollments']);
-    // The email was looked up first; nothing else was sent before its answer.
+    // The email was looked up first; nothing but the sequences (which do not need the id) was sent before its answer.
     const requests = sent(ws);
-    expect(requests[0]).toBe(`GET /api/v1/contacts?search=${encodeURIComponent(contact.email.toUpperCase())}&limit=50&offset=0`);
+    expect(requests.slice(0, 2).sort()).toEqual([`GET /api/v1/contacts?search=${encodeURIComponent(contact.email.toUpperCase())}&limit=50&offset=0`, 'GET /api/v1/sequences?limit=50&offset=0'].sort());
     expect(requests).toContain(`GET /api/v1/contacts/${contact.id}`);
     expect(requests).toContain(`GET /api/v1/tasks?contact_id=${contact.id}&status=open&limit=50`);
     expect(requests).toContain(`GET /api/v1/deals?account_id=${contact.account_id}&status=open&limit=50`);
@@ -195,11 +195,49 @@ describe('crm contacts view', () => {
     expect(result.stderr).toContain('contact con_nobody not found');
   });
 
-  it('an email no contact has is exit 4, and only the look-up was sent', async () => {
+  it('an email no contact has is exit 4; only the look-up and the sequences that went out with it were sent', async () => {
     const result = await run(['contacts', 'view', 'nobody@example.com'], { ws });
     expect(result.code).toBe(4);
     expect(result.stderr).toContain('no contact with email nobody@example.com');
-    expect(sent(ws)).toEqual(['GET /api/v1/contacts?search=nobody%40example.com&limit=50&offset=0']);
+    expect(sent(ws).sort()).toEqual(['GET /api/v1/contacts?search=nobody%40example.com&limit=50&offset=0', 'GET /api/v1/sequences?limit=50&offset=0']);
+  });
+
+  it('by email: the sequences go out with the look-up; once it is answered, the contact, its parts and the account the look-up listed it with, at once', async () => {
+    const { contact } = richContact(ws);
+    const held = holding(ws);
+    const running = run(['contacts', 'view', contact.email, '--json'], { ws: held });
+    const lookUp = `GET /api/v1/contacts?search=${encodeURIComponent(contact.email)}&limit=50&offset=0`;
+    await held.untilHeld(2);
+    expect([...held.held()].sort()).toEqual([lookUp, 'GET /api/v1/sequences?limit=50&offset=0'].sort());
+    held.answer(lookUp);
+    const second = [
+      `GET /api/v1/contacts/${contact.id}`,
+      `GET /api/v1/contacts/${contact.id}/notes?limit=50`,
+      `GET /api/v1/tasks?contact_id=${contact.id}&status=open&limit=50`,
+      `GET /api/v1/ai/suggestions?contact_id=${contact.id}&limit=50`,
+      `GET /api/v1/accounts/${contact.account_id}`,
+      `GET /api/v1/deals?account_id=${contact.account_id}&status=open&limit=50`,
+    ];
+    await held.untilHeld(1 + second.length);
+    expect([...held.held()].sort()).toEqual(['GET /api/v1/sequences?limit=50&offset=0', ...second].sort());
+    held.release();
+    const result = await running;
+    expect(result.code, result.stderr).toBe(0);
+    expect(json(result).account.id).toBe(contact.account_id);
+    // Each read once: the account's reads sent ahead were the ones used.
+    expect(sent(ws).filter((request) => request === `GET /api/v1/accounts/${contact.account_id}`)).toHaveLength(1);
+  });
+
+  it('by email, when the contact names another account than the look-up listed it with: that account is read, and what was read ahead is not shown', async () => {
+    const { contact } = richContact(ws);
+    const stale = { ...contact, account_id: 'acc_listedbefore' };
+    ws.fault({ match: /^GET \/api\/v1\/contacts\?search=/, status: 200, body: JSON.stringify({ data: { contacts: [stale], total: 1 }, error: null }) });
+    const result = await run(['contacts', 'view', contact.email, '--json'], { ws });
+    expect(result.code, result.stderr).toBe(0);
+    const view = json(result);
+    expect(view.account.id).toBe(contact.account_id);
+    expect(view.errors).toBeUndefined();
+    expect(sent(ws)).toEqual(expect.arrayContaining(['GET /api/v1/accounts/acc_listedbefore', `GET /api/v1/accounts/${contact.account_id}`]));
   });
 
   it('--dry-run plans the requests that need only the id and sends none', async () => {

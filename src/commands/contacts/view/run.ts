@@ -1,6 +1,7 @@
 // crm contacts view: the contact and its parts, each request sent as soon as what it needs is known
-// (./command.ts). The contact, its notes, open tasks, enrolments and latest suggestion go out at
-// once; its account and that account's open deals as soon as the contact names the account. Every
+// (./command.ts). The sequences go out with an email's look-up; the contact, its notes, open tasks,
+// enrolments and latest suggestion at once; its account and that account's open deals as soon as
+// the contact names the account (with the contact's, when the look-up listed it with that account). Every
 // record is checked whatever the service did with the filters it was sent (../../parts.ts).
 
 import pMap from 'p-map';
@@ -15,7 +16,7 @@ import type { JsonObject } from '../../../registry/values.js';
 import { isPending } from '../../ai/pending.js';
 import type { Handler } from '../../command.js';
 import { byCloseDate, notClosed } from '../../deals/open.js';
-import { resolveKeys } from '../../keys.js';
+import { findKey } from '../../keys.js';
 import { gather, partOf, partSection, readOne, readRecord, recordSection, refOf, scan, settle, viewResult, type Failure, type Scan } from '../../parts.js';
 import { byDueDate, hasStatus } from '../../tasks/due.js';
 import type { Spec } from './command.js';
@@ -32,26 +33,44 @@ const DEALS = ENDPOINTS.deals_list;
 /** Sequences whose contacts are read at a time. */
 const SEQUENCES_AT_ONCE = 4;
 
-export const run: Handler<Spec> = async (ctx, { command, args, options }) => {
-  // An email is looked up first: every other request needs the id.
-  const id = String((await resolveKeys(ctx, command.args, args)).id);
+export const run: Handler<Spec> = async (ctx, { args, options }) => {
   const shown = options.limit ?? VIEW_LIMIT;
   const client = await ctx.client();
   const failures: Failure[] = [];
+  // An email is looked up first: most requests need the id. The sequences (whose contacts are read
+  // for this one's) do not: they go out with the look-up.
+  const finding = findKey(ctx, 'contact', String(args.id));
+  const sequences = scan(client, SEQUENCES.path, {}, { key: SEQUENCES.listKey, matches: () => true });
+  sequences.catch(() => undefined);
+  const { id, listed } = await finding.catch(async (error: unknown) => {
+    // The look-up's failure is the command's, once the read beside it has ended.
+    await sequences.catch(() => undefined);
+    throw error;
+  });
   const of = (record: JsonObject) => refOf(record, 'contact_id') === id;
 
   const contact = readRecord(client, 'contact', CONTACT.path, id);
   const notes = settle('notes', () => scan(client, fillPath(NOTES.path, { id }), {}, { key: NOTES.listKey, selected: true, matches: (note) => note.contact_id === undefined || note.contact_id === null || of(note) }), failures);
   const tasks = settle('tasks_open', () => scan(client, TASKS.path, { contact_id: id, status: 'open' }, { key: TASKS.listKey, selected: true, matches: (task) => of(task) && hasStatus(task, 'open') }), failures);
-  const enrollments = settle('enrollments', () => enrollmentsOf(client, id), failures);
+  const enrollments = settle('enrollments', () => enrollmentsOf(client, id, sequences), failures);
   const suggestions = settle('latest_suggestion', () => scan(client, SUGGESTIONS.path, { contact_id: id }, { key: SUGGESTIONS.listKey, selected: true, matches: (suggestion) => of(suggestion) && isPending(suggestion) }), failures);
-  // The account as soon as the contact names it.
+  const accountReads = (at: string, into: Failure[]) => ({
+    account: settle('account', () => readOne(client, 'account', ACCOUNT.path, at), into),
+    deals: settle('account_deals_open', () => scan(client, DEALS.path, { account_id: at, status: 'open' }, { key: DEALS.listKey, selected: true, matches: (deal) => refOf(deal, 'account_id') === at && notClosed(deal) }), into),
+  });
+  // The account as soon as the contact names it; when the email's look-up listed the contact with an
+  // account, that account's reads go out with the contact's, and are kept if the contact names the same.
+  const listedAccount = listed && refOf(listed, 'account_id');
+  const early: Failure[] = [];
+  const ahead = listedAccount === undefined ? undefined : accountReads(listedAccount, early);
+  ahead?.account.catch(() => undefined);
+  ahead?.deals.catch(() => undefined);
   const accountId = contact.then((found) => refOf(found, 'account_id'));
-  const account = accountId.then((at) => (at === undefined ? null : settle('account', () => readOne(client, 'account', ACCOUNT.path, at), failures)));
-  const deals = accountId.then((at) =>
-    at === undefined ? null : settle('account_deals_open', () => scan(client, DEALS.path, { account_id: at, status: 'open' }, { key: DEALS.listKey, selected: true, matches: (deal) => refOf(deal, 'account_id') === at && notClosed(deal) }), failures),
-  );
+  const reads = accountId.then((at) => (at === undefined ? undefined : ahead && at === listedAccount ? ahead : accountReads(at, failures)));
+  const account = reads.then((read) => (read === undefined ? null : read.account));
+  const deals = reads.then((read) => (read === undefined ? null : read.deals));
   const [found, noteScan, taskScan, enrolled, suggested, accountFound, dealScan] = await gather([contact, notes, tasks, enrollments, suggestions, account, deals]);
+  if ((await reads) === ahead) failures.push(...early);
 
   const parts = {
     contact: found,
@@ -89,11 +108,11 @@ const SUGGESTION_FIELDS = ['id', 'title', 'type', 'reason', 'created_at'];
 
 /**
  * The sequences the contact is enrolled in. The service lists a sequence's contacts but no
- * contact's sequences, so crm reads the sequences, then each one's contacts until it meets this
+ * contact's sequences, so crm reads the sequences (`listed`), then each one's contacts until it meets this
  * one (a contact is in a sequence once), at most PART_READ_MAX of each: chosen by crm.
  */
-async function enrollmentsOf(client: ApiClient, contactId: string): Promise<Scan> {
-  const sequences = await scan(client, SEQUENCES.path, {}, { key: SEQUENCES.listKey, matches: () => true });
+async function enrollmentsOf(client: ApiClient, contactId: string, listed: Promise<Scan>): Promise<Scan> {
+  const sequences = await listed;
   const found = await pMap(
     sequences.matched,
     async (sequence) => {
