@@ -17,7 +17,8 @@
 //   created (below): a still list costs 1 request for the first 50 records and 1 for every 48 after
 //   (49 without created_at), plus one to find the end (a short page, never `total`;
 //   but a short page that `total` says records follow is a service's smaller cap, not the end, and
-//   without a total, before any page as long as asked, one more page tells a cap from the end).
+//   without a total, before any page as long as asked, one more page, asked as long as the short one
+//   was, tells a cap from the end: a cap only when it brings records and is short too).
 // - A long walk keeps `concurrency` pages in flight, each planned to start on the last record of the
 //   one before and taken in list order by the same rule, whatever order they are answered in. A
 //   page that failed after the core's retries halves the pages in flight and is asked again; a page
@@ -210,7 +211,7 @@ export class Walk implements AsyncIterable<unknown> {
   private count = 0;
   private margin = 0;
   private totalHint?: number;
-  /** Records a page holds at most: PAGE_MAX, or fewer once a service gave fewer than asked and `total` said more follow. */
+  /** Records a page holds at most: PAGE_MAX, or fewer once a service gave fewer than asked while more followed (`total` said so, or the page asked to tell brought them). */
   private pageSize = PAGE_MAX;
   /** A page came back as long as asked: the service's pages are not shorter, so a short one is the end. */
   private sizeShown = false;
@@ -374,7 +375,9 @@ export class Walk implements AsyncIterable<unknown> {
         offset = this.start;
         known = 0;
       }
-      const size = Math.min(this.pageSize, known + Math.max(1, wanted - coming));
+      // The page asked to tell a cap from the end is asked as long as the short page was: one of the
+      // short page's size, starting a record before the last one read, could hold only records read.
+      const size = Math.min(this.probing ? PAGE_MAX : this.pageSize, known + Math.max(1, wanted - coming));
       this.inFlight.push(this.ask(offset, size, size - known));
       coming += size - known;
     }
@@ -393,6 +396,7 @@ export class Walk implements AsyncIterable<unknown> {
   /** Takes what follows on in this page, or searches back when it holds none of the walk's records. */
   private take(page: Page, answer: ListPage): void {
     if (answer.total !== undefined) this.totalHint = answer.total;
+    const probe = this.probing;
     // Short by what the service sent: a page that repeated a record is still a full page.
     const short = answer.items.length < page.size;
     const { items, places } = firstOfEach(answer.items, this.keyOf);
@@ -435,17 +439,24 @@ export class Walk implements AsyncIterable<unknown> {
     // A short page ends the list, unless the page brought records not read before and the service's
     // total says records follow it, or, without a total, no page yet was as long as asked: a service
     // that gives fewer than asked (a cap below the spec's 50) would otherwise end the walk after its
-    // first page. Its size is then the size of the pages asked for (without a total, for the one more
-    // page from the last record that tells: a list that ends there ends whatever its size), so that
-    // the next page starts within the service's page. A total that counts records the list does not
-    // give costs one more page, not a failure.
-    if (!short) this.sizeShown = true;
+    // first page. Its size is then the size of the pages asked for (without a total, once the one
+    // more page from the last record that tells brings records and is short too), so that the next
+    // page starts within the service's page. A total that counts records the list does not give
+    // costs one more page, not a failure. A page as long as asked shows the service gives that many:
+    // more than a short page before it, and that page was the list's end then, not a cap.
+    if (!short) {
+      this.sizeShown = true;
+      this.pageSize = Math.max(this.pageSize, page.size);
+    }
     const brought = fresh.filter((record) => !heldBefore.has(this.keyOf(record))).length;
     const totalSaysMore = answer.total !== undefined && page.offset + answer.items.length < answer.total;
     const mayBeCapped = short && brought > 0 && answer.total === undefined && !this.sizeShown;
     const more = short && brought > 0 && (totalSaysMore || mayBeCapped);
     if (totalSaysMore || mayBeCapped) this.pageSize = Math.max(2, Math.min(this.pageSize, answer.items.length));
-    this.probing = more && !totalSaysMore;
+    // The page asked to tell, short too, brought records that follow the short page: the service gives
+    // fewer than asked, and pages of that size come back whole.
+    if (probe && mayBeCapped) this.sizeShown = true;
+    this.probing = more && !totalSaysMore && !this.sizeShown;
     this.ended = short && !more;
     if (short || fresh.length > 1) {
       this.fruitless = 0;

@@ -303,11 +303,23 @@ describe('a service whose pages are shorter than asked, and that sends no total 
 
   it('a list shorter than a page costs one request more, which tells it from a cap', async () => {
     ws.fault({ match: /contacts\?limit=50&offset=0$/, status: 200, body: JSON.stringify([{ id: 'con_b1', name: 'One' }, { id: 'con_b2', name: 'Two' }]) });
-    ws.fault({ match: /contacts\?limit=2&offset=1$/, status: 200, body: JSON.stringify([{ id: 'con_b2', name: 'Two' }]) });
+    ws.fault({ match: /contacts\?limit=50&offset=1$/, status: 200, body: JSON.stringify([{ id: 'con_b2', name: 'Two' }]) });
     const result = await run(['contacts', 'list', '--all', '-q'], { ws });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe('con_b1\ncon_b2\n');
-    expect(ws.requests().map((request) => request.url)).toEqual(['/api/v1/contacts?limit=50&offset=0', '/api/v1/contacts?limit=2&offset=1']);
+    expect(ws.requests().map((request) => request.url)).toEqual(['/api/v1/contacts?limit=50&offset=0', '/api/v1/contacts?limit=50&offset=1']);
+  });
+
+  it('a list of two records that say when they were created: both, exit 0, in two requests', async () => {
+    // The page that tells starts a record before the last one read. Asked of the short page's size (2),
+    // it held only those two, came back whole, and was taken for the proof of a cap of 2: pages of 2
+    // that brought nothing new, then walk_outpaced (exit 1) after 11 requests.
+    const records = [{ id: 'con_b1', name: 'One', created_at: '2024-01-01T00:00:02Z' }, { id: 'con_b2', name: 'Two', created_at: '2024-01-01T00:00:01Z' }];
+    ws.fault({ match: /contacts\?limit=\d+&offset=0$/, times: 2, status: 200, body: JSON.stringify(records) });
+    const result = await run(['contacts', 'list', '--all', '-q'], { ws });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe('con_b1\ncon_b2\n');
+    expect(ws.requests().map((request) => request.url)).toEqual(['/api/v1/contacts?limit=50&offset=0', '/api/v1/contacts?limit=50&offset=0']);
   });
 });
 
