@@ -5,7 +5,7 @@
 
 import { isObject, type JsonObject } from '../registry/values.js';
 import type { ApiClient } from '../http/core.js';
-import { CallWindow, sleep } from '../http/pace.js';
+import { CallWindow } from '../http/pace.js';
 import { SCORE_CALLS_PER_WINDOW, SCORE_WINDOW_MS } from '../registry/service.js';
 import { ENDPOINTS } from '../registry/endpoints.js';
 
@@ -15,9 +15,12 @@ interface ScorerOptions {
   windowMs?: number;
   /** Told when the scorer waits for the rate limit: how long, and why. */
   onWait?: (ms: number, reason: string) => void;
-  /** The clock of the window and its waits (tests: a virtual one). */
-  now?: () => number;
-  pause?: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+/** The clock the window counts and waits on: the command's (the Context), so that tests inject it. */
+export interface ScorerClock {
+  now(): number;
+  pause(ms: number, signal: AbortSignal): Promise<void>;
 }
 
 export class Scorer {
@@ -28,13 +31,13 @@ export class Scorer {
 
   constructor(
     private readonly client: ApiClient,
+    clock: ScorerClock,
     private readonly options: ScorerOptions,
   ) {
     const calls = options.calls ?? SCORE_CALLS_PER_WINDOW;
     this.windowMs = options.windowMs ?? SCORE_WINDOW_MS;
-    const pause = options.pause ?? sleep;
-    const clock = { now: options.now ?? Date.now, sleep: (ms: number, signal = options.signal) => pause(ms, signal) };
-    this.window = new CallWindow({ calls, windowMs: this.windowMs, reason: `scoring is limited to ${calls} contacts a minute` }, clock, options.onWait);
+    const windowClock = { now: () => clock.now(), sleep: (ms: number, signal = options.signal) => clock.pause(ms, signal) };
+    this.window = new CallWindow({ calls, windowMs: this.windowMs, reason: `scoring is limited to ${calls} contacts a minute` }, windowClock, options.onWait);
   }
 
   /** Scores one contact: `score` and `next_best_action` from the answer (empty when it had none). */

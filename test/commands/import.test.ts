@@ -7,7 +7,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Transport } from '../../src/transport/types.js';
-import { BASE_URL, homeEnv, json, run, useWorkspace, type Workspace } from '../helpers/inprocess.js';
+import { BASE_URL, homeEnv, json, openWorkspace, run, useWorkspace, virtualClock, type Workspace } from '../helpers/inprocess.js';
 import { until } from '../helpers/wait.js';
 
 const ws = useWorkspace();
@@ -510,6 +510,25 @@ describe('contacts import: sending', () => {
     expect(ids).toEqual([withEmail(`s1-${tag}@example.com`)[0].id, withEmail(`s2-${tag}@example.com`)[0].id]);
     expect(ws.requests(/^POST \/api\/v1\/ai\/trigger/).map((request) => JSON.parse(request.body).contact_id).sort()).toEqual([...ids].sort());
     for (const id of ids) expect(ws.api('GET', `/contacts/${id}`).data.score).toEqual(expect.any(Number));
+  });
+
+  it('--score keeps to 10 scorings a minute on the command\'s clock: the 11th waits out the minute there, and the service never refuses one', async () => {
+    // The command and the sandbox share one virtual clock, which moves only when something waits.
+    const clock = virtualClock();
+    const scored = await openWorkspace({ now: clock.date });
+    try {
+      const tag = unique();
+      const file = inputFile('eleven.csv', `name,email\n${Array.from({ length: 11 }, (_, index) => `R${index},r${index}-${tag}@example.com`).join('\n')}\n`);
+      const result = await run(['contacts', 'import', file, '--score', '-q'], { ws: scored, now: clock.now, sleep: clock.sleep });
+      expect(result.code).toBe(0);
+      expect(result.stdout.trim().split('\n')).toHaveLength(11);
+      // One trigger a contact: none refused (a 429 would have been sent again).
+      expect(scored.requests(/^POST \/api\/v1\/ai\/trigger/)).toHaveLength(11);
+      // The only wait: the 11th scoring's, for the first to leave the window.
+      expect(clock.waits).toEqual([60_000]);
+    } finally {
+      scored.close();
+    }
   });
 });
 

@@ -9,7 +9,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Transport } from '../../src/transport/types.js';
-import { homeEnv, recordedSleep, run, useWorkspace, BASE_URL, type RunOptions } from '../helpers/inprocess.js';
+import { homeEnv, openWorkspace, recordedSleep, run, useWorkspace, virtualClock, BASE_URL, type RunOptions } from '../helpers/inprocess.js';
 import { scriptedList } from '../helpers/scripted-list.js';
 import { until } from '../helpers/wait.js';
 
@@ -614,6 +614,27 @@ describe('crm watch: reactions', () => {
       expect(record.next_best_action).toEqual(expect.any(String));
     }
     expect(ws.requests(/^POST \/api\/v1\/ai\/trigger/).map((request) => JSON.parse(request.body))).toEqual(fresh.map((id) => ({ contact_id: id })));
+  });
+
+  it('--score keeps to 10 scorings a minute on the command\'s clock: the 11th waits out the minute there, saying so, and the service never refuses one', async () => {
+    // The command and the sandbox share one virtual clock, which moves only when something waits.
+    const clock = virtualClock();
+    const scored = await openWorkspace({ now: clock.date });
+    try {
+      const options: RunOptions = { ws: scored, now: clock.now, sleep: clock.sleep };
+      const state = stateFile();
+      await run(['watch', 'contacts', '--once', '--state', state], options);
+      const fresh = Array.from({ length: 11 }, (_, index) => scored.api('POST', '/contacts', { name: `Scored ${index}`, email: `scored-${index}-${process.pid}@example.com` }).data.id);
+      const result = await run(['watch', 'contacts', '--once', '--state', state, '--score'], options);
+      expect(result.code, result.stderr).toBe(0);
+      expect(ids(result.stdout)).toEqual(fresh);
+      expect(result.stderr).toContain('scoring is limited to 10 contacts a minute; scoring the next contact in 60s');
+      // One trigger a contact: none refused (a 429 would have been sent again).
+      expect(scored.requests(/^POST \/api\/v1\/ai\/trigger/)).toHaveLength(11);
+      expect(clock.waits).toEqual([60_000]);
+    } finally {
+      scored.close();
+    }
   });
 
   it('--score that fails is a failed delivery: the contact is neither emitted nor handled, and the next poll scores it (it was emitted unscored and marked handled)', async () => {

@@ -78,9 +78,29 @@ export function distinctMilliseconds(): () => Date {
   };
 }
 
-export async function openWorkspace(): Promise<Workspace & { close(): void }> {
+/**
+ * A clock that moves only when something waits on it: each wait is recorded and takes no real time.
+ * Given to run() (now, sleep) and to openWorkspace() (the sandbox's), the command and the service
+ * count one time: a rate limit both keep is tested without waiting.
+ */
+export function virtualClock(start = Date.now()) {
+  let ms = start;
+  const waits: number[] = [];
+  return {
+    waits,
+    now: () => ms,
+    date: () => new Date(ms),
+    sleep: async (wait: number) => {
+      waits.push(wait);
+      ms += wait;
+    },
+  };
+}
+
+/** A workspace whose sandbox tells the time by `now` (a virtualClock's date) when given. */
+export async function openWorkspace(options: { now?: () => Date } = {}): Promise<Workspace & { close(): void }> {
   const home = mkdtempSync(join(tmpdir(), 'crm-ws-'));
-  const sandbox = await openSandbox({ dbPath: await freshDatabase(home), now: distinctMilliseconds() });
+  const sandbox = await openSandbox({ dbPath: await freshDatabase(home), now: options.now ?? distinctMilliseconds() });
   const log: LoggedRequest[] = [];
   const faults = new FaultScript<Fault>();
   const handle = (method: string, url: string, headers: Record<string, string>, body: string) =>
@@ -194,8 +214,8 @@ export interface RunOptions {
   /** Which streams are terminals, and how wide stdout is. */
   tty?: { stdin?: boolean; stdout?: boolean; stderr?: boolean; columns?: number };
   prompter?: Prompter;
-  /** The clock of relative times in tables, and of "today". */
-  now?: number;
+  /** The clock of relative times in tables, of "today" and of the scorer's rate limit: a fixed instant, or one that moves (virtualClock). */
+  now?: number | (() => number);
   /** The time zone of "today" (IANA name); the machine's when absent. */
   timeZone?: string;
   /** Every wait between attempts (backoff, Retry-After, the countdown); real time when absent. */
@@ -219,6 +239,7 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<Run
   let stdout = '';
   let stderr = '';
   const tty = options.tty ?? {};
+  const now = options.now;
   const env = options.env ?? (options.ws ? { ...homeEnv(options.ws.home), CRM_BASE_URL: BASE_URL, CRM_API_KEY: options.ws.apiKey } : homeEnv(mkdtempSync(join(tmpdir(), 'crm-home-'))));
   const chunks = options.stdin === undefined ? [] : Array.isArray(options.stdin) ? options.stdin : [Buffer.from(options.stdin)];
   const stdin = Object.assign(Readable.from(chunks), { isTTY: Boolean(tty.stdin) });
@@ -229,7 +250,7 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<Run
     stderr: { write: (text: string) => ((stderr += text), options.live && (options.live.stderr += text)), isTTY: Boolean(tty.stderr) },
     transport: options.ws?.transport,
     prompter: options.prompter,
-    now: options.now === undefined ? undefined : () => options.now!,
+    now: typeof now === 'number' ? () => now : now,
     timeZone: options.timeZone,
     sleep: options.sleep,
   });

@@ -4,7 +4,7 @@
 // scorer's clock and the client's are one virtual clock: no test waits.
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/http/core.js';
-import { Scorer } from '../../src/commands/scoring.js';
+import { Scorer, type ScorerClock } from '../../src/commands/scoring.js';
 
 /** A clock that moves only when the scorer waits: every wait is recorded and takes no real time. */
 function virtualClock() {
@@ -23,16 +23,16 @@ function virtualClock() {
 
 /**
  * A client over a scripted service that records when (on `clock`) each trigger arrived; `refuse`
- * answers the first calls with 429 and a Retry-After of 40 s. `pause` is the client's waits.
+ * answers the first calls with 429 and a Retry-After of 40 s. The client waits on `clock` too.
  */
-function triggerLog(clock: { now: () => number; pause: (ms: number, signal?: AbortSignal) => Promise<void> }, refuse = 0, pause: (ms: number, signal: AbortSignal) => Promise<void> = clock.pause) {
+function triggerLog(clock: ScorerClock, refuse = 0) {
   const calls: Array<{ at: number; contactId: unknown }> = [];
   const client = new ApiClient({
     baseUrl: 'https://crm.test/api/v1',
     apiKey: 'key_live_abcdefghijklmnopqrstuvwxyz123456',
     userAgent: 'crm/test',
     now: clock.now,
-    sleep: (ms, signal) => pause(ms, signal!),
+    sleep: (ms, signal) => clock.pause(ms, signal!),
     transport: async (request) => {
       expect(`${request.method} ${request.url}`).toBe('POST https://crm.test/api/v1/ai/trigger');
       const contactId = JSON.parse(request.body!).contact_id;
@@ -49,7 +49,7 @@ describe('Scorer', () => {
     const clock = virtualClock();
     const { client, calls } = triggerLog(clock);
     const told: number[] = [];
-    const scorer = new Scorer(client, { signal: new AbortController().signal, calls: 3, windowMs: 60_000, onWait: (ms) => told.push(ms), ...clock });
+    const scorer = new Scorer(client, clock, { signal: new AbortController().signal, calls: 3, windowMs: 60_000, onWait: (ms) => told.push(ms) });
     const ids = ['c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7'];
     const results = await Promise.all(ids.map((id) => scorer.score(id)));
     expect(results.map((result) => result.score)).toEqual(ids.map(() => 42));
@@ -61,7 +61,7 @@ describe('Scorer', () => {
   it('waits out a 429 (Retry-After) and scores the contact all the same', async () => {
     const clock = virtualClock();
     const { client, calls } = triggerLog(clock, 2);
-    const scorer = new Scorer(client, { signal: new AbortController().signal, calls: 10, windowMs: 60_000, ...clock });
+    const scorer = new Scorer(client, clock, { signal: new AbortController().signal, calls: 10, windowMs: 60_000 });
     expect(await scorer.score('c1')).toMatchObject({ score: 42 });
     expect(calls.map((call) => call.at)).toEqual([0, 40_000, 80_000]);
     expect(clock.waits).toEqual([40_000, 40_000]);
@@ -76,8 +76,9 @@ describe('Scorer', () => {
       waiting();
       return new Promise<void>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
     };
-    const { client } = triggerLog(virtualClock(), 5, pauseUntilStopped);
-    const pending = new Scorer(client, { signal: stop.signal, pause: pauseUntilStopped }).score('c1');
+    const clock = { ...virtualClock(), pause: pauseUntilStopped };
+    const { client } = triggerLog(clock, 5);
+    const pending = new Scorer(client, clock, { signal: stop.signal }).score('c1');
     await waited;
     stop.abort(new Error('stopped'));
     await expect(pending).rejects.toThrow('stopped');

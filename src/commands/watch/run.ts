@@ -158,7 +158,7 @@ class Watcher {
     private readonly feed?: ChangeFeed,
   ) {
     if (settings.score) {
-      this.scorer = new Scorer(client, { signal: stopper.signal, onWait: (ms, reason) => this.ctx.info(`${safeLine(reason)}; scoring the next contact in ${formatDuration(ms)}`) });
+      this.scorer = new Scorer(client, ctx, { signal: stopper.signal, onWait: (ms, reason) => this.ctx.info(`${safeLine(reason)}; scoring the next contact in ${formatDuration(ms)}`) });
     }
   }
 

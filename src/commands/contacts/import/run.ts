@@ -221,7 +221,7 @@ class Importer {
     private readonly checkpoint: Checkpoint | undefined,
     private readonly options: ImportOptions,
   ) {
-    if (options.score) this.scorer = new Scorer(client, { signal: stopper.signal });
+    if (options.score) this.scorer = new Scorer(client, ctx, { signal: stopper.signal });
   }
 
   async run(plan: readonly Planned[]): Promise<Outcome[]> {
