@@ -350,7 +350,7 @@ export async function readSourceBytes(source: string, stdin: InStream, label: st
  * A file crm will write (--errors, --checkpoint), checked before anything is sent: its directory
  * exists and is writable, and the file, when it exists, is a writable file.
  */
-export function checkWritable(path: string, label: string): void {
+export function checkOutputFileWritable(path: string, label: string): void {
   const problem = (why: unknown) => usageError(cannotUseFile('write', `${label} ${path}`, why));
   let exists = true;
   try {

@@ -76,7 +76,7 @@ export class Replica {
    * ./key.ts) is replaced by the workspace's.
    */
   static openForSync(path: string, workspace: ReplicaWorkspace, { replacedKey }: { replacedKey?: string } = {}): Replica {
-    checkWritable(path);
+    checkReplicaWritable(path);
     const db = damagedSaid(path, () => openDatabase(path, { ownerOnly: true, busyTimeoutMs: BUSY_TIMEOUT_MS, label: LABEL }));
     const replica = new Replica(db, path);
     try {
@@ -239,7 +239,7 @@ function writable(path: string): boolean {
  * a word, and the sync would read every list and fail at the first table it applies ('attempt to
  * write a readonly database', no file named).
  */
-export function checkWritable(path: string): void {
+export function checkReplicaWritable(path: string): void {
   if (!existsSync(path)) return;
   const files = replicaFiles(path).filter((file) => existsSync(file)).map((file) => [file, `the replica ${file}`] as const);
   for (const [file, what] of [...files, [dirname(path), `the replica's folder ${dirname(path)}`] as const]) {

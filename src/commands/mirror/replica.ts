@@ -12,7 +12,7 @@ import type { ApiClient } from '../../http/core.js';
 import { SANDBOX_BASE_URL } from '../../http/url.js';
 import { MirrorError } from '../../mirror/errors.js';
 import { provenReplacedKey } from '../../mirror/key.js';
-import { Replica, checkWritable, keyFingerprint, otherWorkspace, type ReplicaWorkspace } from '../../mirror/replica.js';
+import { Replica, checkReplicaWritable, keyFingerprint, otherWorkspace, type ReplicaWorkspace } from '../../mirror/replica.js';
 import { TABLES, tableSpec } from '../../mirror/schema.js';
 import { sync, type SyncMode, type SyncOutcome } from '../../mirror/sync.js';
 import { REPLICA_TABLES } from '../../registry/local.js';
@@ -86,7 +86,7 @@ export async function syncReplica(
   const path = replicaPathOf(ctx);
   const workspace = replicaWorkspace(ctx);
   // Before the look-ups of a replaced key are sent.
-  checkWritable(path);
+  checkReplicaWritable(path);
   const replaced = await provenReplacedKey(client, path, workspace, signal);
   const replica = Replica.openForSync(path, workspace, { replacedKey: replaced?.heldKey });
   ctx.onClose(() => replica.close());

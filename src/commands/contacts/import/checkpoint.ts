@@ -23,7 +23,7 @@
 import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CliError, ExitCode, usageError } from '../../../cli/errors.js';
-import { checkWritable } from '../../../cli/input.js';
+import { checkOutputFileWritable } from '../../../cli/input.js';
 import { syncDirectory } from '../../../config/atomic.js';
 import { describeHolder, lockHolder, tryLock, type LockHolder } from '../../../config/lock.js';
 import { cannotUseFile, isObject } from '../../../registry/values.js';
@@ -111,7 +111,7 @@ export class Checkpoint {
    * from the first row.
    */
   static open(path: string, source: string, options: OpenOptions): Checkpoint {
-    checkWritable(path, '--checkpoint');
+    checkOutputFileWritable(path, '--checkpoint');
     const lock = `${path}.lock`;
     let release = () => {};
     if (options.dryRun) {

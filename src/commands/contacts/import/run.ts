@@ -11,7 +11,7 @@ import type { Context } from '../../../cli/context.js';
 import { CliError, ExitCode, noRecordError, toCliError, usageError } from '../../../cli/errors.js';
 import { firstTen, safeLine } from '../../../cli/format.js';
 import { decodeText, encodeText, type TextEncoding } from '../../../cli/encoding.js';
-import { checkWritable, readSourceBytes } from '../../../cli/input.js';
+import { checkOutputFileWritable, readSourceBytes } from '../../../cli/input.js';
 import { CSV_OPTIONS } from '../../../cli/output/csv.js';
 import { startProgress, type Progress } from '../../../cli/progress.js';
 import { list, type Result, type View } from '../../../cli/result.js';
@@ -79,7 +79,7 @@ export const run: Handler<Spec> = async (ctx, { args, options }) => {
     throw usageError(`--errors ${errorsFile} is the checkpoint of this import: the errors would be written over its progress`, 'give --errors another file');
   }
 
-  if (errorsFile !== undefined) checkWritable(errorsFile, '--errors');
+  if (errorsFile !== undefined) checkOutputFileWritable(errorsFile, '--errors');
 
   const bytes = await readSourceBytes(file, ctx.io.stdin, 'the input');
   const encoding = (options.encoding ?? 'utf8') as TextEncoding;
