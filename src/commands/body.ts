@@ -2,6 +2,7 @@
 // most specific wins), then what the command fixes. Required fields are checked on the merged body;
 // a person at a terminal is asked for what is missing, a script gets exit 2 naming the flags.
 
+import { STATUS } from '../registry/resources.js';
 import type { Context } from '../cli/context.js';
 import { usageError } from '../cli/errors.js';
 import { safeLine } from '../cli/format.js';
@@ -142,7 +143,7 @@ async function choicesFor(ctx: Context, field: FieldSpec): Promise<Choice[]> {
 const SOURCES: Record<'stages' | 'sequences', { path: string; query: Record<string, string | number> }> = {
   stages: { path: ENDPOINTS.pipeline_stages.path, query: {} },
   // Only sequences that take enrolments.
-  sequences: { path: ENDPOINTS.sequences_list.path, query: { status: 'active' } },
+  sequences: { path: ENDPOINTS.sequences_list.path, query: { status: STATUS.sequence.active } },
 };
 
 /**

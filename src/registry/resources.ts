@@ -15,6 +15,20 @@ const SUGGESTION_STATUSES = ['pending', 'accepted'] as const;
 export type SequenceStatus = (typeof SEQUENCE_STATUSES)[number];
 export type SuggestionType = (typeof SUGGESTION_TYPES)[number];
 
+/** A list's values by name: { open: 'open', ... }. */
+const byName = <const V extends readonly string[]>(values: V) => Object.fromEntries(values.map((value) => [value, value])) as { readonly [K in V[number]]: K };
+
+/**
+ * The statuses of the records that have them, by name (STATUS.task.open is 'open'): code that
+ * compares a record's status or asks for one names it so, and a misspelt status does not compile.
+ */
+export const STATUS = {
+  deal: byName(DEAL_STATUSES),
+  sequence: byName(SEQUENCE_STATUSES),
+  task: byName(TASK_STATUSES),
+  suggestion: byName(SUGGESTION_STATUSES),
+} as const;
+
 // The specification fixes these two.
 export const PERIODS = ['7d', '30d', '90d'] as const;
 export const SEARCH_TYPES = ['contacts', 'deals', 'accounts', 'tasks'] as const;

@@ -3,7 +3,7 @@
 // endpoints, on the fields of every record, on every list filter, and on what a valid value is.
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseValue } from '../../src/cli/input.js';
-import { RESOURCES, writableFields } from '../../src/registry/resources.js';
+import { RESOURCES, STATUS, writableFields } from '../../src/registry/resources.js';
 import { flagName, staticValues, type FieldSpec } from '../../src/registry/types.js';
 import { ROUTES } from '../../src/sandbox/handler.js';
 import { declareFilters, endpointAt } from '../../src/sandbox/lists.js';
@@ -46,6 +46,20 @@ describe('the endpoint registry', () => {
       expect(op.examples.length, op.name).toBeGreaterThan(0);
       for (const example of op.examples) expect(example.command, op.name).toContain(`crm ${op.command.join(' ')}`);
     }
+  });
+});
+
+describe('the statuses code names (STATUS)', () => {
+  it('are each record\'s status field\'s values, and a status no record has does not compile', () => {
+    for (const [resource, statuses] of Object.entries(STATUS)) {
+      const field = RESOURCES[resource as keyof typeof STATUS].fields.find((one) => one.name === 'status');
+      expect(Object.values(statuses), resource).toEqual(staticValues(field!));
+      for (const [name, value] of Object.entries(statuses)) expect(value).toBe(name);
+    }
+    // @ts-expect-error a misspelt status (npm test type-checks this file: the line must not compile)
+    expect(STATUS.task.opne).toBeUndefined();
+    // @ts-expect-error a deal is never completed
+    expect(STATUS.deal.completed).toBeUndefined();
   });
 });
 

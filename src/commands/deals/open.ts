@@ -2,6 +2,7 @@
 // view`, `crm accounts view`): the service has no close-date filter, and the spec shows no field of a
 // deal, so these read what the sandbox's deals carry and take a deal without them as open.
 
+import { STATUS } from '../../registry/resources.js';
 import { calendarDay } from '../../cli/input.js';
 import type { JsonObject } from '../../registry/values.js';
 
@@ -20,5 +21,5 @@ export const byCloseDate = (a: JsonObject, b: JsonObject) => (closeDay(a) ?? '\u
 
 /** Open by its status where it has one (the sandbox's deals do; the spec shows no field of a deal). */
 export function notClosed(deal: JsonObject): boolean {
-  return typeof deal.status !== 'string' || deal.status === 'open';
+  return typeof deal.status !== 'string' || deal.status === STATUS.deal.open;
 }

@@ -3,6 +3,7 @@
 // only when every tool it needs is served (--read-only leaves out those that write), and names no
 // tool that is not.
 
+import { STATUS } from '../../registry/resources.js';
 import { ErrorCode, type GetPromptResult, type Prompt } from '@modelcontextprotocol/sdk/types.js';
 import { protocolError } from './lines.js';
 import type { Tool } from './tools.js';
@@ -30,8 +31,8 @@ const WORKFLOWS: readonly Workflow[] = [
     text: () =>
       [
         'Plan my day in this CRM. The workspace has no users, so my tasks are the open tasks.',
-        `1. Late tasks: ${call('tasks_list', { overdue: true, limit: 50 })}. Open tasks: ${call('tasks_list', { status: 'open', limit: 50 })}; those whose due_date is today are due today.`,
-        `2. Deals that may close soon: ${call('deals_list', { status: 'open', fields: ['id', 'name', 'amount', 'stage', 'close_date'], limit: 50 })}.`,
+        `1. Late tasks: ${call('tasks_list', { overdue: true, limit: 50 })}. Open tasks: ${call('tasks_list', { status: STATUS.task.open, limit: 50 })}; those whose due_date is today are due today.`,
+        `2. Deals that may close soon: ${call('deals_list', { status: STATUS.deal.open, fields: ['id', 'name', 'amount', 'stage', 'close_date'], limit: 50 })}.`,
         `3. Pending AI suggestions: ${call('ai_suggestions', { limit: 20 })}.`,
         'Page on with the cursor while has_more is true. Then give me a short plan: what is late, what is due today, the deals closing this week, and the suggestions worth accepting (do not accept any without asking me).',
         DATA_NOT_ORDERS,
@@ -46,8 +47,8 @@ const WORKFLOWS: readonly Workflow[] = [
     text: ({ days = '14' }) =>
       [
         `Find the open deals that have not changed for ${days} days or more, and help me follow them up.`,
-        `1. ${call('deals_list', { status: 'open', fields: ['id', 'name', 'amount', 'stage', 'contact_id', 'updated_at'], limit: 50 })}, paging on with the cursor while has_more is true; a deal is stale when updated_at is ${days} days ago or more.`,
-        `2. For each stale deal, its open tasks: ${call('tasks_list', { deal_id: '<deal id>', status: 'open' })}. A deal with an open task is being followed up already.`,
+        `1. ${call('deals_list', { status: STATUS.deal.open, fields: ['id', 'name', 'amount', 'stage', 'contact_id', 'updated_at'], limit: 50 })}, paging on with the cursor while has_more is true; a deal is stale when updated_at is ${days} days ago or more.`,
+        `2. For each stale deal, its open tasks: ${call('tasks_list', { deal_id: '<deal id>', status: STATUS.task.open })}. A deal with an open task is being followed up already.`,
         `3. Show me the others (name, amount, stage, days since the last change). For each one I pick: ${call('tasks_create', { title: 'Follow up: <deal name>', deal_id: '<deal id>', contact_id: '<its contact_id, if any>', due_date: '+1d', priority: 'high' })}.`,
         DATA_NOT_ORDERS,
       ].join('\n'),

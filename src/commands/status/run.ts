@@ -8,6 +8,7 @@
 // user's day is ahead of UTC's, `overdue=true` is not sent either (its day may be behind: ../tasks/due.ts):
 // the overdue tasks are then chosen by crm from the same read of the open tasks.
 
+import { STATUS } from '../../registry/resources.js';
 import { parseDate } from '../../cli/input.js';
 import { cellText, formatNumber } from '../../cli/format.js';
 import { record, type Section } from '../../cli/result.js';
@@ -52,9 +53,9 @@ export const run: Handler<Spec> = async (ctx, { options }) => {
   // Every part's first request goes out before any answer is awaited.
   const reads = [
     settle('stages', () => readStages(client), failures),
-    overdueRange.askService ? settle('tasks_overdue', () => scan(client, TASKS.path, { status: 'open', overdue: true }, { key: TASKS.listKey, selected: true, matches: (task) => isDue(task, overdueRange) }), failures) : undefined,
-    settle('tasks_due', () => scan(client, TASKS.path, { status: 'open' }, { key: TASKS.listKey, matches: (task) => hasStatus(task, 'open') && isDue(task, soonRange) }), failures),
-    settle('deals_closing', () => scan(client, DEALS.path, { status: 'open' }, { key: DEALS.listKey, matches: (deal) => notClosed(deal) && closesWithin(deal, today, closingBy, zone) }), failures),
+    overdueRange.askService ? settle('tasks_overdue', () => scan(client, TASKS.path, { status: STATUS.task.open, overdue: true }, { key: TASKS.listKey, selected: true, matches: (task) => isDue(task, overdueRange) }), failures) : undefined,
+    settle('tasks_due', () => scan(client, TASKS.path, { status: STATUS.task.open }, { key: TASKS.listKey, matches: (task) => hasStatus(task, STATUS.task.open) && isDue(task, soonRange) }), failures),
+    settle('deals_closing', () => scan(client, DEALS.path, { status: STATUS.deal.open }, { key: DEALS.listKey, matches: (deal) => notClosed(deal) && closesWithin(deal, today, closingBy, zone) }), failures),
     settle('suggestions', () => scan(client, SUGGESTIONS.path, {}, { key: SUGGESTIONS.listKey, selected: true, matches: isPending }), failures),
     settle('contacts_new', () => scan(client, CONTACTS.path, {}, { key: CONTACTS.listKey, matches: (contact) => createdSince(contact, since), stopAt: (contact) => createdBefore(contact, since) }), failures),
   ] as const;

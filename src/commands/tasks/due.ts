@@ -5,6 +5,7 @@
 // "Today" is the user's: the day it is in their time zone (the Context's), and a due date that is a
 // timestamp is on the day it falls on there; one that is a date is that day.
 
+import { STATUS } from '../../registry/resources.js';
 import { usageError } from '../../cli/errors.js';
 import { calendarDay, localDay, parseDate } from '../../cli/input.js';
 import { DATE_FORMS } from '../../registry/types.js';
@@ -71,7 +72,7 @@ function dueDay(task: unknown, timeZone: string | undefined): string | undefined
 export function isDue(task: unknown, range: DueRange): boolean {
   const day = dueDay(task, range.timeZone);
   if (day === undefined) return false;
-  if (range.overdue && !hasStatus(task, 'open')) return false;
+  if (range.overdue && !hasStatus(task, STATUS.task.open)) return false;
   return (range.from === undefined || day >= range.from) && (range.to === undefined || day <= range.to);
 }
 
@@ -84,7 +85,7 @@ export function hasStatus(task: unknown, status: string): boolean {
   if (typeof task.status === 'string') return task.status === status;
   if (task.status !== undefined && task.status !== null) return false;
   const completed = task.completed_at !== undefined && task.completed_at !== null && task.completed_at !== '';
-  return status === (completed ? 'completed' : 'open');
+  return status === (completed ? STATUS.task.completed : STATUS.task.open);
 }
 
 /** Due soonest first (by day, in the time zone); tasks without a due date last; otherwise in the order given. */

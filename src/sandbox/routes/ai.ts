@@ -1,3 +1,4 @@
+import { STATUS } from '../../registry/resources.js';
 import { ApiError, conflict, notFound, ok, type Reply, type RequestContext, type Route } from '../http.js';
 import { declareFilters, equals, listReply, endpointAt } from '../lists.js';
 import { clockOf, scoreContact, suggestNextAction, type SuggestionAction } from '../scoring.js';
@@ -48,12 +49,12 @@ function listSuggestions(context: RequestContext): Reply {
 function acceptSuggestion({ store, params, body }: RequestContext): Reply {
   const suggestion = toSuggestion(readSuggestion(store, params.id!));
   parseCreate(body, EMPTY_ACTION);
-  if (suggestion.status !== 'pending') throw conflict(`Suggestion ${params.id} is already ${suggestion.status}`);
+  if (suggestion.status !== STATUS.suggestion.pending) throw conflict(`Suggestion ${params.id} is already ${suggestion.status}`);
   const task = suggestion.action
     ? tasks.insert(store, {
         title: suggestion.action.title,
         description: suggestion.reason,
-        status: 'open',
+        status: STATUS.task.open,
         priority: suggestion.type === 'deal_risk' ? 'high' : 'normal',
         due_date: suggestion.action.due_date,
         contact_id: suggestion.contact_id,

@@ -1,4 +1,4 @@
-import { RESOURCES, STEP_CHANNELS, STEP_FIELDS as STEP } from '../../registry/resources.js';
+import { RESOURCES, STATUS, STEP_CHANNELS, STEP_FIELDS as STEP } from '../../registry/resources.js';
 import { collection } from '../collection.js';
 import { CONTACT_COLUMNS, toContact } from '../contact-model.js';
 import { newId } from '../ids.js';
@@ -61,7 +61,7 @@ const sequences = collection({
 function requireEnrollableSequence(store: Store, id: string): void {
   const sequence = store.get<{ status: string }>('SELECT status FROM sequences WHERE id = ? AND deleted_at IS NULL', id);
   if (!sequence) throw notFound('Sequence');
-  if (sequence.status === 'archived') throw conflict(`Sequence ${id} is archived; contacts cannot be enrolled`);
+  if (sequence.status === STATUS.sequence.archived) throw conflict(`Sequence ${id} is archived; contacts cannot be enrolled`);
 }
 
 function isEnrolled(store: Store, contactId: string, sequenceId: string): boolean {

@@ -1,3 +1,4 @@
+import { STATUS } from '../../registry/resources.js';
 import { collection, type Fields } from '../collection.js';
 import { ok, type RequestContext, type Route } from '../http.js';
 import { equals, matchesAny } from '../lists.js';
@@ -26,7 +27,7 @@ export const tasks = collection({
   // completed_at follows the status: set when a task becomes completed, cleared when it reopens.
   prepare: (store, fields: Fields, current) => {
     if (fields.status === undefined || fields.status === current?.status) return fields;
-    return { ...fields, completed_at: fields.status === 'completed' ? store.nowIso() : null };
+    return { ...fields, completed_at: fields.status === STATUS.task.completed ? store.nowIso() : null };
   },
 });
 
@@ -34,8 +35,8 @@ function completeTask({ store, params, body }: RequestContext) {
   parseCreate(body, EMPTY_ACTION);
   const task = tasks.read(store, params.id!);
   // Completing twice is harmless: the task keeps its first completion time.
-  if (task.status === 'completed') return ok(task);
-  updateRow(store, 'task', params.id!, { status: 'completed', completed_at: store.nowIso() });
+  if (task.status === STATUS.task.completed) return ok(task);
+  updateRow(store, 'task', params.id!, { status: STATUS.task.completed, completed_at: store.nowIso() });
   return ok(tasks.read(store, params.id!));
 }
 

@@ -1,5 +1,6 @@
 // crm ai accept ID...: accept suggestions; with no id on a terminal, pick from the pending ones.
 
+import { STATUS } from '../../../registry/resources.js';
 import type { Context } from '../../../cli/context.js';
 import { usageError } from '../../../cli/errors.js';
 import { cellText, safeLine } from '../../../cli/format.js';
@@ -54,7 +55,7 @@ async function acceptedAlready(client: ApiClient, id: string): Promise<unknown> 
     if (isObject(suggestion) && String(suggestion.id) === id) return undefined;
     read++;
   }
-  return read < PENDING_READ_MAX ? { id, status: 'accepted' } : undefined;
+  return read < PENDING_READ_MAX ? { id, status: STATUS.suggestion.accepted } : undefined;
 }
 
 async function pickPending(ctx: Context): Promise<string[]> {

@@ -4,6 +4,7 @@
 // the contact names the account (with the contact's, when the look-up listed it with that account). Every
 // record is checked whatever the service did with the filters it was sent (../../parts.ts).
 
+import { STATUS } from '../../../registry/resources.js';
 import pMap from 'p-map';
 import type { Section } from '../../../cli/result.js';
 import type { ApiClient } from '../../../http/core.js';
@@ -51,12 +52,12 @@ export const run: Handler<Spec> = async (ctx, { args, options }) => {
 
   const contact = readRecord(client, 'contact', CONTACT.path, id);
   const notes = settle('notes', () => scan(client, fillPath(NOTES.path, { id }), {}, { key: NOTES.listKey, selected: true, matches: (note) => note.contact_id === undefined || note.contact_id === null || of(note) }), failures);
-  const tasks = settle('tasks_open', () => scan(client, TASKS.path, { contact_id: id, status: 'open' }, { key: TASKS.listKey, selected: true, matches: (task) => of(task) && hasStatus(task, 'open') }), failures);
+  const tasks = settle('tasks_open', () => scan(client, TASKS.path, { contact_id: id, status: STATUS.task.open }, { key: TASKS.listKey, selected: true, matches: (task) => of(task) && hasStatus(task, STATUS.task.open) }), failures);
   const enrollments = settle('enrollments', () => enrollmentsOf(client, id, sequences), failures);
   const suggestions = settle('latest_suggestion', () => scan(client, SUGGESTIONS.path, { contact_id: id }, { key: SUGGESTIONS.listKey, selected: true, matches: (suggestion) => of(suggestion) && isPending(suggestion) }), failures);
   const accountReads = (at: string, into: Failure[]) => ({
     account: settle('account', () => readOne(client, 'account', ACCOUNT.path, at), into),
-    deals: settle('account_deals_open', () => scan(client, DEALS.path, { account_id: at, status: 'open' }, { key: DEALS.listKey, selected: true, matches: (deal) => refOf(deal, 'account_id') === at && notClosed(deal) }), into),
+    deals: settle('account_deals_open', () => scan(client, DEALS.path, { account_id: at, status: STATUS.deal.open }, { key: DEALS.listKey, selected: true, matches: (deal) => refOf(deal, 'account_id') === at && notClosed(deal) }), into),
   });
   // The account as soon as the contact names it; when the email's look-up listed the contact with an
   // account, that account's reads go out with the contact's, and are kept if the contact names the same.

@@ -1,6 +1,7 @@
 // crm deals view: the deal (with the stage history its GET carries) and its open tasks at once, its
 // account and contact as soon as the deal names them (./command.ts).
 
+import { STATUS } from '../../../registry/resources.js';
 import type { Section } from '../../../cli/result.js';
 import { ENDPOINTS } from '../../../registry/endpoints.js';
 import { VIEW_LIMIT } from '../../../registry/local.js';
@@ -21,7 +22,7 @@ export const run: Handler<Spec> = async (ctx, { args, options }) => {
   const failures: Failure[] = [];
 
   const deal = readRecord(client, 'deal', DEAL.path, id);
-  const tasks = settle('tasks_open', () => scan(client, TASKS.path, { deal_id: id, status: 'open' }, { key: TASKS.listKey, selected: true, matches: (task) => refOf(task, 'deal_id') === id && hasStatus(task, 'open') }), failures);
+  const tasks = settle('tasks_open', () => scan(client, TASKS.path, { deal_id: id, status: STATUS.task.open }, { key: TASKS.listKey, selected: true, matches: (task) => refOf(task, 'deal_id') === id && hasStatus(task, STATUS.task.open) }), failures);
   const related = (part: 'account' | 'contact', path: string, field: string) =>
     deal.then((found) => {
       const at = refOf(found, field);

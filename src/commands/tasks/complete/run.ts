@@ -1,6 +1,7 @@
 // crm tasks complete ID...|-: each task completed and reported; some failing → exit 7. A task that
 // is completed already is a success (already_completed) when the service refuses to complete it again.
 
+import { STATUS } from '../../../registry/resources.js';
 import { fillPath } from '../../../http/url.js';
 import { isObject } from '../../../registry/values.js';
 import { unlessAlready } from '../../already.js';
@@ -19,7 +20,7 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
   const complete = (id: string) => client.request('POST', pathOf(invocation, id), { body: Object.keys(body).length > 0 ? body : undefined, waitOutRateLimit: true });
   const completed = async (id: string) => {
     const task = await client.request('GET', fillPath(ENDPOINTS.tasks_get.path, { id }));
-    return isObject(task) && (task.status === 'completed' || (typeof task.completed_at === 'string' && task.completed_at !== '')) ? task : undefined;
+    return isObject(task) && (task.status === STATUS.task.completed || (typeof task.completed_at === 'string' && task.completed_at !== '')) ? task : undefined;
   };
   return actOnEach(ctx, field, targets, {
     verb: 'Complete',

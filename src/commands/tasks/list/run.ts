@@ -5,6 +5,7 @@
 // each task against the range itself whatever the service did with them, and stops at --limit tasks
 // due. --sort due reads every task the filters select before the first is printed.
 
+import { STATUS } from '../../../registry/resources.js';
 import { usageError } from '../../../cli/errors.js';
 import { formatNumber } from '../../../cli/format.js';
 import { list } from '../../../cli/result.js';
@@ -24,7 +25,7 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
   if (options.offset !== undefined) throw usageError(`--offset cannot be used with ${options.due !== undefined ? '--due' : '--sort'}`, 'the service cannot filter or sort by due date, so crm reads the list from its head; use --limit');
   if (options.due !== undefined && filters.overdue !== undefined) throw usageError('--due and --overdue cannot be used together', 'use --due overdue');
   const due = options.due === undefined ? undefined : parseDue(options.due, new Date(ctx.now()), ctx.timeZone());
-  const status = text(filters, 'status') ?? (due ? 'open' : undefined);
+  const status = text(filters, 'status') ?? (due ? STATUS.task.open : undefined);
   // A contact's email given for --contact-id is looked up once the checks are done (a request).
   const query = { ...listQuery(await resolveCall(ctx, invocation)), ...(status === undefined ? {} : { status }), ...(due?.askService ? { overdue: true } : {}) };
   const matches = (task: unknown) => (due === undefined || isDue(task, due)) && (status === undefined || hasStatus(task, status));
