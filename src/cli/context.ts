@@ -16,7 +16,7 @@ import type { Transport } from '../transport/types.js';
 import { Api } from './api.js';
 import type { UncertainWrites } from './errors.js';
 import { safeLine } from './format.js';
-import { createStreams, isTruthy, type InStream, type IOStreams, type OutStream } from './io.js';
+import { createStreams, isTruthy, type InStream, type IOStreams, type OutStream, type SignalSource } from './io.js';
 import type { EditRequest } from './editor.js';
 import type { Today } from './input.js';
 import type { JqFilter } from './jq.js';
@@ -35,6 +35,8 @@ export interface ContextInit {
   /** Replaces the network and sandbox transports (tests). */
   transport?: Transport;
   prompter?: Prompter;
+  /** The signals a command waits for (tests: an emitter, so that a signal reaches only the command they run). */
+  signals?: SignalSource;
   /** The clock: relative times in tables, and what "today" is for date filters (tests). */
   now?: () => number;
   /** The time zone "today" is decided in (IANA name; tests): the machine's (TZ) when absent. */
@@ -100,6 +102,7 @@ export class Context {
       stdin: init.stdin,
       stdout: init.stdout,
       stderr: init.stderr,
+      signals: init.signals,
     });
     this.settings = new Settings(this.options, this.env, Boolean(this.io.stdoutIsTTY));
   }

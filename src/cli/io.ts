@@ -13,6 +13,12 @@ export interface InStream extends AsyncIterable<Buffer | string> {
   isTTY?: boolean;
 }
 
+/** The process's signals, as a command that waits for one listens to them (tests: an emitter of their own). */
+export interface SignalSource {
+  once(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
+  off(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
+}
+
 export interface IOStreams {
   stdin: InStream;
   stdout: OutStream;
@@ -28,6 +34,8 @@ export interface IOStreams {
   animatesStderr: boolean;
   /** Prompts render on stderr and read stdin: both must be terminals, and --no-input must be off. */
   canPrompt: boolean;
+  /** The signals a command that runs until one arrives waits for (crm sandbox serve): the process's unless given. */
+  signals: SignalSource;
 }
 
 interface ColorInputs {
@@ -52,6 +60,7 @@ interface StreamOptions {
   stdin?: InStream;
   stdout?: OutStream;
   stderr?: OutStream;
+  signals?: SignalSource;
 }
 
 /**
@@ -105,6 +114,7 @@ export function createStreams(options: StreamOptions): IOStreams {
     get canPrompt() {
       return !noInput && stdinIsTTY() && stderrIsTTY();
     },
+    signals: options.signals ?? process,
   };
 }
 

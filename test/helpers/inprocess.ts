@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { interruptedError } from '../../src/cli/errors.js';
+import type { SignalSource } from '../../src/cli/io.js';
 import type { Choice, Prompter } from '../../src/cli/prompt.js';
 import { main } from '../../src/main.js';
 import { openSandbox, type Sandbox } from '../../src/sandbox/index.js';
@@ -220,6 +221,8 @@ export interface RunOptions {
   timeZone?: string;
   /** Every wait between attempts (backoff, Retry-After, the countdown); real time when absent. */
   sleep?: (ms: number) => Promise<void>;
+  /** The process's signals as the command hears them (an EventEmitter: emit('SIGTERM') reaches this command alone). */
+  signals?: SignalSource;
   /** Kept up to date while the command runs (long-running commands: watch). */
   live?: { stdout: string; stderr: string };
 }
@@ -253,6 +256,7 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<Run
     now: typeof now === 'number' ? () => now : now,
     timeZone: options.timeZone,
     sleep: options.sleep,
+    signals: options.signals,
   });
   capture(stdout + stderr, env, [argv.includes('--with-key') ? stdinText(options.stdin) : undefined]);
   return { code, stdout, stderr };

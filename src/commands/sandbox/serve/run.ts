@@ -40,7 +40,7 @@ export const run: Handler<Spec> = async (ctx, { options }) => {
   });
   // The address goes out first (scripts and tests read it), then the server runs until a signal.
   const afterPrint = async () => {
-    await new Promise((resolve) => process.once('SIGTERM', resolve));
+    await new Promise<void>((resolve) => ctx.io.signals.once('SIGTERM', resolve));
     return undefined;
   };
   return { ...record({ url: served.url, api_key: sandbox.apiKey, port: served.port, path: sandbox.dbPath }, { columns: ['url'] }), afterPrint };
