@@ -40,69 +40,15 @@ const lazyChildProcess = standIn('lazy-child-process', {
 });
 
 /**
- * undici's HTTP/2 client loads node:http2 (and with it tls and crypto) when undici loads, on every
- * network command. crm speaks HTTP/1.1 only (undici negotiates HTTP/2 only when asked to, and
- * nothing asks), so the module is replaced by one that says so if it is ever reached.
+ * The proxy agent (https-proxy-agent, loaded only when a proxy is set) logs through the debug
+ * package, which prints when DEBUG names it (DEBUG=* does), and what it prints holds the proxy's URL
+ * with its credentials. crm never prints a credential: the log is replaced by one that does nothing.
  */
-const noHttp2 = standIn('undici-client-h2', {
-  module: /\/client-h2\.js$/,
-  importer: /node_modules\/undici\//,
-  contents: "module.exports = () => { throw new Error('crm speaks HTTP/1.1 only'); };",
+const noProxyDebugLog = standIn('proxy-agent-debug', {
+  module: /^debug$/,
+  importer: /node_modules\/(https-proxy-agent|agent-base)\//,
+  contents: 'module.exports = () => () => {};',
 });
-
-/**
- * undici checks its own invariants with node:assert, called as assert(value, message) and in no
- * other way; loading node:assert costs about 1 ms of every network command. The stand-in calls the
- * real assert (which throws as it would have) only when a check fails.
- */
-const lazyAssert = standIn('lazy-assert', {
-  module: /^(node:)?assert$/,
-  importer: /node_modules\/undici\//,
-  contents: "module.exports = (value, message) => { if (!value) require('node:assert')(value, message); };",
-});
-
-/**
- * undici's HTTP/1.1 client reaches its fetch implementation (a tenth of undici) only to send a
- * FormData body, which crm never sends; it is replaced, as the HTTP/2 client is, by one that says so.
- */
-const noFormData = standIn('undici-fetch-body', {
-  module: /\/web\/fetch\/body\.js$/,
-  importer: /node_modules\/undici\/lib\/dispatcher\/client-h1\.js$/,
-  contents: "module.exports = { extractBody() { throw new Error('crm sends no FormData bodies'); } };",
-});
-
-/**
- * undici's core takes two things from node:http, which costs about 3 ms of every network command to
- * load: IncomingMessage, to detach the socket of a request body that is one (crm's bodies are
- * strings), and http.maxHeaderSize, its default limit of an answer's headers: Node's default, 16 KiB,
- * is given here (Node's --max-http-header-size no longer changes it). For those two modules node:http
- * is replaced by that; the rest of undici (its fetch, loaded only with a proxy agent) keeps node:http.
- */
-const noNodeHttp = standIn('undici-node-http', {
-  module: /^(node:)?http$/,
-  importer: /node_modules\/undici\/lib\/(core\/util|dispatcher\/client)\.js$/,
-  contents: 'module.exports = { IncomingMessage: class NeverABodyOfCrm {}, maxHeaderSize: 16 * 1024 };',
-});
-
-/**
- * undici's HTTP parser (llhttp, WebAssembly) comes as base64 in JavaScript: parsing those strings
- * and decoding them costs about 2 ms of every network command. The build writes the binaries beside
- * the entries (dist/llhttp_simd.wasm, dist/llhttp.wasm), and the bundle reads the one undici asks for.
- */
-const LLHTTP = ['llhttp_simd', 'llhttp'];
-const llhttpFromFiles = {
-  name: 'llhttp-from-files',
-  setup(build) {
-    build.onResolve({ filter: /\/llhttp\/llhttp(_simd)?-wasm\.js$/ }, (args) =>
-      args.importer.includes('node_modules/undici/') ? { path: args.path.replace(/^.*\/(llhttp(_simd)?)-wasm\.js$/, '$1'), namespace: 'crm-llhttp' } : undefined,
-    );
-    // The chunk's own require resolves from its place, dist/chunks/.
-    build.onLoad({ filter: /.*/, namespace: 'crm-llhttp' }, (args) => ({
-      contents: `module.exports = require('node:fs').readFileSync(require.resolve('../${args.path}.wasm'));`,
-      loader: 'js',
-    }));
-  },
-};
 
 /** better-sqlite3 is optional: where it is not installed, src/sqlite/'s require() of it is left for run time. */
 function betterSqliteInstalled() {
@@ -115,7 +61,7 @@ function betterSqliteInstalled() {
 }
 
 const common = {
-  plugins: [lazyChildProcess, noHttp2, lazyAssert, noFormData, noNodeHttp, llhttpFromFiles],
+  plugins: [lazyChildProcess, noProxyDebugLog],
   bundle: true,
   format: 'esm',
   platform: 'node',
@@ -123,7 +69,8 @@ const common = {
   // Everything is bundled: the package has no runtime dependencies. The one native addon
   // (better-sqlite3, optional) is the installed package's: src/sqlite/ finds it through createRequire,
   // which esbuild leaves alone; the package's JavaScript is bundled where it is installed.
-  external: betterSqliteInstalled() ? [] : ['better-sqlite3', 'better-sqlite3/package.json'],
+  // kerberos: the proxy agent's Negotiate sign-in, which crm does not offer, imports it when used.
+  external: ['kerberos', ...(betterSqliteInstalled() ? [] : ['better-sqlite3', 'better-sqlite3/package.json'])],
   define: { __CRM_VERSION__: JSON.stringify(version), __CRM_BUNDLE__: 'true' },
   minify: !process.env.CRM_BUILD_DEBUG,
   sourcemap: false,
@@ -149,7 +96,7 @@ const handlersShareTheCore = {
 };
 
 /**
- * What a command loads later (the sandbox, the MCP server, undici, the output libraries) imports
+ * What a command loads later (the sandbox, the MCP server, the proxy agent, the output libraries) imports
  * what app.js loads too, as each handler does: otherwise esbuild puts the parts of the core that such
  * a module shares in chunks of their own, and a command reads a dozen small files, each a module for
  * the loader to resolve, read and link. The stand-in re-exports the module it stands in for.
@@ -228,4 +175,3 @@ const codeCache = await build({ ...common, entryPoints: { 'code-cache': 'src/cod
 commonJS(codeCache.outputFiles);
 
 copyFileSync(createRequire(import.meta.url).resolve('jq-wasm/jq.wasm'), new URL('../dist/jq.wasm', import.meta.url));
-for (const name of LLHTTP) writeFileSync(new URL(`../dist/${name}.wasm`, import.meta.url), createRequire(import.meta.url)(`undici/lib/llhttp/${name}-wasm.js`));

@@ -18,7 +18,7 @@ import Module, { createRequire } from 'node:module';
 import { basename, dirname, join, sep } from 'node:path';
 import { Script } from 'node:vm';
 import { cacheDir } from './config/paths.js';
-import { restoreStartupFlags, underStartupFlags } from './transport/v8-flags.js';
+import { restoreStartupFlags, underStartupFlags } from './cli/v8-flags.js';
 
 declare const __CRM_BUILD_ID__: string;
 

@@ -11,12 +11,12 @@
 //   export 1.27x before).
 // Setting them from inside the process is Node's documented way to change a V8 setting; V8 reads
 // these each time it would grow a space. The code cache puts them back while it compiles and writes
-// (src/transport/v8-flags.ts).
+// (src/cli/v8-flags.ts).
 
 import type { ApiClient } from '../http/core.js';
 import { PAGES_IN_FLIGHT, Walk, type WalkOptions } from '../http/paginate.js';
 import type { Query } from '../http/url.js';
-import { changeV8Flags } from '../transport/v8-flags.js';
+import { changeV8Flags } from '../cli/v8-flags.js';
 
 export async function streamedWalk(client: ApiClient, path: string, query: Query, options: Omit<WalkOptions, 'concurrency'> = {}): Promise<Walk> {
   await keepHeapSmall();

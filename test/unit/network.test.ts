@@ -1,4 +1,4 @@
-// The network transport (undici) against peers on loopback that answer byte by byte as scripted:
+// The network transport (node:http) against peers on loopback that answer byte by byte as scripted:
 // kept-alive connections and when they are let go, peers that close or reset them, answers that
 // are not HTTP, compressed answers, sizes, URLs, cancellation, TLS that must be verified, and a
 // CONNECT proxy the requests go through.
@@ -77,9 +77,9 @@ async function setUp(respond: (index: number, socket: Socket, request: string) =
 }
 
 /**
- * Lets undici's pool learn that its connections are free again: a request sent in the same turn as
- * the answer before it may open a connection of its own (undici's pool counts a connection busy
- * until then; a few more connections at the start of a run, never a failure).
+ * Lets the agent learn that its connections are free again: a request sent in the same turn as the
+ * answer before it may open a connection of its own (Node's agent counts a connection busy until
+ * then; a few more connections at the start of a run, never a failure).
  */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 

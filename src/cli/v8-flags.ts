@@ -1,5 +1,4 @@
-// V8 flags crm changes while it runs: --liftoff-only for undici's parser on Node 20
-// (./parser-tier.ts), a small heap for long walks (src/commands/stream.ts). V8 folds its flags into
+// V8 flags crm changes while it runs: a small heap for long walks (src/commands/stream.ts). V8 folds its flags into
 // every code cache it writes and refuses a cache made under other flags: the code cache
 // (src/code-cache.ts) compiles and writes under the flags a process starts with, which these put
 // back for it. Otherwise a cache written after a change would be refused by every fresh start, and a
