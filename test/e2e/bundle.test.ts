@@ -20,7 +20,7 @@ describe('the bundle', () => {
     expect(app).toHaveLength(2);
     expect(app).toContain(definitions);
     const core = app.find((file) => file !== definitions)!;
-    // What is loaded later (a handler, the sandbox, undici's agent, ora...: the chunks esbuild names
+    // What is loaded later (a handler, the sandbox, the proxy agent, ora...: the chunks esbuild names
     // after their module, not chunk-*) loads the core with what is its own: nothing is split off the core.
     const lazy = chunksWith('').filter((file) => !/\/chunk-[^/]*$/.test(file));
     expect(lazy.length).toBeGreaterThan(20);
