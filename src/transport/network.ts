@@ -12,6 +12,7 @@
 
 import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import type { Socket } from 'node:net';
+import type { HttpsProxyAgent } from 'https-proxy-agent';
 import { urlToHttpOptions } from 'node:url';
 import { requestTarget } from './target.js';
 import { CANCELLED, TransportError, originOf, type Transport, type TransportRequest, type TransportResponse } from './types.js';
@@ -35,37 +36,81 @@ const UNREACHABLE: Record<string, string> = {
   EHOSTUNREACH: 'host unreachable',
   ENETUNREACH: 'network unreachable',
   EADDRNOTAVAIL: 'address not available',
-  ECONNECTTIMEOUT: 'timed out',
+  ETIMEDOUT: 'timed out',
 };
 
 /** The hint of a host that is not there: the base URL is what names it. */
 const CHECK_BASE_URL = "check the base URL (--base-url, CRM_BASE_URL or the profile's base_url)";
+const CHECK_PROXY = 'check HTTPS_PROXY, HTTP_PROXY and NO_PROXY';
 
 export interface NetworkOptions {
   /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY (or their lower-case forms) are read. */
   env: NodeJS.ProcessEnv;
   /** How long an idle connection is kept at most (default IDLE_MS). */
   idleMs?: number;
+  /** How long a connection may take to be ready for the request, a proxy's tunnel included (default CONNECT_TIMEOUT_MS). */
+  connectTimeoutMs?: number;
 }
 
 interface NetworkTransport extends Transport {
   close(): void;
 }
 
+/** A proxy to go through: its URL as the agent takes it, and as messages name it (without credentials). */
+interface Proxy {
+  href: string;
+  shown: string;
+  /** Its URL holds a user name or password (sent as Proxy-Authorization). */
+  credentials: boolean;
+}
+
+/** A proxy variable crm cannot use: why, never holding the credentials. */
+interface UnusableProxy {
+  problem: string;
+}
+
 /** The proxy settings of an environment; the lower-case names win, as curl reads them. */
 interface ProxySettings {
-  httpProxy?: string;
-  httpsProxy?: string;
+  httpProxy?: Proxy | UnusableProxy;
+  httpsProxy?: Proxy | UnusableProxy;
   noProxy: string;
 }
 
 export function proxySettings(env: NodeJS.ProcessEnv): ProxySettings {
-  const read = (name: string) => (env[name.toLowerCase()] || env[name] || '').trim() || undefined;
+  const read = (name: string) => {
+    const variable = env[name.toLowerCase()]?.trim() ? name.toLowerCase() : name;
+    const value = env[variable]?.trim();
+    return value ? readProxy(value, variable) : undefined;
+  };
   const httpProxy = read('HTTP_PROXY');
-  const noProxy = read('NO_PROXY') ?? '';
+  const noProxy = (env.no_proxy || env.NO_PROXY || '').trim();
   // This machine is never reached through a proxy (as Go's clients, gh among them, do).
   const loopback = 'localhost,127.0.0.1,[::1]';
   return { httpProxy, httpsProxy: read('HTTPS_PROXY') ?? httpProxy, noProxy: noProxy === '*' ? '*' : [noProxy, loopback].filter(Boolean).join(',') };
+}
+
+/**
+ * A proxy variable's value as curl and Go read it: without a scheme, an http:// proxy. crm tunnels
+ * through http:// and https:// proxies only (a socks5:// one would be spoken to in HTTP). What is
+ * wrong is said without the URL's credentials, which no message holds.
+ */
+function readProxy(value: string, variable: string): Proxy | UnusableProxy {
+  let url: URL;
+  try {
+    url = new URL(/^[a-z][a-z\d+.-]*:\/\//i.test(value) ? value : `http://${value}`);
+  } catch {
+    return { problem: `${variable} is not a URL crm can read (${value.replace(/^([^/]*\/\/)?[^@/]*@/, '$1')})` };
+  }
+  const shown = `${url.protocol}//${url.host}`;
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { problem: `${variable} names a ${url.protocol.slice(0, -1)} proxy (${shown}): crm goes through http:// and https:// proxies only` };
+  if (!url.hostname) return { problem: `${variable} names no proxy host (${shown})` };
+  try {
+    decodeURIComponent(url.username);
+    decodeURIComponent(url.password);
+  } catch {
+    return { problem: `the user name or password in ${variable} (${shown}) holds a % that starts no escape: write % as %25` };
+  }
+  return { href: url.href, shown, credentials: Boolean(url.username || url.password) };
 }
 
 type Request = (options: RequestOptions, onResponse: (response: IncomingMessage) => void) => ClientRequest;
@@ -102,22 +147,26 @@ export async function createNetworkTransport(options: NetworkOptions): Promise<N
     }
     return route;
   };
-  const agentFor = async (url: URL, proxy: string | undefined): Promise<{ request: Request; agent: Agent }> => {
+  const agentFor = async (url: URL, proxy: Proxy | undefined): Promise<{ request: Request; agent: Agent }> => {
     const route = await routeFor(url.protocol);
     if (!proxy) return { request: route.request, agent: route.direct };
-    let agent = route.proxied.get(proxy);
+    let agent = route.proxied.get(proxy.href);
     if (!agent) {
-      agent = import('https-proxy-agent').then(({ HttpsProxyAgent }) => new (checksKeptConnections(HttpsProxyAgent))(proxy, agentOptions) as Agent);
-      route.proxied.set(proxy, agent);
+      agent = import('https-proxy-agent').then(({ HttpsProxyAgent }) => new (checksKeptConnections(endsUnfinishedTunnels(HttpsProxyAgent)))(proxy.href, agentOptions) as Agent);
+      route.proxied.set(proxy.href, agent);
     }
     return { request: route.request, agent: await agent };
   };
 
+  /** Requests under way: close() ends them. */
+  const underWay = new Set<Exchange>();
+  const connectTimeoutMs = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
   const transport: Transport = (request) =>
     new Promise((resolve, reject) => {
       const url = new URL(originOf(request.url));
       const proxy = proxyFor(url, proxies);
-      const exchange = new Exchange(url.host, proxy && shownProxy(proxy), request, resolve, reject);
+      if (proxy && 'problem' in proxy) return reject(new TransportError(proxy.problem, 'EPROXYURL', false, { invalid: true }));
+      const exchange = new Exchange(url.host, proxy, connectTimeoutMs, request, resolve, reject, underWay);
       if (exchange.settled) return;
       agentFor(url, proxy).then(
         ({ request: send, agent }) => exchange.start(send, agent, url),
@@ -126,6 +175,7 @@ export async function createNetworkTransport(options: NetworkOptions): Promise<N
     });
   return Object.assign(transport, {
     close() {
+      for (const exchange of underWay) exchange.cancel();
       for (const route of routes.values()) {
         void route.then((loaded) => {
           loaded.direct.destroy();
@@ -183,34 +233,51 @@ function checksKeptConnections<Base extends AgentClass>(base: Base) {
   return Checking as unknown as Base;
 }
 
+/** Through a proxy, the signal that ends the connection to it while the tunnel is being made: by request. */
+const tunnelEnds = new WeakMap<ClientRequest, AbortSignal>();
+
 /**
- * The proxy a request to `url` goes through, or undefined: NO_PROXY read as curl reads it (a host or
- * a domain suffix, an optional port, `*` for none).
+ * A proxy agent that closes its connection to the proxy when the request it is for ends before the
+ * tunnel is up (a deadline, a cancel, close()): the agent alone would keep waiting for the proxy's
+ * answer to CONNECT, a connection nothing then ends (a proxy that never answers held the process).
+ * The agent connects to the proxy from its connectOpts, at once when asked for a connection.
  */
-function proxyFor(url: URL, proxies: ProxySettings): string | undefined {
+function endsUnfinishedTunnels(base: typeof HttpsProxyAgent) {
+  return class extends base<string> {
+    override connect(request: ClientRequest, options: Parameters<HttpsProxyAgent<string>['connect']>[1]) {
+      const shared = this.connectOpts;
+      this.connectOpts = { ...shared, signal: tunnelEnds.get(request) };
+      try {
+        return super.connect(request, options);
+      } finally {
+        this.connectOpts = shared;
+      }
+    }
+  };
+}
+
+/**
+ * The proxy a request to `url` goes through, or undefined: NO_PROXY read as curl and Go read it (a
+ * host or a domain and the hosts under it, with a leading dot or `*.` or neither; an optional port;
+ * an IPv6 address with brackets or without; `*` for every host).
+ */
+export function proxyFor(url: URL, proxies: ProxySettings): Proxy | UnusableProxy | undefined {
   const proxy = url.protocol === 'https:' ? proxies.httpsProxy : proxies.httpProxy;
-  if (!proxy || proxies.noProxy === '*') return undefined;
-  const hostname = url.host.replace(/:\d*$/, '').toLowerCase();
-  const portNumber = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
-  const bypass = proxies.noProxy.split(/[,\s]/).some((entry) => {
-    if (!entry) return false;
-    const parsed = /^(.+):(\d+)$/.exec(entry);
-    const name = (parsed ? parsed[1]! : entry).replace(/^\*?\./, '').toLowerCase();
-    if (parsed && Number(parsed[2]) !== portNumber) return false;
-    return hostname === name || hostname.endsWith(`.${name}`);
+  if (!proxy) return undefined;
+  const hostname = withoutFinalDot(url.hostname.replace(/^\[|\]$/g, '').toLowerCase());
+  const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+  const bypass = proxies.noProxy.split(/[,\s]+/).some((entry) => {
+    if (entry === '*') return true;
+    // [v6] or [v6]:port; a bare IPv6 address, whose colons are not a port's; a name or v4 address, :port or not.
+    const [, name, entryPort] = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry) ?? (entry.split(':').length > 2 ? [entry, entry] : /^([^:]+)(?::(\d+))?$/.exec(entry)) ?? [];
+    if (!name || (entryPort && Number(entryPort) !== port)) return false;
+    const domain = withoutFinalDot(name.replace(/^\*?\./, '').toLowerCase());
+    return hostname === domain || hostname.endsWith(`.${domain}`);
   });
   return bypass ? undefined : proxy;
 }
 
-/** A proxy as messages name it: without its credentials. */
-function shownProxy(proxy: string): string {
-  try {
-    const url = new URL(proxy);
-    return `${url.protocol}//${url.host}`;
-  } catch {
-    return proxy;
-  }
-}
+const withoutFinalDot = (name: string) => name.replace(/\.$/, '');
 
 /** One request under way, settling the transport's promise once. */
 class Exchange {
@@ -221,18 +288,25 @@ class Exchange {
   /** Given a connection: through a proxy, the tunnel is up, and what fails from here is the service's. */
   private connected = false;
   private outgoing?: ClientRequest;
-  private connectTimer?: NodeJS.Timeout;
+  /** Until the request is written: a connection (a proxy's tunnel, TLS included) that takes longer fails. */
+  private readonly connectTimer: NodeJS.Timeout;
   private readonly timer: NodeJS.Timeout;
-  private readonly onAbort = () => this.fail(cancelled(this.sent));
+  /** Ends the connection to a proxy while the tunnel is being made. */
+  private readonly tunnel = new AbortController();
+  private readonly onAbort = () => this.cancel();
 
   constructor(
     private readonly host: string,
-    private readonly proxy: string | undefined,
+    private readonly proxy: Proxy | undefined,
+    connectTimeoutMs: number,
     private readonly request: TransportRequest,
     private readonly resolve: (response: TransportResponse) => void,
     private readonly reject: (error: TransportError) => void,
+    private readonly underWay: Set<Exchange>,
   ) {
-    this.timer = setTimeout(() => this.fail(new TransportError(`request timed out after ${request.timeoutMs / 1000}s`, 'ETIMEDOUT', this.sent)), request.timeoutMs);
+    underWay.add(this);
+    this.timer = setTimeout(() => this.fail(this.proxy && !this.connected ? this.connectTimedOut() : new TransportError(`request timed out after ${request.timeoutMs / 1000}s`, 'ETIMEDOUT', this.sent)), request.timeoutMs);
+    this.connectTimer = setTimeout(() => this.fail(this.connectTimedOut()), connectTimeoutMs);
     if (request.signal?.aborted) this.onAbort();
     else request.signal?.addEventListener('abort', this.onAbort, { once: true });
   }
@@ -261,6 +335,7 @@ class Exchange {
       return this.fail(new TransportError(`the request cannot be sent: ${(error as Error).message}`, 'EINVALIDHEADER', false, { invalid: true }));
     }
     this.outgoing = outgoing;
+    tunnelEnds.set(outgoing, this.tunnel.signal);
     outgoing.on('error', (error: Error & { code?: string }) => {
       // A kept-alive connection the server had closed: never written to, so sent on another.
       if (outgoing.reusedSocket && !this.sent && !this.settled) return this.start(send, agent, origin);
@@ -288,14 +363,18 @@ class Exchange {
     // A new connection: TLS (to the service, or inside a proxy's tunnel) has its handshake ahead.
     const secure = (socket as Socket & { encrypted?: boolean }).encrypted === true;
     if (!secure && !socket.connecting) return this.markSent();
-    this.connectTimer = setTimeout(() => this.fail(new TransportError(`could not connect to ${this.host} (timed out)`, 'ECONNECTTIMEOUT', false)), CONNECT_TIMEOUT_MS);
     socket.once(secure ? 'secureConnect' : 'connect', () => {
-      clearTimeout(this.connectTimer);
       if (!this.settled) this.markSent();
     });
   }
 
+  /** Cancelled (the request's signal, or the transport closed): whether it was sent decides what may have happened. */
+  cancel(): void {
+    this.fail(new TransportError('cancelled', CANCELLED, this.sent, { final: true }));
+  }
+
   private markSent(): void {
+    clearTimeout(this.connectTimer);
     this.sent = true;
     this.request.onSent?.();
   }
@@ -335,6 +414,7 @@ class Exchange {
     if (!this.begin()) return;
     // Its connection is closed: a request left half-way cannot be followed by another on it.
     this.outgoing?.destroy();
+    this.tunnel.abort();
     this.reject(error);
   }
 
@@ -344,6 +424,7 @@ class Exchange {
     clearTimeout(this.timer);
     clearTimeout(this.connectTimer);
     this.request.signal?.removeEventListener('abort', this.onAbort);
+    this.underWay.delete(this);
     return true;
   }
 
@@ -360,11 +441,19 @@ class Exchange {
   }
 
   private proxyRefused(status: number): TransportError {
-    return new TransportError(`the proxy ${this.proxy} refused to connect to ${this.host} (HTTP ${status})`, 'EPROXY', false, {
+    const proxy = this.proxy!;
+    if (!(status >= 100 && status <= 599)) return new TransportError(`the proxy ${proxy.shown} answered CONNECT with something that is not HTTP`, 'EPROXY', false, { final: true, hint: CHECK_PROXY });
+    const credentials = proxy.credentials ? 'the proxy did not accept the user name and password in its URL' : 'the proxy wants credentials: give them in the proxy URL (https_proxy=http://user:password@proxy:port)';
+    return new TransportError(`the proxy ${proxy.shown} refused to connect to ${this.host} (HTTP ${status})`, 'EPROXY', false, {
       // A proxy that could not reach the service may manage the next time.
       final: status !== 502 && status !== 503 && status !== 504,
-      hint: status === 407 ? 'the proxy wants credentials: give them in the proxy URL (https_proxy=http://user:password@proxy:port)' : 'check HTTPS_PROXY, HTTP_PROXY and NO_PROXY',
+      hint: status === 407 ? credentials : CHECK_PROXY,
     });
+  }
+
+  private connectTimedOut(): TransportError {
+    const through = this.proxy && !this.connected ? ` through the proxy ${this.proxy.shown}` : '';
+    return new TransportError(`could not connect to ${this.host}${through} (timed out)`, 'ECONNECTTIMEOUT', false, { hint: through ? CHECK_PROXY : undefined });
   }
 
   /** Node's error as crm says it, and whether the request may have reached the service. */
@@ -386,10 +475,10 @@ class Exchange {
   /** A failure before the request was written: nothing was sent. */
   private unsent(error: Error & { code?: string }, code: string): TransportError {
     const host = this.host;
-    const proxy = this.proxy;
+    const proxy = this.proxy?.shown;
     if (code in UNREACHABLE) {
       const what = code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? undefined : UNREACHABLE[code];
-      if (proxy) return new TransportError(`could not connect to the proxy ${proxy} (${UNREACHABLE[code]})`, code, false, { hint: 'check HTTPS_PROXY, HTTP_PROXY and NO_PROXY' });
+      if (proxy) return new TransportError(`could not connect to the proxy ${proxy} (${UNREACHABLE[code]})`, code, false, { hint: CHECK_PROXY });
       // A host no name service knows, or where nothing listens: most often a base URL mistyped.
       const hint = code === 'ECONNREFUSED' ? `${CHECK_BASE_URL}, and that the service is up` : what ? undefined : CHECK_BASE_URL;
       return new TransportError(what ? `could not connect to ${host} (${what})` : `could not resolve host ${new URL(`http://${host}`).hostname}`, code, false, { hint });
@@ -408,10 +497,6 @@ class Exchange {
     }
     return new TransportError(`network error talking to ${peer.named}: ${error.message}`, code, false);
   }
-}
-
-function cancelled(sent: boolean): TransportError {
-  return new TransportError('cancelled', CANCELLED, sent, { final: true });
 }
 
 const CERTIFICATE_CODES = /^(CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|ERR_TLS_CERT_ALTNAME_INVALID|HOSTNAME_MISMATCH)/;

@@ -149,6 +149,30 @@ describe('a workspace behind a private CA, through a CONNECT proxy', () => {
     }
   });
 
+  it('a proxy that never answers CONNECT is named, without its credentials, and crm exits once it gave up (its connections to the proxy closed)', async () => {
+    const silent = createServer((client) => client.on('error', () => {}));
+    const clients = new Set<import('node:net').Socket>();
+    silent.on('connection', (client) => clients.add(client));
+    await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const result = await crm(['contacts', 'create', '--name', 'Tunnel', '--email', 'tunnel@example.com', '--timeout', '0.5'], { env: env({ HTTPS_PROXY: url.replace('//', '//user:s3cret@'), NODE_EXTRA_CA_CERTS: CA }) });
+      expect(result.stderr).toBe(`crm: could not connect to workspace.test through the proxy ${url} (timed out); tried 4 times\nhint: check HTTPS_PROXY, HTTP_PROXY and NO_PROXY\n`);
+      expect(result.code).toBe(6);
+      expect(clients.size).toBe(4);
+      expect(served).toEqual([]);
+    } finally {
+      for (const client of clients) client.destroy();
+      await new Promise((done) => silent.close(done));
+    }
+  }, 30_000);
+
+  it('a proxy URL crm cannot use: exit 2, nothing sent, its credentials not shown', async () => {
+    const result = await crm(['contacts', 'list', '--limit', '1'], { env: env({ HTTPS_PROXY: 'socks5://user:s3cret@127.0.0.1:1080' }) });
+    expect(result.stderr).toBe('crm: HTTPS_PROXY names a socks5 proxy (socks5://127.0.0.1:1080): crm goes through http:// and https:// proxies only\n');
+    expect(result.code).toBe(2);
+  });
+
   it('a proxy that is not there is named, without its credentials', async () => {
     const result = await crm(['contacts', 'list', '--limit', '1'], { env: env({ HTTPS_PROXY: 'http://user:s3cret@127.0.0.1:9', NODE_EXTRA_CA_CERTS: CA }) });
     expect(result.code).toBe(6);

@@ -8,9 +8,9 @@ import { createServer as createTlsServer } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_RESPONSE_BYTES, createNetworkTransport, proxySettings, type NetworkOptions } from '../../src/transport/network.js';
+import { MAX_RESPONSE_BYTES, createNetworkTransport, proxyFor, proxySettings, type NetworkOptions } from '../../src/transport/network.js';
 import { requestTarget } from '../../src/transport/target.js';
-import { TransportError, originOf, pathAndQuery, type TransportRequest } from '../../src/transport/types.js';
+import { TransportError, originOf, pathAndQuery, type Transport, type TransportRequest } from '../../src/transport/types.js';
 
 const OK = 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 11\r\n\r\n{"data":{}}';
 
@@ -123,14 +123,53 @@ describe('the parts of a request URL', () => {
 });
 
 describe('proxy settings', () => {
+  const proxy = (href: string, credentials = false) => ({ href, shown: new URL(href).origin, credentials });
+
   it('reads the lower-case names first, HTTPS_PROXY falls back to HTTP_PROXY, and this machine is never proxied', () => {
     expect(proxySettings({ HTTP_PROXY: 'http://upper:1', http_proxy: 'http://lower:2', NO_PROXY: 'corp.example' })).toEqual({
-      httpProxy: 'http://lower:2',
-      httpsProxy: 'http://lower:2',
+      httpProxy: proxy('http://lower:2/'),
+      httpsProxy: proxy('http://lower:2/'),
       noProxy: 'corp.example,localhost,127.0.0.1,[::1]',
     });
-    expect(proxySettings({ HTTPS_PROXY: 'http://secure:3', no_proxy: '*' })).toEqual({ httpProxy: undefined, httpsProxy: 'http://secure:3', noProxy: '*' });
+    expect(proxySettings({ HTTPS_PROXY: 'http://secure:3', no_proxy: '*' })).toEqual({ httpProxy: undefined, httpsProxy: proxy('http://secure:3/'), noProxy: '*' });
     expect(proxySettings({})).toEqual({ httpProxy: undefined, httpsProxy: undefined, noProxy: 'localhost,127.0.0.1,[::1]' });
+  });
+
+  it('a proxy without a scheme is an http:// one, as curl and Go read it; its credentials are never shown', () => {
+    expect(proxySettings({ HTTPS_PROXY: 'proxy.corp:3128' }).httpsProxy).toEqual(proxy('http://proxy.corp:3128/'));
+    expect(proxySettings({ HTTPS_PROXY: 'user:s3cret@10.0.0.1:3128' }).httpsProxy).toEqual({ href: 'http://user:s3cret@10.0.0.1:3128/', shown: 'http://10.0.0.1:3128', credentials: true });
+    expect(proxySettings({ https_proxy: 'https://proxy.corp' }).httpsProxy).toEqual(proxy('https://proxy.corp/'));
+  });
+
+  it.each([
+    ['socks5://user:s3cret@127.0.0.1:1080', 'https_proxy names a socks5 proxy (socks5://127.0.0.1:1080): crm goes through http:// and https:// proxies only'],
+    ['http://user:50%s3cret@proxy.corp:3128', 'the user name or password in https_proxy (http://proxy.corp:3128) holds a % that starts no escape: write % as %25'],
+    ['http://user:s3cret@proxy corp:3128', 'https_proxy is not a URL crm can read (http://proxy corp:3128)'],
+    ['http://user:s3cret@', 'https_proxy is not a URL crm can read (http://)'],
+  ])('%s cannot be used: said without its credentials', (value, problem) => {
+    expect(proxySettings({ https_proxy: value }).httpsProxy).toEqual({ problem });
+  });
+
+  it.each([
+    ['NO_PROXY=corp.example', 'https://api.corp.example/v1', false],
+    ['a domain and the hosts under it', 'https://corp.example/v1', false],
+    ['not a host that only ends as it does', 'https://notcorp.example/v1', true],
+    ['a leading dot', 'https://api.corp.example/v1', false, '.corp.example'],
+    ['*.', 'https://api.corp.example/v1', false, '*.corp.example'],
+    ['a port: that port only', 'https://corp.example:8443/v1', false, 'corp.example:8443'],
+    ['a port: not another', 'https://corp.example/v1', true, 'corp.example:8443'],
+    ['the default port counts', 'https://corp.example/v1', false, 'corp.example:443'],
+    ['case and a final dot', 'https://API.Corp.Example./v1', false, 'corp.EXAMPLE'],
+    ['* among others', 'https://anything.example/v1', false, 'corp.example, *'],
+    ['an IPv6 address, bare', 'https://[2001:db8::1]/v1', false, '2001:db8::1'],
+    ['an IPv6 address in brackets', 'https://[2001:db8::1]/v1', false, '[2001:db8::1]'],
+    ['an IPv6 address in brackets, with a port', 'https://[2001:db8::1]:8443/v1', false, '[2001:db8::1]:8443'],
+    ['another IPv6 address', 'https://[2001:db8::2]/v1', true, '2001:db8::1'],
+    ['this machine over IPv6', 'https://[::1]:8080/v1', false, ''],
+    ['spaces between entries', 'https://b.example/v1', false, 'a.example b.example'],
+  ])('NO_PROXY: %s', (_, url, proxied, noProxy = 'corp.example') => {
+    const settings = proxySettings({ HTTPS_PROXY: 'http://proxy.corp:3128', NO_PROXY: noProxy });
+    expect(proxyFor(new URL(url), settings) !== undefined).toBe(proxied);
   });
 });
 
@@ -361,26 +400,43 @@ describe('the network transport', () => {
   });
 
   describe('through a proxy', () => {
-    /** A CONNECT proxy on loopback that sends every tunnel to `target` (whatever host was asked for), or refuses with `refuse`. */
-    async function connectProxy(target: () => number, refuse?: number) {
-      const asked: string[] = [];
+    /** A proxy on loopback that does with each connection's CONNECT what `onConnect` says; it keeps every byte sent to it. */
+    async function scriptedProxy(onConnect: (client: Socket, head: string) => void) {
+      const heads: string[] = [];
+      const clients: Socket[] = [];
+      let bytes = '';
       const server = createServer((client) => {
+        clients.push(client);
         client.on('error', () => {});
+        client.on('data', (chunk) => (bytes += chunk.toString('latin1')));
         client.once('data', (chunk) => {
-          const head = chunk.toString('latin1');
-          asked.push(head.split('\r\n')[0]!);
-          if (refuse) return void client.end(`HTTP/1.1 ${refuse} Refused\r\nContent-Length: 0\r\n\r\n`);
-          const upstream = connectTcp(target(), '127.0.0.1', () => {
-            client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-            client.pipe(upstream).pipe(client);
-          });
-          upstream.on('error', () => client.destroy());
+          heads.push(chunk.toString('latin1'));
+          onConnect(client, chunk.toString('latin1'));
         });
       });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      cleanups.push(() => new Promise((resolve) => server.close(resolve)));
-      return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, asked };
+      cleanups.push(() => new Promise((resolve) => { for (const client of clients) client.destroy(); server.close(resolve); }));
+      const { port } = server.address() as AddressInfo;
+      return { url: `http://127.0.0.1:${port}`, port, heads, clients, bytes: () => bytes, asked: () => heads.map((head) => head.split('\r\n')[0]!) };
     }
+
+    /** Tunnels a client to the peer on `port`, as a proxy does once it accepts CONNECT. */
+    const tunnelTo = (port: number) => (client: Socket) => {
+      const upstream = connectTcp(port, '127.0.0.1', () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        client.pipe(upstream).pipe(client);
+      });
+      upstream.on('error', () => client.destroy());
+    };
+
+    /** A CONNECT proxy on loopback that sends every tunnel to `target` (whatever host was asked for), or refuses with `refuse`. */
+    async function connectProxy(target: () => number, refuse?: number) {
+      const proxy = await scriptedProxy((client) => (refuse ? client.end(`HTTP/1.1 ${refuse} Refused\r\nContent-Length: 0\r\n\r\n`) : tunnelTo(target())(client)));
+      return { url: proxy.url, get asked() { return proxy.asked(); } };
+    }
+
+    const post = (transport: Transport, extra: Partial<TransportRequest> = {}) =>
+      transport({ method: 'POST', url: 'https://workspace.test/api/v1/contacts', headers: { 'X-Service-API-Key': 'secret-key' }, body: '{}', timeoutMs: 5000, ...extra });
 
     it('tunnels with CONNECT: the proxy sees where to, never the request and its key', async () => {
       const service = await setUp((_, socket) => socket.write(OK));
@@ -412,6 +468,113 @@ describe('the network transport', () => {
       const transport = await transportFor({ env: { HTTPS_PROXY: 'http://user:pw@127.0.0.1:9' } });
       const error = await failure(transport({ method: 'GET', url: 'https://workspace.test/api/v1/contacts', headers: {}, timeoutMs: 5000 }));
       expect(error).toMatchObject({ code: 'ECONNREFUSED', delivered: false, message: 'could not connect to the proxy http://127.0.0.1:9 (connection refused)' });
+    });
+
+    it.each([
+      ['without credentials in its URL: says to give them', '', undefined, 'the proxy wants credentials: give them in the proxy URL (https_proxy=http://user:password@proxy:port)'],
+      ['with credentials (escapes decoded): sends them, and says they were not accepted', 'us%65r:p%40ss@', `Basic ${Buffer.from('user:p@ss').toString('base64')}`, 'the proxy did not accept the user name and password in its URL'],
+    ])('a proxy that answers 407 %s; the request is never written to it', async (_, credentials, authorization, hint) => {
+      const proxy = await scriptedProxy((client) => client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="corp"\r\nContent-Length: 0\r\n\r\n'));
+      const transport = await transportFor({ env: { HTTPS_PROXY: proxy.url.replace('//', `//${credentials}`) } });
+      const error = await failure(post(transport));
+      expect(error).toMatchObject({ code: 'EPROXY', delivered: false, final: true, hint, message: `the proxy ${proxy.url} refused to connect to workspace.test (HTTP 407)` });
+      expect(proxy.heads).toHaveLength(1);
+      expect(proxy.heads[0]!.match(/\r\nProxy-Authorization: (.*)\r\n/i)?.[1]).toBe(authorization);
+      expect(proxy.bytes()).toBe(proxy.heads[0]);
+      expect(proxy.bytes()).not.toContain('secret-key');
+    });
+
+    it.each([502, 503])('a proxy that answers CONNECT with %i: not sent, and worth another try', async (status) => {
+      const proxy = await scriptedProxy((client) => client.end(`HTTP/1.1 ${status} Bad Gateway\r\nContent-Length: 0\r\n\r\n`));
+      const transport = await transportFor({ env: { HTTPS_PROXY: proxy.url } });
+      expect(await failure(post(transport))).toMatchObject({ code: 'EPROXY', delivered: false, final: false });
+      expect(proxy.bytes()).not.toContain('secret-key');
+    });
+
+    it('a proxy that answers CONNECT with something that is not HTTP: named, not sent', async () => {
+      const proxy = await scriptedProxy((client) => client.end('SSH-2.0-OpenSSH\r\n\r\n'));
+      const transport = await transportFor({ env: { HTTPS_PROXY: proxy.url } });
+      expect(await failure(post(transport))).toMatchObject({ code: 'EPROXY', delivered: false, final: true, message: `the proxy ${proxy.url} answered CONNECT with something that is not HTTP` });
+    });
+
+    it.each([
+      ['closes', (client: Socket) => client.end(), 'network error talking to the proxy %s: Proxy connection ended before receiving CONNECT response'],
+      ['resets', (client: Socket) => client.resetAndDestroy(), 'connection to the proxy %s was reset before the request was sent'],
+    ])('a proxy that %s the connection during CONNECT: named, not sent, worth another try', async (_, onConnect, message) => {
+      const proxy = await scriptedProxy(onConnect);
+      const transport = await transportFor({ env: { HTTPS_PROXY: proxy.url } });
+      expect(await failure(post(transport))).toMatchObject({ delivered: false, final: false, message: message.replace('%s', proxy.url) });
+    });
+
+    it('a proxy that never answers CONNECT meets the connection deadline: named, not sent, its connection closed', async () => {
+      const proxy = await scriptedProxy(() => {});
+      const transport = await transportFor({ env: { HTTPS_PROXY: proxy.url }, connectTimeoutMs: 100 });
+      const error = await failure(post(transport, { timeoutMs: 60_000 }));
+      expect(error).toMatchObject({ code: 'ECONNECTTIMEOUT', delivered: false, final: false, message: `could not connect to workspace.test through the proxy ${proxy.url} (timed out)` });
+      await closed(proxy.clients[0]!);
+    });
+
+    it('a request cancelled while its tunnel is being made never reaches the service, and its connection to the proxy is closed at once', async () => {
+      const service = await setUp((_, socket) => socket.write(OK));
+      let accept = () => {};
+      const proxy = await scriptedProxy((client) => (accept = () => tunnelTo(service.server.port)(client)));
+      const transport = await transportFor({ env: { HTTP_PROXY: proxy.url } });
+      const cancel = new AbortController();
+      const pending = post(transport, { url: 'http://workspace.test/api/v1/contacts', signal: cancel.signal });
+      while (proxy.heads.length === 0) await settle();
+      cancel.abort();
+      expect(await failure(pending)).toMatchObject({ code: 'ECANCELLED', delivered: false });
+      await closed(proxy.clients[0]!);
+      accept();
+      await settle();
+      expect(service.server.received).toEqual([]);
+    });
+
+    it('close() ends a tunnel being made', async () => {
+      const proxy = await scriptedProxy(() => {});
+      const transport = await transportFor({ env: { HTTPS_PROXY: proxy.url } });
+      const pending = post(transport);
+      while (proxy.heads.length === 0) await settle();
+      transport.close();
+      expect(await failure(pending)).toMatchObject({ code: 'ECANCELLED', delivered: false });
+      await closed(proxy.clients[0]!);
+    });
+
+    it('a tunnel is kept for the next request, and a peer that closes it after answering never makes a POST fail', async () => {
+      const kept = await setUp((_, socket) => socket.write(OK));
+      const proxy = await connectProxy(() => kept.server.port);
+      const transport = await transportFor({ env: { HTTP_PROXY: proxy.url } });
+      for (let n = 0; n < 3; n++) {
+        await post(transport, { url: 'http://workspace.test/api/v1/contacts' });
+        await settle();
+      }
+      expect(proxy.asked).toHaveLength(1);
+      expect(kept.server.connections).toHaveLength(1);
+      const closing = await setUp((_, socket) => socket.end(OK));
+      const proxyToClosing = await connectProxy(() => closing.server.port);
+      const throughClosing = await transportFor({ env: { HTTP_PROXY: proxyToClosing.url } });
+      for (let n = 0; n < 20; n++) expect(await post(throughClosing, { url: 'http://workspace.test/api/v1/contacts' })).toMatchObject({ status: 200 });
+      expect(closing.server.received).toHaveLength(20);
+    });
+
+    it('a proxy URL crm cannot use: exit 2 material (invalid), said without its credentials, nothing sent', async () => {
+      const proxy = await scriptedProxy(() => {});
+      const transport = await transportFor({ env: { HTTPS_PROXY: proxy.url.replace('//', '//user:50%s3cret@') } });
+      const error = await failure(post(transport));
+      expect(error).toMatchObject({ code: 'EPROXYURL', delivered: false, invalid: true, message: `the user name or password in HTTPS_PROXY (${proxy.url}) holds a % that starts no escape: write % as %25` });
+      await settle();
+      expect(proxy.clients).toEqual([]);
+    });
+
+    it('an https:// proxy whose certificate fails verification is named, without its credentials', async () => {
+      const fixture = (name: string) => readFileSync(new URL(`../fixtures/tls/${name}`, import.meta.url));
+      const server = await peer(() => {}, createTlsServer({ key: fixture('key.pem'), cert: fixture('cert.pem') }), 'secureConnection');
+      cleanups.push(() => server.close());
+      const transport = await transportFor({ env: { HTTPS_PROXY: `https://user:s3cret@127.0.0.1:${server.port}` } });
+      const error = await failure(post(transport));
+      expect(error).toMatchObject({ delivered: false, final: true, hint: 'if 127.0.0.1 uses a private certificate authority, set NODE_EXTRA_CA_CERTS to its certificate (a PEM file)' });
+      expect(error.message).toMatch(new RegExp(`^TLS error talking to the proxy https://127\\.0\\.0\\.1:${server.port}: self[- ]signed certificate`));
+      expect(server.received).toEqual([]);
     });
   });
 });
