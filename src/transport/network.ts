@@ -199,19 +199,23 @@ const afterAPoll = () => new Promise<void>((resolve) => setImmediate(() => setIm
  * server may close one after answering, without saying so, and the close may still be on its way.
  * Node's agent forgets a connection only once it is closed on both sides, and would write the next
  * request on it: a request that then fails after it was written (a POST that may have been
- * delivered, never sent again). Here the connection is dropped as soon as the server closes its end,
- * and a request given a kept one is held back until the event loop has read what already arrived on
- * it: when that is a close, the request, unwritten, goes on another connection.
+ * delivered, never sent again). Here the connection is dropped as soon as the server closes its end
+ * or sends anything while idle, and a request given a kept one is held back until the event loop has
+ * read what already arrived on it: when that is a close, the request, unwritten, goes on another
+ * connection.
  */
 function checksKeptConnections<Base extends AgentClass>(base: Base) {
-  const dropOnEnd = function (this: Socket) {
+  const drop = function (this: Socket) {
     this.destroy();
   };
   abstract class Checking extends base {
     // Node's own returns whether to keep it (its types say void).
     override keepSocketAlive(socket: Socket): boolean {
       if (socket.readableEnded || !(super.keepSocketAlive(socket) as unknown as boolean)) return false;
-      socket.once('end', dropOnEnd);
+      socket.once('end', drop);
+      // Bytes while no request is under way (a second answer, garbage) are out of step: whatever
+      // follows on it could be read as the next request's answer. Node would drop them unread.
+      socket.once('data', drop);
       return true;
     }
 
@@ -222,7 +226,8 @@ function checksKeptConnections<Base extends AgentClass>(base: Base) {
         socket,
         afterAPoll().then(() => {
           beingChecked.delete(socket);
-          socket.removeListener('end', dropOnEnd);
+          socket.removeListener('end', drop);
+          socket.removeListener('data', drop);
           if (socket.destroyed) return false;
           socket.uncork();
           return true;
@@ -335,6 +340,9 @@ class Exchange {
       return this.fail(new TransportError(`the request cannot be sent: ${(error as Error).message}`, 'EINVALIDHEADER', false, { invalid: true }));
     }
     this.outgoing = outgoing;
+    // Node reads the first 1,000 headers and drops the rest unsaid (a Content-Encoding among them):
+    // all are read, as many as fit in MAX_HEADER_BYTES.
+    outgoing.maxHeadersCount = 0;
     tunnelEnds.set(outgoing, this.tunnel.signal);
     outgoing.on('error', (error: Error & { code?: string }) => {
       // A kept-alive connection the server had closed: never written to, so sent on another.
@@ -382,6 +390,8 @@ class Exchange {
   private onResponse(response: IncomingMessage): void {
     const status = response.statusCode ?? 0;
     if (status < 100 || status > 599) return this.fail(this.malformed(`a status of ${status}`));
+    // Interim answers are skipped; Node hands over a 101 without an Upgrade header as the answer.
+    if (status < 200) return this.fail(this.malformed(`an interim status (${status}) as its answer`));
     this.answered = true;
     const length = Number(response.headers['content-length']);
     if (length > MAX_RESPONSE_BYTES) return this.fail(this.tooLarge());

@@ -334,6 +334,97 @@ describe('the network transport', () => {
     expect(server.received).toHaveLength(0);
   });
 
+  describe('answers at the edges of HTTP/1.1', () => {
+    it.each([
+      ['HEAD with a Content-Length and no body', 'HEAD', 'HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n', 200],
+      ['204 with a Content-Length', 'DELETE', 'HTTP/1.1 204 No Content\r\nContent-Length: 5\r\n\r\n', 204],
+      ['204 without one', 'DELETE', 'HTTP/1.1 204 No Content\r\n\r\n', 204],
+      ['304 without a Content-Length', 'GET', 'HTTP/1.1 304 Not Modified\r\n\r\n', 304],
+      ['304 with one', 'GET', 'HTTP/1.1 304 Not Modified\r\nContent-Length: 11\r\n\r\n', 304],
+    ])('%s: no body is read, and the connection is kept for the next answer', async (_, method, head, status) => {
+      const { server, get } = await setUp((index, socket) => socket.write(index === 0 ? head : OK));
+      expect(await get('/contacts', { method })).toMatchObject({ status, body: '' });
+      await settle();
+      expect(await get()).toMatchObject({ status: 200, body: '{"data":{}}' });
+      expect(server.connections).toHaveLength(1);
+    });
+
+    it('a chunked answer is read whole, trailers skipped; one cut short is not the answer', async () => {
+      const whole = await setUp((_, socket) => socket.write('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"dat\r\n6\r\na":{}}\r\n0\r\nX-Trailer: 1\r\n\r\n'));
+      expect(await whole.get()).toMatchObject({ status: 200, body: '{"data":{}}' });
+      const cut = await setUp((_, socket) => socket.end('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"dat\r\n'));
+      expect(await failure(cut.get())).toMatchObject({ code: 'ETRUNCATED', delivered: true });
+    });
+
+    it('a 100 Continue nobody asked for, and a 103, before the answer are skipped', async () => {
+      const { get } = await setUp((_, socket) => socket.write(`HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </x>\r\n\r\n${OK}`));
+      expect(await get()).toMatchObject({ status: 200, body: '{"data":{}}' });
+    });
+
+    it.each([
+      ['with an Upgrade header', 'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n', 'a switch of protocols nobody asked for'],
+      ['without one', 'HTTP/1.1 101 Switching Protocols\r\n\r\n', 'an interim status (101) as its answer'],
+    ])('a 101 nobody asked for, %s, is malformed, and its connection dropped', async (_, head, problem) => {
+      const { server, get } = await setUp((index, socket) => socket.write(index === 0 ? head : OK));
+      expect(await failure(get())).toMatchObject({ code: 'EPROTO', delivered: true, malformed: true, message: `malformed response from 127.0.0.1:${server.port}: ${problem}` });
+      await closed(server.connections[0]!);
+      expect(await get()).toMatchObject({ status: 200 });
+    });
+
+    it.each([
+      ['two Content-Lengths that differ', 'Content-Length: 2\r\nContent-Length: 11', 'Duplicate Content-Length'],
+      ['two Content-Lengths that agree', 'Content-Length: 11\r\nContent-Length: 11', 'Duplicate Content-Length'],
+      ['a Content-Length listing two', 'Content-Length: 11, 11', 'Invalid character in Content-Length'],
+      ['a Content-Length and Transfer-Encoding: chunked', 'Content-Length: 11\r\nTransfer-Encoding: chunked', "Transfer-Encoding can't be present with Content-Length"],
+      ['a negative Content-Length', 'Content-Length: -1', 'Invalid character in Content-Length'],
+      ['a header folded over two lines', 'X-Folded: a\r\n b\r\nContent-Length: 11', 'Unexpected whitespace after header value'],
+      ['a control character in a header value', 'X-Name: a\x01b\r\nContent-Length: 11', 'Invalid header value char'],
+    ])('%s is malformed, never read one way or the other (request smuggling)', async (_, headers, reason) => {
+      const { server, get } = await setUp((_, socket) => socket.write(`HTTP/1.1 200 OK\r\n${headers}\r\n\r\n{"data":{}}`));
+      const error = await failure(get());
+      expect(error).toMatchObject({ code: 'EPROTO', delivered: true, malformed: true, message: `malformed response from 127.0.0.1:${server.port}: response does not match the HTTP/1.1 protocol (${reason})` });
+    });
+
+    it('header values are read as Latin-1 bytes, as HTTP says', async () => {
+      const { get } = await setUp((_, socket) => socket.write(Buffer.concat([Buffer.from('HTTP/1.1 200 OK\r\nX-Name: Zo'), Buffer.from([0xeb]), Buffer.from(`\r\nContent-Length: 11\r\n\r\n{"data":{}}`)])));
+      expect((await get()).headers['x-name']).toBe('Zo\u00eb');
+    });
+
+    it('every header is read, however many fit in the 16 KiB limit: a Content-Encoding after 1,500 others still decodes', async () => {
+      const many = Array.from({ length: 1500 }, (_, n) => `x${n}: 1`);
+      const { get } = await setUp((_, socket) => socket.write(answer(gzipSync('{"data":{}}'), [...many, 'Content-Encoding: gzip'])));
+      const response = await get();
+      expect(response.body).toBe('{"data":{}}');
+      expect(Object.keys(response.headers)).toHaveLength(1503);
+    });
+
+    it('an answer that comes before the request body was read (413, then a close) is the answer', async () => {
+      const { server, transport } = await setUp((index, socket) => {
+        if (index === 0) socket.end('HTTP/1.1 413 Payload Too Large\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}');
+      });
+      const body = 'x'.repeat(8 * 1024 * 1024);
+      expect(await transport({ method: 'POST', url: `${server.url}/contacts`, headers: {}, body, timeoutMs: 30_000 })).toMatchObject({ status: 413, body: '{}' });
+    });
+
+    it('a kept connection on which the peer speaks while idle (a second answer, garbage) is dropped, never read for the next request', async () => {
+      let spoken = () => {};
+      const spokenOutOfTurn = new Promise<void>((resolve) => (spoken = resolve));
+      const { server, get } = await setUp(
+        (index, socket) => {
+          socket.write(OK);
+          if (index === 0) setTimeout(() => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 7\r\n\r\n"stale"', () => spoken()), 20);
+        },
+        { idleMs: 60_000 },
+      );
+      await get();
+      await spokenOutOfTurn;
+      await settle();
+      expect(await get()).toMatchObject({ status: 200, body: '{"data":{}}' });
+      expect(server.connections).toHaveLength(2);
+      await closed(server.connections[0]!);
+    });
+  });
+
   describe('compressed answers', () => {
     const body = JSON.stringify({ data: { contacts: Array.from({ length: 50 }, (_, n) => ({ id: `con_${n}`, name: 'Zoë' })), total: 50 }, error: null });
 
