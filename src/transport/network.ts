@@ -1,7 +1,8 @@
 // The network transport: Node's own HTTP client (node:http, node:https) behind the Transport seam,
 // loaded only by commands that reach the network. It speaks HTTP/1.1 and keeps connections alive
-// (one per request under way, per origin), lets idle ones go, verifies and reuses TLS sessions, and
-// tunnels through HTTP(S)_PROXY with CONNECT (https-proxy-agent, loaded only when a proxy is set).
+// (one per request under way, per origin), lets idle ones go, verifies TLS and reuses its sessions
+// (not through a proxy), and tunnels through HTTP(S)_PROXY with CONNECT (https-proxy-agent, loaded
+// only when a proxy is set).
 // This file adds what the core's rules need: answers asked for compressed and decoded, a size cap,
 // the --timeout deadline over the whole exchange, cancellation, and for every failure whether the
 // request may have reached the service.
@@ -496,20 +497,26 @@ class Exchange {
     // Through a proxy, a failure before the tunnel is up is the proxy's (an https:// proxy's TLS).
     const peer = proxy && !this.connected ? { named: `the proxy ${proxy}`, hostname: new URL(proxy).hostname } : { named: host, hostname: new URL(`http://${host}`).hostname };
     if (CERTIFICATE_CODES.test(code)) {
+      // A certificate trusted but for other names: no CA to add; the host asked for is what is wrong.
+      const wrongHost = code === 'ERR_TLS_CERT_ALTNAME_INVALID';
       return new TransportError(`TLS error talking to ${peer.named}: ${error.message}`, code, false, {
         final: true,
-        hint: `if ${peer.hostname} uses a private certificate authority, set NODE_EXTRA_CA_CERTS to its certificate (a PEM file)`,
+        hint: wrongHost
+          ? `the certificate ${peer.hostname} sent is for other hosts: ${proxy && !this.connected ? CHECK_PROXY : CHECK_BASE_URL}`
+          : `if ${peer.hostname} uses a private certificate authority, set NODE_EXTRA_CA_CERTS to its certificate (a PEM file)`,
       });
     }
     if (code.startsWith('ERR_SSL') || code.startsWith('ERR_TLS')) return new TransportError(`TLS error talking to ${peer.named}: ${error.message}`, code, false, { final: true });
     if (code === 'ECONNRESET' || code === 'EPIPE') {
-      return new TransportError(`connection to ${peer.named} was ${error.message === 'socket hang up' ? 'closed' : 'reset'} before the request was sent`, code, false);
+      // Node's words for a connection closed (not reset): before an answer, or during a TLS handshake.
+      const closed = error.message === 'socket hang up' || error.message.startsWith('Client network socket disconnected');
+      return new TransportError(`connection to ${peer.named} was ${closed ? 'closed' : 'reset'} before the request was sent`, code, false);
     }
     return new TransportError(`network error talking to ${peer.named}: ${error.message}`, code, false);
   }
 }
 
-const CERTIFICATE_CODES = /^(CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|ERR_TLS_CERT_ALTNAME_INVALID|HOSTNAME_MISMATCH)/;
+const CERTIFICATE_CODES = /^(CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|ERR_TLS_CERT_ALTNAME_INVALID)/;
 
 const TOO_LARGE = 'too large';
 

@@ -5,7 +5,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createPlainServer } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
-import { connect as connectTcp, createServer, type AddressInfo, type Server } from 'node:net';
+import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
+import { connect as connectTcp, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +23,10 @@ let sandbox: Sandbox;
 let workspace: HttpsServer;
 let workspacePort = 0;
 const served: string[] = [];
+/** The workspace's TLS handshakes: each a new connection. */
+const handshakes: string[] = [];
+/** When set, the workspace closes each connection once it has answered, without saying so (no Connection: close). */
+let closeAfterAnswering = false;
 let dir: string;
 
 /** A CONNECT proxy on loopback that tunnels every host to the workspace, or refuses with `refuse`; it keeps every byte the client sent it. */
@@ -67,9 +72,10 @@ beforeAll(async () => {
       served.push(`${req.method} ${req.url} key=${req.headers['x-service-api-key'] === sandbox.apiKey}`);
       const answer = sandbox.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
       res.writeHead(answer.status, answer.headers);
-      res.end(answer.body);
+      res.end(answer.body, () => closeAfterAnswering && req.socket.end());
     });
   });
+  workspace.on('secureConnection', (socket: TLSSocket) => handshakes.push(socket.isSessionReused() ? 'resumed' : 'full'));
   await new Promise<void>((done) => workspace.listen(0, '127.0.0.1', done));
   workspacePort = (workspace.address() as AddressInfo).port;
 });
@@ -83,6 +89,8 @@ afterAll(async () => {
 
 beforeEach(() => {
   served.length = 0;
+  handshakes.length = 0;
+  closeAfterAnswering = false;
 });
 
 const env = (extra: NodeJS.ProcessEnv) => ({ ...freshHome(), CRM_BASE_URL: 'https://workspace.test/api/v1', CRM_API_KEY: sandbox.apiKey, ...extra });
@@ -151,7 +159,7 @@ describe('a workspace behind a private CA, through a CONNECT proxy', () => {
 
   it('a proxy that never answers CONNECT is named, without its credentials, and crm exits once it gave up (its connections to the proxy closed)', async () => {
     const silent = createServer((client) => client.on('error', () => {}));
-    const clients = new Set<import('node:net').Socket>();
+    const clients = new Set<Socket>();
     silent.on('connection', (client) => clients.add(client));
     await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
     try {
@@ -178,6 +186,87 @@ describe('a workspace behind a private CA, through a CONNECT proxy', () => {
     expect(result.code).toBe(6);
     expect(result.stderr).toBe('crm: could not connect to the proxy http://127.0.0.1:9 (connection refused); tried 4 times\nhint: check HTTPS_PROXY, HTTP_PROXY and NO_PROXY\n');
   }, 30_000);
+});
+
+describe('TLS and kept connections, through a proxy and not', () => {
+  /** Imports 12 new contacts (several requests at once, in turn on the same connections), directly and through a CONNECT proxy. */
+  async function importTwice(proxy: Proxy, check: (how: string) => void) {
+    for (const [how, extra] of [['direct', { CRM_BASE_URL: `https://127.0.0.1:${workspacePort}/api/v1` }], ['tunnelled', { HTTPS_PROXY: proxy.url }]] as const) {
+      const file = join(dir, `kept-${how}-${closeAfterAnswering}.csv`);
+      writeFileSync(file, `name,email\n${Array.from({ length: 12 }, (_, n) => `Kept ${n},kept-${how}-${closeAfterAnswering}-${n}@example.com`).join('\n')}\n`);
+      served.length = 0;
+      handshakes.length = 0;
+      const result = await crm(['contacts', 'import', file, '--json'], { env: env({ ...extra, NODE_EXTRA_CA_CERTS: CA }) });
+      expect(result.code, result.stderr).toBe(0);
+      expect(served.filter((line) => line.startsWith('POST '))).toHaveLength(12);
+      check(how);
+    }
+  }
+
+  it('an import keeps its https connections: fewer TLS handshakes (and tunnels) than requests', async () => {
+    const proxy = await startProxy();
+    try {
+      await importTwice(proxy, () => expect(handshakes.length).toBeLessThan(served.length));
+      expect(proxy.connects.length).toBeGreaterThan(0);
+      expect(proxy.connects).toHaveLength(handshakes.length);
+    } finally {
+      await proxy.close();
+    }
+  }, 60_000);
+
+  it('a workspace that closes each https connection after answering, without saying so, never fails an import row (kept connections are checked, through a tunnel too)', async () => {
+    closeAfterAnswering = true;
+    const proxy = await startProxy();
+    try {
+      await importTwice(proxy, () => expect(handshakes.length).toBeGreaterThan(1));
+      expect(proxy.connects.length).toBeGreaterThan(1);
+    } finally {
+      await proxy.close();
+    }
+  }, 60_000);
+
+  it('a certificate for other hosts: exit 6, naming the host asked for, and saying to check the base URL (no CA would help)', async () => {
+    const proxy = await startProxy();
+    try {
+      const result = await crm(['contacts', 'list', '--limit', '1'], { env: env({ CRM_BASE_URL: 'https://other.test/api/v1', HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: CA }) });
+      expect(result.code).toBe(6);
+      expect(result.stderr).toMatch(
+        /^crm: TLS error talking to other\.test: Hostname\/IP does not match certificate's altnames: Host: other\.test\. is not in the cert's altnames: DNS:workspace\.test, DNS:localhost, IP Address:127\.0\.0\.1\nhint: the certificate other\.test sent is for other hosts: check the base URL \(--base-url, CRM_BASE_URL or the profile's base_url\)\n$/,
+      );
+      expect(served).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('an https:// proxy behind the private CA: CONNECT in TLS, with its credentials as Proxy-Authorization, none of which crm prints even with DEBUG=* and --debug', async () => {
+    const connects: string[] = [];
+    const tlsProxy = createTlsServer({ key: readFileSync(join(FIXTURES, 'workspace-key.pem')), cert: readFileSync(join(FIXTURES, 'workspace.pem')) }, (client) => {
+      client.on('error', () => {});
+      client.once('data', (chunk) => {
+        connects.push(chunk.toString('latin1'));
+        const upstream = connectTcp(workspacePort, '127.0.0.1', () => {
+          client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+          client.pipe(upstream).pipe(client);
+        });
+        upstream.on('error', () => client.destroy());
+      });
+    });
+    await new Promise<void>((done) => tlsProxy.listen(0, '127.0.0.1', done));
+    try {
+      const port = (tlsProxy.address() as AddressInfo).port;
+      const result = await crm(['contacts', 'list', '--limit', '1', '--json', '--debug'], { env: env({ HTTPS_PROXY: `https://proxy%20user:s3cr%40t@127.0.0.1:${port}`, NODE_EXTRA_CA_CERTS: CA, DEBUG: '*' }) });
+      expect(result.code, result.stderr).toBe(0);
+      expect(connects).toHaveLength(1);
+      expect(connects[0]).toMatch(/^CONNECT workspace\.test:443 HTTP\/1\.1\r\n/);
+      expect(connects[0]).toContain(`\r\nProxy-Authorization: Basic ${Buffer.from('proxy user:s3cr@t').toString('base64')}\r\n`);
+      expect(served).toHaveLength(1);
+      for (const secret of ['s3cr', Buffer.from('proxy user:s3cr@t').toString('base64'), 'proxy%20user', 'proxy user']) expect(result.stdout + result.stderr).not.toContain(secret);
+      expect(result.stderr).toMatch(/GET https:\/\/workspace\.test\/api\/v1\/contacts/);
+    } finally {
+      await new Promise((done) => tlsProxy.close(done));
+    }
+  });
 });
 
 describe('URLs that cannot be sent', () => {

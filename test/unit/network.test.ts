@@ -490,6 +490,20 @@ describe('the network transport', () => {
     });
   });
 
+  describe('TLS handshakes cut off', () => {
+    it.each([
+      ['resets', (socket: Socket) => socket.resetAndDestroy(), 'reset'],
+      ['closes', (socket: Socket) => socket.end(), 'closed'],
+    ])('a server that %s the connection during the handshake: not sent, worth another try, named', async (_, cut, how) => {
+      const { server, transport } = await setUp((_, socket) => cut(socket));
+      const error = await failure(transport({ method: 'POST', url: `https://127.0.0.1:${server.port}/api/v1/contacts`, headers: {}, body: '{}', timeoutMs: 5000 }));
+      expect(error).toMatchObject({ delivered: false, final: false });
+      expect(error.message).toBe(`connection to 127.0.0.1:${server.port} was ${how} before the request was sent`);
+      // What it read was a TLS ClientHello, never the request.
+      expect(server.received.join('')).not.toContain('POST');
+    });
+  });
+
   describe('through a proxy', () => {
     /** A proxy on loopback that does with each connection's CONNECT what `onConnect` says; it keeps every byte sent to it. */
     async function scriptedProxy(onConnect: (client: Socket, head: string) => void) {
