@@ -2,6 +2,7 @@
 // kept-alive connections and when they are let go, peers that close or reset them, answers that
 // are not HTTP, compressed answers, sizes, URLs, cancellation, TLS that must be verified, and a
 // CONNECT proxy the requests go through.
+import { getEventListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createServer, connect as connectTcp, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
@@ -680,6 +681,85 @@ describe('the network transport', () => {
       expect(error).toMatchObject({ delivered: false, final: true, hint: 'if 127.0.0.1 uses a private certificate authority, set NODE_EXTRA_CA_CERTS to its certificate (a PEM file)' });
       expect(error.message).toMatch(new RegExp(`^TLS error talking to the proxy https://127\\.0\\.0\\.1:${server.port}: self[- ]signed certificate`));
       expect(server.received).toEqual([]);
+    });
+
+  });
+
+  describe('nothing left behind', () => {
+    /** What keeps this process alive: sockets and timers (the peers' own are unref'd: not counted). */
+    const holding = () => process.getActiveResourcesInfo().filter((kind) => kind === 'TCPSocketWrap' || kind === 'Timeout' || kind === 'Immediate');
+    /** What holds the process now that did not before (the test runner's own timers come and go). */
+    const added = (before: string[]) => {
+      const left = [...before];
+      return holding().filter((kind) => (left.includes(kind) ? (left.splice(left.indexOf(kind), 1), false) : true));
+    };
+
+    /** A peer on loopback that does `act` with each connection's first bytes; its side of each connection does not count. */
+    async function unrefPeer(act: (socket: Socket) => void) {
+      const sockets: Socket[] = [];
+      const server = createServer((socket) => {
+        socket.unref();
+        sockets.push(socket);
+        socket.on('error', () => {});
+        socket.once('data', () => act(socket));
+      });
+      server.unref();
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      cleanups.push(() => new Promise((resolve) => { for (const socket of sockets) socket.destroy(); server.close(resolve); }));
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    }
+
+    it.each([
+      ['refused', async () => ({ url: 'http://127.0.0.1:9' })],
+      ['reset', async () => ({ url: await unrefPeer((socket) => socket.resetAndDestroy()) })],
+      ['timed out', async () => ({ url: await unrefPeer(() => {}), timeoutMs: 100 })],
+      ['cancelled once sent', async () => ({ url: await unrefPeer(() => {}), cancel: 'sent' as const })],
+      ['cancelled while connecting', async () => ({ url: await unrefPeer(() => {}), cancel: 'at once' as const })],
+      ['malformed', async () => ({ url: await unrefPeer((socket) => socket.write('SSH-2.0-OpenSSH\r\n\r\n')) })],
+      ['refused by a proxy', async () => ({ url: 'http://workspace.test', proxy: await unrefPeer((socket) => socket.end('HTTP/1.1 403 Forbidden\r\n\r\n')) })],
+      ['never answered by a proxy', async () => ({ url: 'http://workspace.test', proxy: await unrefPeer(() => {}), connectTimeoutMs: 100 })],
+      ['cancelled while a proxy makes the tunnel', async () => ({ url: 'http://workspace.test', proxy: await unrefPeer(() => {}), cancel: 'sent' as const })],
+    ])('a request %s leaves no socket, timer or listener behind', async (_, scenario) => {
+      const { url, timeoutMs = 5000, cancel, proxy, connectTimeoutMs } = await scenario();
+      const transport = await transportFor({ env: proxy ? { HTTP_PROXY: proxy } : {}, connectTimeoutMs });
+      const before = holding();
+      const signal = new AbortController();
+      const pending = transport({ method: 'GET', url: `${url}/api/v1/contacts`, headers: {}, timeoutMs, signal: signal.signal, onSent: () => cancel === 'sent' && setTimeout(() => signal.abort(), 20) });
+      if (cancel === 'at once') signal.abort();
+      // Through a proxy, the request is never sent: cancelled once the proxy has the connection.
+      if (cancel === 'sent' && proxy) setTimeout(() => signal.abort(), 50);
+      await failure(pending);
+      await settle();
+      expect(added(before)).toEqual([]);
+      expect(getEventListeners(signal.signal, 'abort')).toEqual([]);
+    });
+
+    it('a connection kept through a proxy holds the process no more than a direct one', async () => {
+      const service = await unrefPeer((socket) => socket.write(OK));
+      const proxy = await unrefPeer((client) => {
+        const upstream = connectTcp(Number(new URL(service).port), '127.0.0.1', () => {
+          client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+          client.pipe(upstream).pipe(client);
+        });
+        upstream.unref();
+      });
+      const transport = await transportFor({ env: { HTTP_PROXY: proxy } });
+      const before = holding();
+      expect(await transport({ method: 'GET', url: 'http://workspace.test/api/v1/contacts', headers: {}, timeoutMs: 5000 })).toMatchObject({ status: 200 });
+      await settle();
+      expect(added(before)).toEqual([]);
+    });
+
+    it('close() ends a request under way and every kept connection', async () => {
+      const url = await unrefPeer((socket) => socket.write(OK));
+      const transport = await transportFor();
+      const before = holding();
+      await transport({ method: 'GET', url: `${url}/api/v1/contacts`, headers: {}, timeoutMs: 5000 });
+      const silent = await unrefPeer(() => {});
+      const pending = transport({ method: 'GET', url: `${silent}/api/v1/contacts`, headers: {}, timeoutMs: 5000, onSent: () => setImmediate(() => transport.close()) });
+      expect(await failure(pending)).toMatchObject({ code: 'ECANCELLED', delivered: true });
+      await settle();
+      expect(added(before)).toEqual([]);
     });
   });
 });
