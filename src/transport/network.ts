@@ -96,11 +96,13 @@ export function proxySettings(env: NodeJS.ProcessEnv): ProxySettings {
  * wrong is said without the URL's credentials, which no message holds.
  */
 function readProxy(value: string, variable: string): Proxy | UnusableProxy {
+  const scheme = /^[a-z][a-z\d+.-]*:\/\//i.exec(value)?.[0];
   let url: URL;
   try {
-    url = new URL(/^[a-z][a-z\d+.-]*:\/\//i.test(value) ? value : `http://${value}`);
+    url = new URL(scheme ? value : `http://${value}`);
   } catch {
-    return { problem: `${variable} is not a URL crm can read (${value.replace(/^([^/]*\/\/)?[^@/]*@/, '$1')})` };
+    // Without what comes before its last @ (a password may hold @ and / unescaped).
+    return { problem: `${variable} is not a URL crm can read (${value.includes('@') ? `${scheme ?? ''}${value.slice(value.lastIndexOf('@') + 1)}` : value})` };
   }
   const shown = `${url.protocol}//${url.host}`;
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return { problem: `${variable} names a ${url.protocol.slice(0, -1)} proxy (${shown}): crm goes through http:// and https:// proxies only` };

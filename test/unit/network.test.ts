@@ -147,6 +147,7 @@ describe('proxy settings', () => {
     ['http://user:50%s3cret@proxy.corp:3128', 'the user name or password in https_proxy (http://proxy.corp:3128) holds a % that starts no escape: write % as %25'],
     ['http://user:s3cret@proxy corp:3128', 'https_proxy is not a URL crm can read (http://proxy corp:3128)'],
     ['http://user:s3cret@', 'https_proxy is not a URL crm can read (http://)'],
+    ['user:s3c@ret@proxy corp:3128', 'https_proxy is not a URL crm can read (proxy corp:3128)'],
   ])('%s cannot be used: said without its credentials', (value, problem) => {
     expect(proxySettings({ https_proxy: value }).httpsProxy).toEqual({ problem });
   });
