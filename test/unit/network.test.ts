@@ -710,7 +710,15 @@ describe('the network transport', () => {
       return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     }
 
-    it.each([
+    interface Scenario {
+      url: string;
+      timeoutMs?: number;
+      cancel?: 'sent' | 'at once';
+      proxy?: string;
+      connectTimeoutMs?: number;
+    }
+
+    it.each<[string, () => Promise<Scenario>]>([
       ['refused', async () => ({ url: 'http://127.0.0.1:9' })],
       ['reset', async () => ({ url: await unrefPeer((socket) => socket.resetAndDestroy()) })],
       ['timed out', async () => ({ url: await unrefPeer(() => {}), timeoutMs: 100 })],
@@ -720,7 +728,7 @@ describe('the network transport', () => {
       ['refused by a proxy', async () => ({ url: 'http://workspace.test', proxy: await unrefPeer((socket) => socket.end('HTTP/1.1 403 Forbidden\r\n\r\n')) })],
       ['never answered by a proxy', async () => ({ url: 'http://workspace.test', proxy: await unrefPeer(() => {}), connectTimeoutMs: 100 })],
       ['cancelled while a proxy makes the tunnel', async () => ({ url: 'http://workspace.test', proxy: await unrefPeer(() => {}), cancel: 'sent' as const })],
-    ])('a request %s leaves no socket, timer or listener behind', async (_, scenario) => {
+    ])('a request %s leaves no socket, timer or listener behind', async (_, scenario: () => Promise<Scenario>) => {
       const { url, timeoutMs = 5000, cancel, proxy, connectTimeoutMs } = await scenario();
       const transport = await transportFor({ env: proxy ? { HTTP_PROXY: proxy } : {}, connectTimeoutMs });
       const before = holding();
