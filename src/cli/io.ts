@@ -15,6 +15,7 @@ export interface InStream extends AsyncIterable<Buffer | string> {
 
 /** The process's signals, as a command that waits for one listens to them (tests: an emitter of their own). */
 export interface SignalSource {
+  on(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
   once(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
   off(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
 }
@@ -34,7 +35,11 @@ export interface IOStreams {
   animatesStderr: boolean;
   /** Prompts render on stderr and read stdin: both must be terminals, and --no-input must be off. */
   canPrompt: boolean;
-  /** The signals a command that runs until one arrives waits for (crm sandbox serve): the process's unless given. */
+  /**
+   * The signals a command that stops at a safe point listens to (src/commands/stop.ts, crm mcp, crm
+   * sandbox serve): the process's unless given. Being the process's listeners, they are what the
+   * runner counts to leave SIGTERM to the command (whileRunning).
+   */
   signals: SignalSource;
 }
 

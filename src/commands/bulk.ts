@@ -174,7 +174,7 @@ async function forEachId(ctx: Context, ids: readonly string[], action: (id: stri
  */
 export function stopOnSignals(ctx: Context): { stoppedBy(): string | undefined; release(): void } {
   if (!ctx.ownsProcess) return { stoppedBy: () => undefined, release: () => {} };
-  const sigterm = stopOnSigterm();
+  const sigterm = stopOnSigterm(ctx.io.signals);
   const releaseInterrupts = ctx.takeInterrupts();
   return {
     stoppedBy: () => (ctx.interrupted ? 'interrupted' : sigterm.signal.aborted ? 'stopped by SIGTERM' : undefined),

@@ -3,7 +3,10 @@
 // started), the command saves its state, reports and returns. Only these commands listen, and only
 // while they run; any other command SIGTERM ends as Ctrl-C does (src/cli/io.ts). Ctrl-C is the
 // runner's for every command: it ends the command at once, after its Context.onClose cleanups (the
-// import's checkpoint is written there; watch's state is whole after every record).
+// import's checkpoint is written there; watch's state is whole after every record). The signal comes
+// through the Context (ctx.io.signals): the process's, or a test's emitter that reaches one command.
+
+import type { SignalSource } from '../cli/io.js';
 
 export interface Stopper {
   /** Aborted when SIGTERM arrives. */
@@ -12,11 +15,12 @@ export interface Stopper {
   dispose(): void;
 }
 
-export function stopOnSigterm(): Stopper {
+export function stopOnSigterm(signals: SignalSource): Stopper {
   const controller = new AbortController();
   const handler = () => controller.abort(new Error('stopped by SIGTERM'));
-  process.on('SIGTERM', handler);
-  return { signal: controller.signal, dispose: () => process.off('SIGTERM', handler) };
+  // on, not once: a second SIGTERM still finds the command listening, and the runner still leaves it be.
+  signals.on('SIGTERM', handler);
+  return { signal: controller.signal, dispose: () => signals.off('SIGTERM', handler) };
 }
 
 /** The work's outcome, unless the signal is aborted first (the work is then abandoned, not awaited). */

@@ -2,6 +2,7 @@
 // several, or `-` for what stdin lists (one id or email a line, or what another crm command printed).
 // The request log shows what was sent; bad input, a refused confirmation and a script deleting
 // several without --yes send nothing.
+import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/registry/demo.js';
@@ -265,6 +266,28 @@ describe('a report: every record accounted for', () => {
     const rows = json(result) as Array<{ id: string; result: string }>;
     expect(rows.map((row) => row.id)).toEqual(ids);
     expect(rows.map((row) => row.result)).toEqual([...Array(50).fill('failed'), ...Array(10).fill('not_sent')]);
+  });
+});
+
+describe('SIGTERM through the Context\'s signals (an emitter of the test\'s own: it reaches this command alone)', () => {
+  it('tasks complete A..H --concurrency 1, SIGTERM as the second is answered: no other id is started, the report accounts for all; exit 130', async () => {
+    const ids = newTasks(8);
+    const signals = new EventEmitter();
+    let completed = 0;
+    const transport: Workspace['transport'] = async (request) => {
+      const response = await ws.transport(request);
+      if (request.method === 'POST' && ++completed === 2) signals.emit('SIGTERM');
+      return response;
+    };
+    const result = await run(['tasks', 'complete', ...ids, '--concurrency', '1', '--json'], { ws: { ...ws, transport } as Workspace, signals });
+    expect(result.code, result.stderr).toBe(130);
+    const rows = json(result) as Array<{ id: string; result: string; error: string | null }>;
+    expect(rows.map((row) => row.id)).toEqual(ids);
+    expect(rows.map((row) => row.result)).toEqual([...Array(2).fill('completed'), ...Array(6).fill('not_sent')]);
+    expect(rows.slice(2).every((row) => row.error === 'not sent: stopped by SIGTERM')).toBe(true);
+    expect(writes()).toHaveLength(2);
+    expect(result.stderr.split('\n')[0]).toBe('crm: stopped by SIGTERM after 2 of 8 (2 completed, 6 not sent)');
+    expect(signals.listenerCount('SIGTERM')).toBe(0);
   });
 });
 

@@ -3,6 +3,7 @@
 // scripted faults, and waits that take no time. Process-level behaviour (signals, exit codes, a line
 // over the SDK's buffer) is in test/e2e/mcp.test.ts.
 
+import { EventEmitter } from 'node:events';
 import { LoggingMessageNotificationSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv } from 'ajv';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
@@ -224,6 +225,27 @@ describe('crm mcp: cancellation and progress', () => {
     expect((await call(session, 'contacts_list', { search: 'never-made' })).structuredContent.count).toBe(0);
     expect(ws.requests(/POST \/api\/v1\/contacts$/)).toHaveLength(1);
   });
+});
+
+describe('crm mcp: signals through the Context\'s signals (an emitter of the test\'s own: they reach this server alone)', () => {
+  for (const [signal, code] of [['SIGTERM', 0], ['SIGINT', 130]] as const) {
+    it(`${signal} while a call waits for a retry: the server stops with stdin still open (exit ${code}), the call abandoned, nothing sent again`, async () => {
+      const signals = new EventEmitter();
+      const session = await open({ sleep: holdRetries, signals });
+      ws.fault({ match: /POST \/api\/v1\/contacts$/, ...tooMany });
+      const pending = call(session, 'contacts_create', { name: 'Signalled', email: `signalled-${signal.toLowerCase()}@example.com` });
+      await until(() => ws.requests(/POST \/api\/v1\/contacts$/).length === 1);
+      expect(signals.listenerCount(signal)).toBe(1);
+      signals.emit(signal);
+      expect(await session.exited).toBe(code);
+      const answer = await pending.catch((error: Error) => error);
+      expect(answer instanceof Error || (answer as CallResult).isError).toBe(true);
+      expect(session.stderr()).toContain('mcp: contacts_create was abandoned as crm mcp stopped');
+      if (signal === 'SIGINT') expect(session.stderr()).toContain('crm: interrupted');
+      expect(signals.listenerCount('SIGINT') + signals.listenerCount('SIGTERM')).toBe(0);
+      expect(ws.requests(/POST \/api\/v1\/contacts$/)).toHaveLength(1);
+    });
+  }
 });
 
 describe('crm mcp: lists page with a cursor that survives change', () => {

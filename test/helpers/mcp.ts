@@ -7,6 +7,7 @@
 import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { SignalSource } from '../../src/cli/io.js';
 import { main } from '../../src/main.js';
 import { BASE_URL, homeEnv, type Workspace } from './inprocess.js';
 
@@ -18,6 +19,8 @@ export interface McpSession {
   writeRaw(text: string): void;
   /** Every message crm mcp wrote to stdout, parsed, in order. */
   written: unknown[];
+  /** The exit code, once crm mcp has ended (by itself: a signal; close() ends it too). */
+  exited: Promise<number>;
   /** Closes stdin and resolves with the exit code. */
   close(): Promise<number>;
 }
@@ -30,9 +33,11 @@ export interface McpOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Connect the SDK's client (initialize); false: the test speaks the protocol itself with writeRaw. */
   connect?: boolean;
+  /** The process's signals as crm mcp hears them (an EventEmitter: emit('SIGTERM') reaches it alone). */
+  signals?: SignalSource;
 }
 
-export async function startMcp({ ws, args = [], env, sleep, connect = true }: McpOptions): Promise<McpSession> {
+export async function startMcp({ ws, args = [], env, sleep, connect = true, signals }: McpOptions): Promise<McpSession> {
   const toServer = new PassThrough();
   const fromServer = new PassThrough();
   let stderr = '';
@@ -54,6 +59,7 @@ export async function startMcp({ ws, args = [], env, sleep, connect = true }: Mc
     stderr: { write: (text: string) => (stderr += text) },
     transport: ws.transport,
     sleep,
+    signals,
   });
   const client = new Client({ name: 'crm-test', version: '1.0.0' });
   // The SDK's stdio transport frames lines over any two streams: the client reads what the server writes.
@@ -68,6 +74,7 @@ export async function startMcp({ ws, args = [], env, sleep, connect = true }: Mc
     stderr: () => stderr,
     writeRaw: (text) => toServer.write(text),
     written,
+    exited,
     close: async () => {
       toServer.end();
       const code = await exited;

@@ -65,15 +65,15 @@ export async function serveMcp(ctx: Context, calls: Context, tree: Tree, tools: 
   const ended = new Promise<Ending>((resolve) => (stop = resolve));
   const onSigint = () => stop('SIGINT');
   const onSigterm = () => stop('SIGTERM');
-  process.once('SIGINT', onSigint);
-  process.once('SIGTERM', onSigterm);
+  ctx.io.signals.once('SIGINT', onSigint);
+  ctx.io.signals.once('SIGTERM', onSigterm);
   void transport.ended.then(() => stop('eof'));
 
   await server.connect(transport);
   ctx.info(`crm mcp: ${tools.length} tools (${[...new Set(tools.map((tool) => tool.op.group))].join(', ')}) for ${workspace.description}, on stdio`);
   const ending = await ended;
-  process.off('SIGINT', onSigint);
-  process.off('SIGTERM', onSigterm);
+  ctx.io.signals.off('SIGINT', onSigint);
+  ctx.io.signals.off('SIGTERM', onSigterm);
   if (ending === 'eof' && underWay.size > 0) await Promise.race([Promise.allSettled(underWay), new Promise((resolve) => setTimeout(resolve, GRACE_MS).unref())]);
   stopping.abort(new Error('crm mcp is stopping'));
   await Promise.allSettled(underWay);

@@ -47,7 +47,7 @@ async function readSql(ctx: Context, argument: string | undefined, file: string 
 /** --fresh: the default sync first; a failure stops here, with its code. */
 async function freshen(ctx: Context): Promise<void> {
   if (ctx.dryRun) throw usageError('--fresh syncs, which reads every list; --dry-run does not apply');
-  const stopper = stopOnSigterm();
+  const stopper = stopOnSigterm(ctx.io.signals);
   ctx.onClose(() => stopper.dispose());
   const outcome = await syncReplica(ctx, await ctx.client(), tablesToSync([]), 'full', AbortSignal.any([ctx.signal, stopper.signal]));
   if (outcome.failure !== undefined) throw toCliError(outcome.failure);

@@ -36,7 +36,7 @@ async function syncTables(ctx: Context, { args, options }: Input<Spec>): Promise
   if (ctx.dryRun) throw usageError('crm sync reads every list it syncs; --dry-run does not apply', 'see the requests of one list with `crm contacts list --all --dry-run`');
   const client = await ctx.client();
   // Ctrl-C (the command's signal) and SIGTERM stop the sync at the next record: what is committed stays.
-  const stopper = stopOnSigterm();
+  const stopper = stopOnSigterm(ctx.io.signals);
   ctx.onClose(() => stopper.dispose());
   const signal = AbortSignal.any([ctx.signal, stopper.signal]);
   const outcome = await syncReplica(ctx, client, tables, options.new ? 'new' : 'full', signal);

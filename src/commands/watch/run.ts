@@ -80,7 +80,7 @@ export const run: Handler<Spec> = async (ctx, invocation) => {
   const state = feed ? undefined : WatchState.open(settings.stateFile, settings.resource, client.baseUrl, ctx.target().profile);
   ctx.onClose(() => (feed ?? state)?.close());
   // SIGTERM ends the stream (exit 0); Ctrl-C ends the command at once (the runner's, exit 130).
-  const stopper = stopOnSigterm();
+  const stopper = stopOnSigterm(ctx.io.signals);
   ctx.onClose(() => stopper.dispose());
   const watcher = new Watcher(ctx, client, settings, stopper, state, feed);
   const { columns, plural } = RESOURCES[settings.noun];

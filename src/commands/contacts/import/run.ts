@@ -124,7 +124,7 @@ export const run: Handler<Spec> = async (ctx, { args, options }) => {
   if (checkpoint) ctx.uncertainWritesAdvice = 'run the same command with --resume, which looks them up before sending anything again';
   // SIGTERM: no new rows, the ones under way finish, then the report. Ctrl-C ends the command at once
   // (the runner's): what the journal holds is written first, and --resume looks up the rows under way.
-  const stopper = stopOnSigterm();
+  const stopper = stopOnSigterm(ctx.io.signals);
   ctx.onClose(() => stopper.dispose());
   const importer = new Importer(ctx, client, stopper, checkpoint, {
     concurrency: options.concurrency ?? CONCURRENCY,
