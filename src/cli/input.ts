@@ -348,9 +348,11 @@ export async function readSourceBytes(source: string, stdin: InStream, label: st
 
 /**
  * A file crm will write (--errors, --checkpoint), checked before anything is sent: its directory
- * exists and is writable, and the file, when it exists, is a writable file.
+ * exists and is writable, and the file, when it exists, is a writable file. `replaced`: a regular
+ * file is written beside itself and renamed over (src/config/atomic.ts), which its directory must
+ * allow even when the file exists; a pipe or a device (/dev/stderr) is written where it is.
  */
-export function checkOutputFileWritable(path: string, label: string): void {
+export function checkOutputFileWritable(path: string, label: string, { replaced = false } = {}): void {
   const problem = (why: unknown) => usageError(cannotUseFile('write', `${label} ${path}`, why));
   let exists = true;
   try {
@@ -360,8 +362,9 @@ export function checkOutputFileWritable(path: string, label: string): void {
     exists = false;
   }
   if (exists) {
-    if (statSync(path).isDirectory()) throw problem('is a directory');
-    return;
+    const stats = statSync(path);
+    if (stats.isDirectory()) throw problem('is a directory');
+    if (!replaced || !stats.isFile()) return;
   }
   try {
     accessSync(dirname(path), constants.W_OK);

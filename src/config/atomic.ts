@@ -8,13 +8,14 @@
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
-export function writeFileAtomic(path: string, text: string): void {
+/** MODE: owner-only unless said (a file for the user to open, as --errors, gets what the umask leaves of 0o666). */
+export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o600): void {
   const temporary = `${path}.${process.pid}.tmp`;
   // Not opened (a directory is in its way, the disk is read-only): nothing of this write to remove.
-  const fd = openSync(temporary, 'w', 0o600);
+  const fd = openSync(temporary, 'w', mode);
   try {
     try {
-      writeFileSync(fd, text);
+      writeFileSync(fd, data);
       fsyncSync(fd);
     } finally {
       closeSync(fd);

@@ -4,7 +4,7 @@
 // with its id, updated, invalid, failed with the reason), journaled in a checkpoint
 // (./checkpoint.ts) that --resume finishes from.
 
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import pMap from 'p-map';
 import type { Context } from '../../../cli/context.js';
@@ -18,6 +18,7 @@ import { list, type Result, type View } from '../../../cli/result.js';
 import type { ApiClient } from '../../../http/core.js';
 import { recordId } from '../../../http/envelope.js';
 import { cannotUseFile, isObject } from '../../../registry/values.js';
+import { writeFileAtomic } from '../../../config/atomic.js';
 import { sandboxPath } from '../../../config/paths.js';
 import { walk } from '../../../http/paginate.js';
 import { fillPath } from '../../../http/url.js';
@@ -79,7 +80,7 @@ export const run: Handler<Spec> = async (ctx, { args, options }) => {
     throw usageError(`--errors ${errorsFile} is the checkpoint of this import: the errors would be written over its progress`, 'give --errors another file');
   }
 
-  if (errorsFile !== undefined) checkOutputFileWritable(errorsFile, '--errors');
+  if (errorsFile !== undefined) checkOutputFileWritable(errorsFile, '--errors', { replaced: true });
 
   const bytes = await readSourceBytes(file, ctx.io.stdin, 'the input');
   const encoding = (options.encoding ?? 'utf8') as TextEncoding;
@@ -419,8 +420,12 @@ async function writeErrors(path: string, input: ImportFile, outcomes: readonly O
     const reason = lines.get(row.line);
     if (reason !== undefined) records.push([...input.columns.map((_, index) => row.cells[index] ?? ''), String(row.line), reason]);
   }
+  const bytes = encodeText(stringify(records, CSV_OPTIONS), like.encoding, like.bom);
   try {
-    writeFileSync(path, encodeText(stringify(records, CSV_OPTIONS), like.encoding, like.bom));
+    // Replaced whole and flushed: a crash or a full disk leaves the old file (or none), never half of
+    // one that the user would fix and import again. A pipe or a device (/dev/stderr) is written as it is.
+    if (!existsSync(path) || statSync(path).isFile()) writeFileAtomic(path, bytes, 0o666);
+    else writeFileSync(path, bytes);
   } catch (error) {
     throw new CliError(cannotUseFile('write', `--errors ${path}`, error), ExitCode.service, { code: 'errors_file' });
   }
