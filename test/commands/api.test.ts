@@ -2,7 +2,7 @@
 // given), -X names it, -H adds headers (never the key's), -i prints the status line and headers.
 import { describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/registry/demo.js';
-import { json, run, useWorkspace } from '../helpers/inprocess.js';
+import { json, run, useWorkspace, type Workspace } from '../helpers/inprocess.js';
 
 const ws = useWorkspace();
 const sent = () => ws.requests().map((request) => `${request.method} ${request.url}`);
@@ -106,6 +106,38 @@ describe('crm api -H', () => {
     const pages = ws.requests(/^GET \/api\/v1\/accounts/);
     expect(pages.length).toBeGreaterThan(1);
     expect(pages.every((page) => page.headers['x-request-source'] === 'walk')).toBe(true);
+  });
+
+  it('Content-Type: crm sends application/json with every body; -H \'Content-Type: text/plain\' is sent in its place, once, and the sandbox reads the JSON all the same (docs/api-assumptions.md)', async () => {
+    // The headers as crm hands them to the transport, names in crm's own case: one Content-Type, not two of different case.
+    const sent: Array<{ line: string; body: string; types: string[] }> = [];
+    const recording: Workspace['transport'] = (request) => {
+      const types = Object.entries(request.headers).filter(([name]) => name.toLowerCase() === 'content-type').map(([, value]) => value);
+      sent.push({ line: `${request.method} ${new URL(request.url).pathname}`, body: request.body ?? '', types });
+      return ws.transport(request);
+    };
+    const recorded = { ...ws, transport: recording } as Workspace;
+    for (const argv of [
+      ['accounts', 'create', '--name', 'Typed Co'],
+      ['api', 'POST', '/accounts', '-f', 'name=Typed Api Co'],
+      ['contacts', 'update', DEMO.contact, '--company', 'Typed'],
+      ['contacts', 'get', DEMO.contact],
+    ]) {
+      const result = await run(argv, { ws: recorded });
+      expect(result.code, result.stderr).toBe(0);
+    }
+    expect(sent.filter((request) => request.body !== '').map((request) => [request.line, request.types])).toEqual([
+      ['POST /api/v1/accounts', ['application/json']],
+      ['POST /api/v1/accounts', ['application/json']],
+      ['PATCH /api/v1/contacts/' + DEMO.contact, ['application/json']],
+    ]);
+    expect(sent.filter((request) => request.body === '').every((request) => request.types.length === 0)).toBe(true);
+
+    sent.length = 0;
+    const plain = await run(['api', 'POST', '/accounts', '-f', 'name=Plain Co', '-H', 'Content-Type: text/plain'], { ws: recorded });
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(sent).toEqual([{ line: 'POST /api/v1/accounts', body: '{"name":"Plain Co"}', types: ['text/plain'] }]);
+    expect(JSON.parse(plain.stdout)).toMatchObject({ name: 'Plain Co' });
   });
 
   it('sends a credential given with -H (Authorization, Proxy-Authorization, Cookie) as given, and --debug and --dry-run show it masked, as gh does: --debug printed it whole', async () => {
