@@ -2,6 +2,7 @@
 // UTF-8, failures and --resume, --upsert, the checkpoint's guarantees. A real process interrupted
 // by a real signal (and by SIGKILL) is in test/e2e/scale.test.ts.
 import { spawnSync } from 'node:child_process';
+import { EventEmitter } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,15 +26,20 @@ const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).sli
 const withEmail = (email: string) => ws.api('GET', `/contacts?search=${encodeURIComponent(email)}&limit=50`).data.contacts.filter((c: { email: string }) => c.email.toLowerCase() === email.toLowerCase());
 const rowsOf = (stdout: string) => stdout.trim().split('\n').map((line) => JSON.parse(line));
 
-/** contacts import of FILE (-o ndjson) sent SIGTERM as its POST number `posts` is answered: the rows under way finish, then the report. */
+/**
+ * contacts import of FILE (-o ndjson) sent SIGTERM (on its own signals) as its POST number `posts` is
+ * answered: the rows under way finish, then the report. `listening`: the import's SIGTERM listeners left.
+ */
 async function importStoppedAtPost(file: string, posts: number) {
   let sent = 0;
+  const signals = new EventEmitter();
   const interrupting: Transport = async (request) => {
     const response = await ws.transport(request);
-    if (request.method === 'POST' && ++sent === posts) process.emit('SIGTERM');
+    if (request.method === 'POST' && ++sent === posts) signals.emit('SIGTERM');
     return response;
   };
-  return run(['contacts', 'import', file, '-o', 'ndjson'], { ws: { ...ws, transport: interrupting } as Workspace });
+  const result = await run(['contacts', 'import', file, '-o', 'ndjson'], { ws: { ...ws, transport: interrupting } as Workspace, signals });
+  return { ...result, listening: signals.listenerCount('SIGTERM') };
 }
 
 describe('contacts import: reading and checking', () => {
@@ -343,7 +349,7 @@ describe('contacts import: sending', () => {
     expect(created).toBeGreaterThanOrEqual(10);
     expect(created).toBeLessThan(30);
     expect(rows.filter((row) => row.result === 'pending')).toHaveLength(30 - created);
-    expect(process.listenerCount('SIGTERM')).toBe(0);
+    expect(stopped.listening).toBe(0);
 
     const resumed = await run(['contacts', 'import', file, '--resume'], { ws, tty: { stderr: true } });
     expect(resumed.code).toBe(0);

@@ -3,6 +3,7 @@
 // exactly those; --changes emitting exactly those, once; a write refused with exit 2 and nothing
 // changed; a sync interrupted then resumed with nothing lost; the replica's file mode.
 import { execFileSync } from 'node:child_process';
+import { EventEmitter } from 'node:events';
 import { accessSync, chmodSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -453,8 +454,9 @@ describe('crm watch --changes', () => {
   it('two watches on one --state: the second exits 2 naming the process that holds it, sending nothing; the lock is given back (both ran)', async () => {
     const { crm, home } = user();
     const state = join(home, 'shared.json');
-    // The first waits out its hour between polls until SIGTERM (only watch listens for it in a test worker).
-    const first = crm(['watch', 'contacts', '--changes', '--interval', '1h', '--state', state], { live: { stdout: '', stderr: '' } });
+    // The first waits out its hour between polls until SIGTERM, on its own signals.
+    const signals = new EventEmitter();
+    const first = crm(['watch', 'contacts', '--changes', '--interval', '1h', '--state', state], { live: { stdout: '', stderr: '' }, signals });
     await until(() => existsSync(state), 'the baseline');
     try {
       const before = readFileSync(state, 'utf8');
@@ -465,7 +467,7 @@ describe('crm watch --changes', () => {
       expect(ws.requests()).toEqual([]);
       expect(readFileSync(state, 'utf8')).toBe(before);
     } finally {
-      process.emit('SIGTERM');
+      signals.emit('SIGTERM');
     }
     expect((await first).code).toBe(0);
     expect(existsSync(`${state}.lock`)).toBe(false);
@@ -483,7 +485,8 @@ describe('crm watch --changes', () => {
     const { crm, home } = user();
     const state = join(home, 'remade.json');
     const live = { stdout: '', stderr: '' };
-    const watch = crm(['watch', 'contacts', '--changes', '--interval', '1s', '--state', state], { live });
+    const signals = new EventEmitter();
+    const watch = crm(['watch', 'contacts', '--changes', '--interval', '1s', '--state', state], { live, signals });
     let ended: Awaited<typeof watch> | undefined;
     void watch.then((result) => (ended = result));
     try {
@@ -505,7 +508,7 @@ describe('crm watch --changes', () => {
         ['deleted', change.gone.id],
       ]);
     } finally {
-      if (ended === undefined) process.emit('SIGTERM');
+      if (ended === undefined) signals.emit('SIGTERM');
       await watch;
     }
   });

@@ -1,8 +1,9 @@
 // crm watch, in-process against the sandbox's handler: polls, bursts, state, failures, reactions.
-// SIGTERM is delivered with process.emit (only watch listens for it in a test worker); Ctrl-C, which
+// SIGTERM is emitted on the watch's own signals (RunOptions.signals: it reaches that watch alone); Ctrl-C, which
 // the runner handles by ending the process, is tested on a real process in test/e2e/scale.test.ts.
 import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { hostname, tmpdir } from 'node:os';
@@ -37,10 +38,11 @@ const quick = () => new Promise<void>((resolve) => setTimeout(resolve, 2));
 const watch = (argv: string[], options: RunOptions = {}) => run(['watch', ...argv], { ws, sleep: quick, ...options });
 
 /** Starts a watch that runs until a signal; `live` shows its output as it comes. */
-function startWatch(argv: string[], options: Omit<RunOptions, 'live'> = {}) {
+function startWatch(argv: string[], options: Omit<RunOptions, 'live' | 'signals'> = {}) {
   const live = { stdout: '', stderr: '' };
-  const finished = watch(argv, { ...options, live });
-  return { live, finished, stop: async () => (process.emit('SIGTERM'), finished) };
+  const signals = new EventEmitter();
+  const finished = watch(argv, { ...options, live, signals });
+  return { live, finished, signals, stop: async () => (signals.emit('SIGTERM'), finished) };
 }
 
 /** Whether a process is alive. */
@@ -226,7 +228,7 @@ describe('crm watch: failures', () => {
     expect(result.code).toBe(0);
     expect(remembered(state).at(-1)).toBe(fresh);
     expect(existsSync(`${state}.lock`)).toBe(false);
-    expect(process.listenerCount('SIGTERM')).toBe(0);
+    expect(watching.signals.listenerCount('SIGTERM')).toBe(0);
   });
 
   it.each([
