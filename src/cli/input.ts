@@ -1,7 +1,7 @@
 // Reading what the user typed into values the service accepts: typed flags, --set, --data, id lists.
 // Every failure here is a usage error (exit 2) raised before anything is sent.
 
-import { accessSync, constants, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { TIMEOUT_MAX_SECONDS } from '../registry/global.js';
 import { cannotUseFile, fileProblem, formatDuration, isCalendarDate, isObject, NESTING_MAX, nestsTooDeep, timestampText, type JsonObject } from '../registry/values.js';
@@ -349,8 +349,9 @@ export async function readSourceBytes(source: string, stdin: InStream, label: st
 /**
  * A file crm will write (--errors, --checkpoint), checked before anything is sent: its directory
  * exists and is writable, and the file, when it exists, is a writable file. `replaced`: a regular
- * file is written beside itself and renamed over (src/config/atomic.ts), which its directory must
- * allow even when the file exists; a pipe or a device (/dev/stderr) is written where it is.
+ * file is written beside itself and renamed over (src/config/atomic.ts), which its directory (a
+ * link's target's) must allow even when the file exists; a pipe or a device (/dev/stderr) is written
+ * where it is.
  */
 export function checkOutputFileWritable(path: string, label: string, { replaced = false } = {}): void {
   const problem = (why: unknown) => usageError(cannotUseFile('write', `${label} ${path}`, why));
@@ -366,10 +367,11 @@ export function checkOutputFileWritable(path: string, label: string, { replaced 
     if (stats.isDirectory()) throw problem('is a directory');
     if (!replaced || !stats.isFile()) return;
   }
+  const directory = dirname(exists ? realpathSync(path) : path);
   try {
-    accessSync(dirname(path), constants.W_OK);
+    accessSync(directory, constants.W_OK);
   } catch (error) {
-    throw problem((error as NodeJS.ErrnoException).code === 'ENOENT' ? missingDirectory(path) : `the directory ${dirname(path)}: ${fileProblem(error)}`);
+    throw problem((error as NodeJS.ErrnoException).code === 'ENOENT' ? missingDirectory(path) : `the directory ${directory}: ${fileProblem(error)}`);
   }
 }
 

@@ -3,7 +3,7 @@
 // every later run. The configuration, an import's checkpoint and a watch's state file use them.
 // Never flushed to the disk (no fsync), unlike the files they guard: a lock speaks for a live process,
 // and the processes that read it share the kernel's page cache with its writer, where it is whole
-// the moment it is linked. A power loss ends every holder, so a lock it loses was held by no one;
+// the moment it is linked (over NFS, the client sends a file to the server when it is closed). A power loss ends every holder, so a lock it loses was held by no one;
 // one it leaves empty names no holder and is taken over (UNNAMED_STALE_MS) long before the machine
 // is back. Flushing would cost each lock its milliseconds for nothing a crash could use.
 

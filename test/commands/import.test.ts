@@ -3,7 +3,7 @@
 // by a real signal (and by SIGKILL) is in test/e2e/scale.test.ts.
 import { spawnSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -777,5 +777,20 @@ describe('contacts import: files it writes and reads', () => {
       expect((await run(['contacts', 'import', file, '--errors', errors], { ws })).code).toBe(2);
       expect(readFileSync(errors, 'utf8')).toBe(`${bom}name,email,line,reason\r\nB,nope,2,"email: invalid email ""nope"""\r\n`);
     }
+  });
+
+  it('--errors through a symbolic link writes where the link points, the link kept; a device (/dev/null) is written as it is', async () => {
+    const file = inputFile('l.csv', 'name,email\nB,nope\n');
+    const target = join(mkdtempSync(join(tmpdir(), 'crm-errors-target-')), 'kept.csv');
+    writeFileSync(target, 'old\n');
+    const link = join(file, '..', 'errors.csv');
+    symlinkSync(target, link);
+    expect((await run(['contacts', 'import', file, '--errors', link], { ws })).code).toBe(2);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(target, 'utf8')).toBe('name,email,line,reason\r\nB,nope,2,"email: invalid email ""nope"""\r\n');
+    // Nothing is made beside a device (crm may not create files in /dev).
+    const intoDevice = await run(['contacts', 'import', file, '--errors', '/dev/null'], { ws });
+    expect(intoDevice.code).toBe(2);
+    expect(intoDevice.stderr).not.toContain('cannot write');
   });
 });

@@ -4,7 +4,7 @@
 // with its id, updated, invalid, failed with the reason), journaled in a checkpoint
 // (./checkpoint.ts) that --resume finishes from.
 
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import pMap from 'p-map';
 import type { Context } from '../../../cli/context.js';
@@ -423,8 +423,10 @@ async function writeErrors(path: string, input: ImportFile, outcomes: readonly O
   const bytes = encodeText(stringify(records, CSV_OPTIONS), like.encoding, like.bom);
   try {
     // Replaced whole and flushed: a crash or a full disk leaves the old file (or none), never half of
-    // one that the user would fix and import again. A pipe or a device (/dev/stderr) is written as it is.
-    if (!existsSync(path) || statSync(path).isFile()) writeFileAtomic(path, bytes, 0o666);
+    // one that the user would fix and import again; a link's target is, the link kept. A pipe or a
+    // device (/dev/stderr) is written as it is.
+    if (!existsSync(path)) writeFileAtomic(path, bytes, 0o666);
+    else if (statSync(path).isFile()) writeFileAtomic(realpathSync(path), bytes, 0o666);
     else writeFileSync(path, bytes);
   } catch (error) {
     throw new CliError(cannotUseFile('write', `--errors ${path}`, error), ExitCode.service, { code: 'errors_file' });
