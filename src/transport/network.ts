@@ -57,12 +57,12 @@ interface NetworkTransport extends Transport {
   close(): void;
 }
 
-/** A proxy to go through: its URL as the agent takes it, and as messages name it (without credentials). */
+/** A proxy to go through: its URL without credentials, as messages name it, and its credentials as CONNECT sends them. */
 interface Proxy {
   href: string;
   shown: string;
-  /** Its URL holds a user name or password (sent as Proxy-Authorization). */
-  credentials: boolean;
+  /** `Basic ...` from the URL's user name and password, when it holds them. */
+  authorization?: string;
 }
 
 /** A proxy variable crm cannot use: why, never holding the credentials. */
@@ -107,13 +107,19 @@ function readProxy(value: string, variable: string): Proxy | UnusableProxy {
   const shown = `${url.protocol}//${url.host}`;
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return { problem: `${variable} names a ${url.protocol.slice(0, -1)} proxy (${shown}): crm goes through http:// and https:// proxies only` };
   if (!url.hostname) return { problem: `${variable} names no proxy host (${shown})` };
+  if (![url.username, url.password].every(decodes)) return { problem: `the user name or password in ${variable} (${shown}) holds a % that starts no escape: write % as %25` };
+  const credentials = url.username || url.password ? `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` : undefined;
+  url.username = url.password = '';
+  return { href: url.href, shown, ...(credentials !== undefined && { authorization: `Basic ${Buffer.from(credentials).toString('base64')}` }) };
+}
+
+function decodes(text: string): boolean {
   try {
-    decodeURIComponent(url.username);
-    decodeURIComponent(url.password);
+    decodeURIComponent(text);
+    return true;
   } catch {
-    return { problem: `the user name or password in ${variable} (${shown}) holds a % that starts no escape: write % as %25` };
+    return false;
   }
-  return { href: url.href, shown, credentials: Boolean(url.username || url.password) };
 }
 
 type Request = (options: RequestOptions, onResponse: (response: IncomingMessage) => void) => ClientRequest;
@@ -121,6 +127,8 @@ type Request = (options: RequestOptions, onResponse: (response: IncomingMessage)
 /** How requests to one scheme go out: Node's request function and the agents that hold the connections. */
 interface Route {
   request: Request;
+  /** Throws for a header no HTTP request may hold (node:http's checks). */
+  checkHeader(name: string, value: string): void;
   direct: Agent;
   /** By proxy URL: the agent that tunnels through it. */
   proxied: Map<string, Promise<Agent>>;
@@ -141,24 +149,32 @@ export async function createNetworkTransport(options: NetworkOptions): Promise<N
     let route = routes.get(protocol);
     if (!route) {
       // node:https (and with it node:tls) only for a service or a proxy target on https.
-      route = (protocol === 'https:' ? import('node:https') : import('node:http')).then(({ request, Agent }) => ({
-        request: request as Request,
-        direct: new (checksKeptConnections(Agent))(agentOptions),
+      route = Promise.all([import('node:http'), protocol === 'https:' ? import('node:https') : undefined]).then(([http, https]) => ({
+        request: (https ?? http).request as Request,
+        checkHeader: (name: string, value: string) => {
+          http.validateHeaderName(name);
+          http.validateHeaderValue(name, value);
+        },
+        direct: new (checksKeptConnections((https ?? http).Agent))(agentOptions),
         proxied: new Map(),
       }));
       routes.set(protocol, route);
     }
     return route;
   };
-  const agentFor = async (url: URL, proxy: Proxy | undefined): Promise<{ request: Request; agent: Agent }> => {
+  const agentFor = async (url: URL, proxy: Proxy | undefined): Promise<{ route: Route; agent: Agent }> => {
     const route = await routeFor(url.protocol);
-    if (!proxy) return { request: route.request, agent: route.direct };
-    let agent = route.proxied.get(proxy.href);
+    if (!proxy) return { route, agent: route.direct };
+    const key = `${proxy.href} ${proxy.authorization}`;
+    let agent = route.proxied.get(key);
     if (!agent) {
-      agent = import('https-proxy-agent').then(({ HttpsProxyAgent }) => new (checksKeptConnections(endsUnfinishedTunnels(HttpsProxyAgent)))(proxy.href, agentOptions) as Agent);
-      route.proxied.set(proxy.href, agent);
+      // The credentials go as a header the agent asks for (a function: Node's NODE_DEBUG=http log
+      // prints the agent whole with each new connection), never in the URL it keeps.
+      const headers = () => (proxy.authorization ? { 'Proxy-Authorization': proxy.authorization } : {});
+      agent = import('https-proxy-agent').then(({ HttpsProxyAgent }) => new (checksKeptConnections(endsUnfinishedTunnels(HttpsProxyAgent)))(proxy.href, { ...agentOptions, headers }) as Agent);
+      route.proxied.set(key, agent);
     }
-    return { request: route.request, agent: await agent };
+    return { route, agent: await agent };
   };
 
   /** Requests under way: close() ends them. */
@@ -172,7 +188,7 @@ export async function createNetworkTransport(options: NetworkOptions): Promise<N
       const exchange = new Exchange(url.host, proxy, connectTimeoutMs, request, resolve, reject, underWay);
       if (exchange.settled) return;
       agentFor(url, proxy).then(
-        ({ request: send, agent }) => exchange.start(send, agent, url),
+        ({ route, agent }) => exchange.start(route, agent, url),
         (error: Error) => exchange.fail(new TransportError(`cannot load the HTTP client: ${error.message}`, 'ENETWORK', false)),
       );
     });
@@ -319,29 +335,27 @@ class Exchange {
     else request.signal?.addEventListener('abort', this.onAbort, { once: true });
   }
 
-  start(send: Request, agent: Agent, origin: URL): void {
+  start(route: Route, agent: Agent, origin: URL): void {
     if (this.settled) return;
     const path = requestTarget(this.request.url);
     if (path === undefined) {
       return this.fail(new TransportError(`the URL ${JSON.stringify(this.request.url)} cannot be sent: it holds a control character`, 'EINVALIDURL', false, { invalid: true }));
     }
+    // The headers, and a URL's credentials as Basic authorization (as Node does with `auth`), are set
+    // on the request rather than given in its options: Node's NODE_DEBUG=http log prints the options
+    // whole, key and password included.
+    const { protocol, hostname, port, auth } = urlToHttpOptions(origin);
+    const headers: Record<string, string> = { ...this.request.headers, 'accept-encoding': ACCEPT_ENCODING };
+    if (auth && !Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) headers.authorization = `Basic ${Buffer.from(auth).toString('base64')}`;
     let outgoing: ClientRequest;
     try {
-      outgoing = send(
-        {
-          ...urlToHttpOptions(origin),
-          path,
-          method: this.request.method,
-          headers: { ...this.request.headers, 'accept-encoding': ACCEPT_ENCODING },
-          agent,
-          maxHeaderSize: MAX_HEADER_BYTES,
-        },
-        (response) => this.onResponse(response),
-      );
+      for (const [name, value] of Object.entries(headers)) route.checkHeader(name, value);
+      outgoing = route.request({ protocol, hostname, port, path, method: this.request.method, agent, maxHeaderSize: MAX_HEADER_BYTES }, (response) => this.onResponse(response));
     } catch (error) {
       // A header or method no HTTP request may hold: thrown before anything is written.
       return this.fail(new TransportError(`the request cannot be sent: ${(error as Error).message}`, 'EINVALIDHEADER', false, { invalid: true }));
     }
+    for (const [name, value] of Object.entries(headers)) outgoing.setHeader(name, value);
     this.outgoing = outgoing;
     // Node reads the first 1,000 headers and drops the rest unsaid (a Content-Encoding among them):
     // all are read, as many as fit in MAX_HEADER_BYTES.
@@ -349,7 +363,7 @@ class Exchange {
     tunnelEnds.set(outgoing, this.tunnel.signal);
     outgoing.on('error', (error: Error & { code?: string }) => {
       // A kept-alive connection the server had closed: never written to, so sent on another.
-      if (outgoing.reusedSocket && !this.sent && !this.settled) return this.start(send, agent, origin);
+      if (outgoing.reusedSocket && !this.sent && !this.settled) return this.start(route, agent, origin);
       this.fail(this.describe(error));
     });
     // A tunnel the proxy refused: the proxy's own answer is not the service's.
@@ -456,7 +470,7 @@ class Exchange {
   private proxyRefused(status: number): TransportError {
     const proxy = this.proxy!;
     if (!(status >= 100 && status <= 599)) return new TransportError(`the proxy ${proxy.shown} answered CONNECT with something that is not HTTP`, 'EPROXY', false, { final: true, hint: CHECK_PROXY });
-    const credentials = proxy.credentials ? 'the proxy did not accept the user name and password in its URL' : 'the proxy wants credentials: give them in the proxy URL (https_proxy=http://user:password@proxy:port)';
+    const credentials = proxy.authorization ? 'the proxy did not accept the user name and password in its URL' : 'the proxy wants credentials: give them in the proxy URL (https_proxy=http://user:password@proxy:port)';
     return new TransportError(`the proxy ${proxy.shown} refused to connect to ${this.host} (HTTP ${status})`, 'EPROXY', false, {
       // A proxy that could not reach the service may manage the next time.
       final: status !== 502 && status !== 503 && status !== 504,

@@ -228,7 +228,7 @@ describe('TLS and kept connections, through a proxy and not', () => {
     }
   });
 
-  it('an https:// proxy behind the private CA: CONNECT in TLS, with its credentials as Proxy-Authorization, none of which crm prints even with DEBUG=* and --debug', async () => {
+  it("an https:// proxy behind the private CA: CONNECT in TLS, with its credentials as Proxy-Authorization; neither they nor the key are printed, even with DEBUG=*, --debug and Node's own NODE_DEBUG=http,net,tls", async () => {
     const connects: string[] = [];
     const tlsProxy = createTlsServer({ key: readFileSync(join(FIXTURES, 'workspace-key.pem')), cert: readFileSync(join(FIXTURES, 'workspace.pem')) }, (client) => {
       client.on('error', () => {});
@@ -244,13 +244,15 @@ describe('TLS and kept connections, through a proxy and not', () => {
     await new Promise<void>((done) => tlsProxy.listen(0, '127.0.0.1', done));
     try {
       const port = (tlsProxy.address() as AddressInfo).port;
-      const result = await crm(['contacts', 'list', '--limit', '1', '--json', '--debug'], { env: env({ HTTPS_PROXY: `https://proxy%20user:s3cr%40t@127.0.0.1:${port}`, NODE_EXTRA_CA_CERTS: CA, DEBUG: '*' }) });
+      const result = await crm(['contacts', 'list', '--limit', '1', '--json', '--debug'], { env: env({ HTTPS_PROXY: `https://proxy%20user:s3cr%40t@127.0.0.1:${port}`, NODE_EXTRA_CA_CERTS: CA, DEBUG: '*', NODE_DEBUG: 'http,net,tls' }) });
       expect(result.code, result.stderr).toBe(0);
       expect(connects).toHaveLength(1);
       expect(connects[0]).toMatch(/^CONNECT workspace\.test:443 HTTP\/1\.1\r\n/);
       expect(connects[0]).toContain(`\r\nProxy-Authorization: Basic ${Buffer.from('proxy user:s3cr@t').toString('base64')}\r\n`);
       expect(served).toHaveLength(1);
-      for (const secret of ['s3cr', Buffer.from('proxy user:s3cr@t').toString('base64'), 'proxy%20user', 'proxy user']) expect(result.stdout + result.stderr).not.toContain(secret);
+      // Node's http log printed each new connection's options whole: the request's headers and the proxy agent with its URL.
+      expect(result.stderr).toMatch(/^HTTP \d+: createConnection /m);
+      for (const secret of ['s3cr', Buffer.from('proxy user:s3cr@t').toString('base64'), 'proxy%20user', 'proxy user', sandbox.apiKey]) expect(result.stdout + result.stderr).not.toContain(secret);
       expect(result.stderr).toMatch(/GET https:\/\/workspace\.test\/api\/v1\/contacts/);
     } finally {
       await new Promise((done) => tlsProxy.close(done));

@@ -124,7 +124,7 @@ describe('the parts of a request URL', () => {
 });
 
 describe('proxy settings', () => {
-  const proxy = (href: string, credentials = false) => ({ href, shown: new URL(href).origin, credentials });
+  const proxy = (href: string) => ({ href, shown: new URL(href).origin });
 
   it('reads the lower-case names first, HTTPS_PROXY falls back to HTTP_PROXY, and this machine is never proxied', () => {
     expect(proxySettings({ HTTP_PROXY: 'http://upper:1', http_proxy: 'http://lower:2', NO_PROXY: 'corp.example' })).toEqual({
@@ -138,7 +138,7 @@ describe('proxy settings', () => {
 
   it('a proxy without a scheme is an http:// one, as curl and Go read it; its credentials are never shown', () => {
     expect(proxySettings({ HTTPS_PROXY: 'proxy.corp:3128' }).httpsProxy).toEqual(proxy('http://proxy.corp:3128/'));
-    expect(proxySettings({ HTTPS_PROXY: 'user:s3cret@10.0.0.1:3128' }).httpsProxy).toEqual({ href: 'http://user:s3cret@10.0.0.1:3128/', shown: 'http://10.0.0.1:3128', credentials: true });
+    expect(proxySettings({ HTTPS_PROXY: 'user:s3cret@10.0.0.1:3128' }).httpsProxy).toEqual({ href: 'http://10.0.0.1:3128/', shown: 'http://10.0.0.1:3128', authorization: `Basic ${Buffer.from('user:s3cret').toString('base64')}` });
     expect(proxySettings({ https_proxy: 'https://proxy.corp' }).httpsProxy).toEqual(proxy('https://proxy.corp/'));
   });
 
@@ -189,6 +189,18 @@ describe('the network transport', () => {
     expect(first).toMatch(/\r\naccept-encoding: gzip, br\r\n/i);
     expect(second).toMatch(/^POST \/hooks\/caf%C3%A9%201\?token=1 HTTP\/1\.1\r\n/);
     expect(Buffer.from(second, 'latin1').toString('utf8')).toMatch(/\r\ncontent-length: 10\r\n\r\n\{"a":"é"\}$/i);
+  });
+
+  it("a URL's user name and password are sent as Basic authorization (decoded), unless the request has its own", async () => {
+    const { server, transport } = await setUp((_, socket) => socket.write(OK));
+    const url = `http://hook%20user:p%40ss@127.0.0.1:${server.port}/hooks`;
+    await transport({ method: 'POST', url, headers: {}, body: '{}', timeoutMs: 5000 });
+    await settle();
+    await transport({ method: 'POST', url, headers: { Authorization: 'Bearer own' }, body: '{}', timeoutMs: 5000 });
+    const [first, second] = server.received;
+    expect(first).toMatch(new RegExp(`\r\nauthorization: Basic ${Buffer.from('hook user:p@ss').toString('base64')}\r\n`, 'i'));
+    expect(second).toMatch(/\r\nAuthorization: Bearer own\r\n/);
+    expect(second).not.toMatch(/Basic/);
   });
 
   it('refuses a URL with a control character before connecting', async () => {
