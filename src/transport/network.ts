@@ -1,8 +1,7 @@
 // The network transport: Node's own HTTP client (node:http, node:https) behind the Transport seam,
 // loaded only by commands that reach the network. It speaks HTTP/1.1 and keeps connections alive
-// (one per request under way, per origin), lets idle ones go, verifies TLS and reuses its sessions
-// (not through a proxy), and tunnels through HTTP(S)_PROXY with CONNECT (https-proxy-agent, loaded
-// only when a proxy is set).
+// (one per request under way, per origin), lets idle ones go, verifies TLS and resumes its sessions,
+// and tunnels through HTTP(S)_PROXY with CONNECT (https-proxy-agent, loaded only when a proxy is set).
 // This file adds what the core's rules need: answers asked for compressed and decoded, a size cap,
 // the --timeout deadline over the whole exchange, cancellation, and for every failure whether the
 // request may have reached the service.
@@ -171,7 +170,7 @@ export async function createNetworkTransport(options: NetworkOptions): Promise<N
       // The credentials go as a header the agent asks for (a function: Node's NODE_DEBUG=http log
       // prints the agent whole with each new connection), never in the URL it keeps.
       const headers = () => (proxy.authorization ? { 'Proxy-Authorization': proxy.authorization } : {});
-      agent = import('https-proxy-agent').then(({ HttpsProxyAgent }) => new (checksKeptConnections(endsUnfinishedTunnels(HttpsProxyAgent)))(proxy.href, { ...agentOptions, headers }) as Agent);
+      agent = import('https-proxy-agent').then(({ HttpsProxyAgent }) => new (checksKeptConnections(tunnelling(HttpsProxyAgent)))(proxy.href, { ...agentOptions, headers }) as Agent);
       route.proxied.set(key, agent);
     }
     return { route, agent: await agent };
@@ -261,21 +260,34 @@ function checksKeptConnections<Base extends AgentClass>(base: Base) {
 const tunnelEnds = new WeakMap<ClientRequest, AbortSignal>();
 
 /**
- * A proxy agent that closes its connection to the proxy when the request it is for ends before the
- * tunnel is up (a deadline, a cancel, close()): the agent alone would keep waiting for the proxy's
- * answer to CONNECT, a connection nothing then ends (a proxy that never answers held the process).
- * The agent connects to the proxy from its connectOpts, at once when asked for a connection.
+ * The proxy agent, with two things Node's own https agent does for a direct connection and the proxy
+ * agent does not:
+ * - its connection to the proxy is closed when the request it is for ends before the tunnel is up (a
+ *   deadline, a cancel, close()): the agent alone would keep waiting for the proxy's answer to
+ *   CONNECT on a connection nothing then ends (a proxy that never answers held the process). The
+ *   agent connects to the proxy from its connectOpts, at once when asked for a connection.
+ * - TLS inside a new tunnel resumes the session of the one before to the same host (a full handshake
+ *   saved), and a connection that failed forgets it.
  */
-function endsUnfinishedTunnels(base: typeof HttpsProxyAgent) {
+function tunnelling(base: typeof HttpsProxyAgent) {
+  const sessions = new Map<string, Buffer>();
   return class extends base<string> {
-    override connect(request: ClientRequest, options: Parameters<HttpsProxyAgent<string>['connect']>[1]) {
+    override async connect(request: ClientRequest, options: Parameters<HttpsProxyAgent<string>['connect']>[1]) {
       const shared = this.connectOpts;
       this.connectOpts = { ...shared, signal: tunnelEnds.get(request) };
+      const target = `${options.host}:${options.port}`;
+      let connecting: Promise<Socket>;
       try {
-        return super.connect(request, options);
+        connecting = super.connect(request, options.secureEndpoint ? { ...options, session: sessions.get(target) } : options);
       } finally {
         this.connectOpts = shared;
       }
+      const socket = await connecting;
+      if (options.secureEndpoint) {
+        socket.on('session', (session: Buffer) => sessions.set(target, session));
+        socket.once('close', (hadError: boolean) => hadError && sessions.delete(target));
+      }
+      return socket;
     }
   };
 }
