@@ -772,8 +772,13 @@ describe('the network transport', () => {
     });
 
     it('close() ends a request under way and every kept connection', async () => {
-      const url = await unrefPeer((socket) => socket.write(OK));
-      const transport = await transportFor();
+      let kept: Socket | undefined;
+      const url = await unrefPeer((socket) => {
+        kept = socket;
+        socket.write(OK);
+      });
+      // Kept far longer than the test's own time: only close() ends it.
+      const transport = await transportFor({ idleMs: 600_000 });
       const before = holding();
       await transport({ method: 'GET', url: `${url}/api/v1/contacts`, headers: {}, timeoutMs: 5000 });
       const silent = await unrefPeer(() => {});
@@ -781,6 +786,8 @@ describe('the network transport', () => {
       expect(await failure(pending)).toMatchObject({ code: 'ECANCELLED', delivered: true });
       await settle();
       expect(added(before)).toEqual([]);
+      // The idle one too (it held nothing up): its peer sees it closed.
+      await closed(kept!);
     });
   });
 });
