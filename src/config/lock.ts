@@ -8,7 +8,6 @@
 // is back. Flushing would cost each lock its milliseconds for nothing a crash could use.
 
 import { linkSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 
 export interface LockHolder {
@@ -152,4 +151,9 @@ function releaseIfMine(path: string, mine: string): void {
   } catch {
     // Gone already.
   }
+}
+
+/** This machine's name, which a lock file holds: node:os is loaded only where a lock is (0.2 ms of every start otherwise). */
+function hostname(): string {
+  return process.getBuiltinModule('node:os').hostname();
 }

@@ -192,5 +192,11 @@ describe('sandboxPath', () => {
       win32: join(homedir(), 'AppData', 'Local', 'crm', 'sandbox.db'),
     }[process.platform as string] ?? join(homedir(), '.local', 'share', 'crm', 'sandbox.db');
     expect(defaultSandboxPath({})).toBe(expected);
+    // The environment's HOME, as os.homedir() reads it (not the process's own, which it was).
+    if (process.platform !== 'win32') {
+      expect(defaultSandboxPath({ HOME: '/home/someone' })).toBe(join('/home/someone', '.local', 'share', 'crm', 'sandbox.db'));
+      expect(cacheDir({ HOME: '/home/someone' })).toBe(join('/home/someone', '.cache', 'crm'));
+      expect(configPath({ HOME: '' })).toBe(configPath({}));
+    }
   });
 });
