@@ -14,7 +14,7 @@
 // bin/crm.js loads this (dist/code-cache.js) before the app; loading it turns it on.
 
 import { lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import Module, { createRequire } from 'node:module';
+import { Module, createRequire } from 'node:module';
 import { basename, dirname, join, sep } from 'node:path';
 import { Script } from 'node:vm';
 import { cacheDir } from './config/paths.js';
