@@ -3,6 +3,7 @@
 // with a log of every request (how tests prove what was, or was not, sent) and scripted faults.
 // Everything above the transport is the real code; only the network is not in the way.
 
+import { EventEmitter } from 'node:events';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -221,7 +222,7 @@ export interface RunOptions {
   timeZone?: string;
   /** Every wait between attempts (backoff, Retry-After, the countdown); real time when absent. */
   sleep?: (ms: number) => Promise<void>;
-  /** The process's signals as the command hears them (an EventEmitter: emit('SIGTERM') reaches this command alone). */
+  /** The process's signals as the command hears them (an EventEmitter: emit('SIGTERM') reaches this command alone); by default an emitter of the command's own, so that no test touches the worker's process. */
   signals?: SignalSource;
   /** Kept up to date while the command runs (long-running commands: watch). */
   live?: { stdout: string; stderr: string };
@@ -256,7 +257,7 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<Run
     now: typeof now === 'number' ? () => now : now,
     timeZone: options.timeZone,
     sleep: options.sleep,
-    signals: options.signals,
+    signals: options.signals ?? new EventEmitter(),
   });
   capture(stdout + stderr, env, [argv.includes('--with-key') ? stdinText(options.stdin) : undefined]);
   return { code, stdout, stderr };

@@ -4,6 +4,7 @@
 // scripted faults) and an injected sleep. Everything between the client and the transport is the
 // real code; test/e2e/mcp.test.ts runs the built process for what only a process shows.
 
+import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -33,7 +34,7 @@ export interface McpOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Connect the SDK's client (initialize); false: the test speaks the protocol itself with writeRaw. */
   connect?: boolean;
-  /** The process's signals as crm mcp hears them (an EventEmitter: emit('SIGTERM') reaches it alone). */
+  /** The process's signals as crm mcp hears them (an EventEmitter: emit('SIGTERM') reaches it alone); by default an emitter of the session's own, so that no test touches the worker's process. */
   signals?: SignalSource;
 }
 
@@ -59,7 +60,7 @@ export async function startMcp({ ws, args = [], env, sleep, connect = true, sign
     stderr: { write: (text: string) => (stderr += text) },
     transport: ws.transport,
     sleep,
-    signals,
+    signals: signals ?? new EventEmitter(),
   });
   const client = new Client({ name: 'crm-test', version: '1.0.0' });
   // The SDK's stdio transport frames lines over any two streams: the client reads what the server writes.
