@@ -1,7 +1,10 @@
 // V8's compiled code of crm, kept between runs: otherwise V8 parses and compiles crm's JavaScript
 // afresh at every start, about 20 ms of a `contacts list`. This keeps V8's code cache of each file of
 // dist/ in crm's cache folder: a file's first run compiles it and, when the process exits, writes its
-// cache with every function the run compiled; later runs start from it. Node 20 has no compile cache
+// cache with every function the run compiled; later runs start from it. A run of another command
+// than the one that wrote a file's cache writes it again, with what both compiled (a first
+// `crm auth login` compiles little of what a list runs: each list then compiled it afresh, 1 ms),
+// up to WRITES times a file, so that a build's caches settle after its first few commands. Node 20 has no compile cache
 // of its own, and Node 22's (module.enableCompileCache) keeps what a module's compilation made,
 // before it runs: a list over HTTP started 9 ms later with it on Node 24 than with this.
 // V8 refuses a cache made by another V8, under other flags or for a source of another length; a
@@ -27,6 +30,9 @@ declare const __CRM_BUILD_ID__: string;
 /** How many builds' caches are kept (those written last). */
 const KEPT_BUILDS = 3;
 
+/** How many times a file's cache is written, each time by a run of another command. */
+const WRITES = 3;
+
 /** What Module.wrap puts before a file's text, on its first line. */
 const WRAPPER_LENGTH = Module.wrap('').indexOf('\n');
 
@@ -42,7 +48,8 @@ function useCodeCache(dist: string, env: NodeJS.ProcessEnv): void {
   if (root === undefined) return;
   const build = `${__CRM_BUILD_ID__}-node${process.version}-${process.arch}`;
   const folder = join(root, build);
-  const uncached: Array<{ script: Script; file: string }> = [];
+  const command = commandOf(process.argv.slice(2));
+  const toWrite: Array<{ script: Script; file: string; writes: number }> = [];
   // A cache is code crm runs: one another user could write (NODE_COMPILE_CACHE=/tmp/cache, a
   // folder another user made) is neither read nor written.
   const guarded = () => ownedAlone(folder) && ownedAlone(root) && keepsItsEntries(dirname(root));
@@ -53,25 +60,26 @@ function useCodeCache(dist: string, env: NodeJS.ProcessEnv): void {
   prototype._compile = function compileWithCache(content, filename) {
     if (!filename.startsWith(dist)) return compile.call(this, content, filename);
     const file = join(folder, `${basename(filename)}.v8`);
-    const cachedData = readable ? intact(readOrNothing(file)) : undefined;
+    const stored = readable ? intact(readOrNothing(file)) : undefined;
     // The wrapper's text comes before the file's first line: positions in it (a stack trace's) are the file's.
-    const script = underStartupFlags(() => new Script(Module.wrap(content), { filename, cachedData, columnOffset: -WRAPPER_LENGTH }));
-    if (cachedData === undefined || script.cachedDataRejected) uncached.push({ script, file });
+    const script = underStartupFlags(() => new Script(Module.wrap(content), { filename, cachedData: stored?.cache, columnOffset: -WRAPPER_LENGTH }));
+    if (stored === undefined || script.cachedDataRejected) toWrite.push({ script, file, writes: 1 });
+    else if (stored.command !== command && stored.writes < WRITES) toWrite.push({ script, file, writes: stored.writes + 1 });
     const run = script.runInThisContext() as (...args: unknown[]) => unknown;
     return run.call(this.exports, this.exports, createRequire(filename), this, filename, dirname(filename));
   };
 
   process.once('exit', () => {
-    if (uncached.length === 0) return;
+    if (toWrite.length === 0) return;
     try {
       restoreStartupFlags();
       mkdirSync(folder, { recursive: true, mode: 0o700 });
       if (!guarded()) return;
-      for (const { script, file } of uncached) {
+      for (const { script, file, writes } of toWrite) {
         // Written whole, then renamed: another crm never reads half a cache.
         const partial = `${file}.${process.pid}`;
         try {
-          writeFileSync(partial, sealed(script.createCachedData()));
+          writeFileSync(partial, sealed(script.createCachedData(), writes, command));
           renameSync(partial, file);
         } finally {
           // Left only when writing failed (a full disk).
@@ -128,16 +136,38 @@ function readOrNothing(file: string): Buffer | undefined {
   }
 }
 
-/** A cache file: V8's cache, twice. */
-function sealed(cache: Buffer): Buffer {
-  return Buffer.concat([cache, cache]);
+/**
+ * The command a run is for, as its first words name it (`contacts list`): the arguments before the
+ * first option, two at most. Its operands may come in (`search acme`): they only spend a write.
+ */
+function commandOf(args: readonly string[]): string {
+  const end = args.findIndex((arg) => arg.startsWith('-'));
+  return args.slice(0, end < 0 ? 2 : Math.min(end, 2)).join(' ');
 }
 
-/** V8's cache in a cache file, when its two copies are the same bytes: damage (a bad sector, a torn write) makes them differ. */
-function intact(file: Buffer | undefined): Buffer | undefined {
-  if (file === undefined || file.length === 0 || file.length % 2 !== 0) return undefined;
-  const cache = file.subarray(0, file.length / 2);
-  return cache.equals(file.subarray(file.length / 2)) ? cache : undefined;
+interface Stored {
+  cache: Buffer;
+  /** How many times it was written. */
+  writes: number;
+  /** The command of the run that wrote it last. */
+  command: string;
+}
+
+/** A cache file: how many times it was written (a byte), the command that wrote it (its length, a byte, then its UTF-8 bytes, 255 at most: a longer one only spends the writes), then V8's cache, twice. */
+function sealed(cache: Buffer, writes: number, command: string): Buffer {
+  const name = Buffer.from(command, 'utf8').subarray(0, 255);
+  return Buffer.concat([Buffer.of(writes, name.length), name, cache, cache]);
+}
+
+/** What a cache file holds, when V8's cache in it is whole: its two copies are the same bytes (damage, a bad sector or a torn write, makes them differ). */
+function intact(file: Buffer | undefined): Stored | undefined {
+  if (file === undefined || file.length < 2) return undefined;
+  const start = 2 + file[1]!;
+  const length = (file.length - start) / 2;
+  if (!Number.isInteger(length) || length <= 0) return undefined;
+  const cache = file.subarray(start, start + length);
+  if (!cache.equals(file.subarray(start + length))) return undefined;
+  return { cache, writes: file[0]!, command: file.subarray(2, start).toString('utf8') };
 }
 
 // The files beside this one: dist/. Last, once every constant of this module is set.

@@ -1,5 +1,6 @@
 // The code cache (src/code-cache.ts): the first run of a command writes V8's compiled code of each
-// file of dist/ it loaded, and later runs start from it. V8 refuses a cache silently (made under
+// file of dist/ it loaded, and later runs start from it; a run of another command writes it again
+// with what both compiled, three writes a file at most. V8 refuses a cache silently (made under
 // other flags, by another V8, for a source of another length) and crm then writes it again, so
 // "read, not written again" is what proves a cache was taken.
 import { spawnSync } from 'node:child_process';
@@ -48,6 +49,37 @@ describe('the code cache', () => {
     expect(second.code, second.stderr).toBe(0);
     expect(second.stdout).toBe(first.stdout);
     expect(caches(folderOf(env))).toEqual(written);
+  });
+
+  it("a run of another command writes a file's cache again, with what both compiled: three writes a file at most", async () => {
+    const env = homeWithDefaultCache({ CRM_BASE_URL: live.server.url, CRM_API_KEY: live.server.apiKey });
+    const folder = folderOf(env);
+    /** How many times a file's cache was written, and the command that wrote it last (its header). */
+    const header = (name: string) => {
+      const file = readFileSync(join(folder, name));
+      return { writes: file[0], command: file.subarray(2, 2 + file[1]!).toString('utf8') };
+    };
+    expect((await crm(['--help'], { env })).code).toBe(0);
+    expect(header('crm.js.v8')).toEqual({ writes: 1, command: '' });
+    const afterHelp = caches(folder);
+
+    expect((await crm(['contacts', 'list', '--json'], { env })).code).toBe(0);
+    const afterList = caches(folder);
+    expect(afterList.get('crm.js.v8')).not.toBe(afterHelp.get('crm.js.v8'));
+    expect(header('crm.js.v8')).toEqual({ writes: 2, command: 'contacts list' });
+    expect(header('app.js.v8')).toEqual({ writes: 1, command: 'contacts list' });
+    // The same command again: every cache is read, none written.
+    expect((await crm(['contacts', 'list', '--json'], { env })).code).toBe(0);
+    expect(caches(folder)).toEqual(afterList);
+
+    expect((await crm(['status'], { env })).code).toBe(0);
+    expect(header('crm.js.v8')).toEqual({ writes: 3, command: 'status' });
+    expect(header('app.js.v8')).toEqual({ writes: 2, command: 'status' });
+    const afterStatus = caches(folder);
+    // A fourth command writes only the caches written fewer than three times.
+    expect((await crm(['auth', 'status', '--json'], { env })).code).toBe(0);
+    expect(caches(folder).get('crm.js.v8')).toBe(afterStatus.get('crm.js.v8'));
+    expect(header('app.js.v8')).toEqual({ writes: 3, command: 'auth status' });
   });
 
   it('a network command that loads a module once its answer is in (-o csv: its library) reads its cache too: none is written again', async () => {
@@ -124,9 +156,10 @@ describe('the code cache', () => {
     const good = mkdtempSync(join(tmpdir(), 'crm-compile-cache-'));
     expect((await crm(['--help'], { env: homeWithDefaultCache({ NODE_COMPILE_CACHE: good }) })).code).toBe(0);
     const sealed = readFileSync(join(folderOf({}, join(good, 'crm')), 'crm.js.v8'));
-    const cache = sealed.subarray(0, sealed.length / 2);
+    const header = sealed.subarray(0, 2 + sealed[1]!);
+    const cache = sealed.subarray(header.length, header.length + (sealed.length - header.length) / 2);
     const bytecode = Buffer.concat([cache.subarray(0, cache.length >> 2), Buffer.alloc(cache.length >> 2, 0xff), cache.subarray(cache.length >> 1)]);
-    const planted = Buffer.concat([bytecode, bytecode]);
+    const planted = Buffer.concat([header, bytecode, bytecode]);
 
     const unsafe: Array<[string, (base: string) => void]> = [
       ['its crm folder writable by others', (base) => chmodSync(join(base, 'crm'), 0o777)],
