@@ -7,7 +7,10 @@
 //   hold one of the last records given out, or the next record (read with the page before and held
 //   back, so that it is there to be found even when every record given out has been deleted). What
 //   follows it in the page is given out; a page that holds none of them is not used, and the walk
-//   looks half a page before it (SEARCH_PAGES times at most), then takes it if it follows on.
+//   looks half a page before it (SEARCH_PAGES times at most), then takes it if it follows on. Except
+//   the whole list (a short page from the head, by the rule for short pages below) when the walk
+//   started at the head and knows every record it gave out (up to REMEMBERED): then none of the
+//   page's records was given out, and every one still to give is in it: all of it is given.
 // - So a record that exists for the whole walk is given exactly once, and none twice, whatever the
 //   changes: nothing is taken on trust. The rate of change decides only whether the walk keeps up:
 //   up to changesKeptUpWith(concurrency) records a request it always does; beyond, it may fail with
@@ -174,6 +177,12 @@ class GivenKeys {
   /** Each key with the number of the record when it was given out. */
   private readonly keys = new Map<string, number>();
   private given = 0;
+  /** A key was dropped for REMEMBERED: a record given out then would not be known again. */
+  private forgot = false;
+  /** Every key given out is still here. */
+  get complete(): boolean {
+    return !this.forgot;
+  }
   has(key: string): boolean {
     return this.keys.has(key);
   }
@@ -184,7 +193,10 @@ class GivenKeys {
   add(key: string): void {
     this.keys.delete(key);
     this.keys.set(key, this.given++);
-    if (this.keys.size > REMEMBERED) this.keys.delete(this.keys.keys().next().value as string);
+    if (this.keys.size > REMEMBERED) {
+      this.keys.delete(this.keys.keys().next().value as string);
+      this.forgot = true;
+    }
   }
   last(count: number): string[] {
     return [...this.keys.keys()].slice(-count);
@@ -402,7 +414,11 @@ export class Walk implements AsyncIterable<unknown> {
     const { items, places } = firstOfEach(answer.items, this.keyOf);
     // Where the record at INDEX of the page (without repeats) was in the list; past its end, after the page.
     const place = (index: number) => page.offset + (places[index] ?? answer.items.length);
-    const anchor = this.started ? this.continuation(items) : { from: 0, at: -1 };
+    const totalSaysMore = answer.total !== undefined && page.offset + answer.items.length < answer.total;
+    const whole = short && page.offset === 0 && !totalSaysMore && (answer.total !== undefined || this.sizeShown);
+    // A page that holds none of the walk's records follows on from the start when it is all the list
+    // has left (isRestOfList).
+    const anchor = !this.started ? { from: 0, at: -1 } : (this.continuation(items) ?? (whole && this.isRestOfList(items) ? { from: 0, at: -1 } : undefined));
     // The page after a short one, asked to tell a cap from the end, that holds none of the walk's
     // records (the list changed much meanwhile): the short page is taken for the end, as without asking.
     if (anchor === undefined && this.probing) {
@@ -449,7 +465,6 @@ export class Walk implements AsyncIterable<unknown> {
       this.pageSize = Math.max(this.pageSize, page.size);
     }
     const brought = fresh.filter((record) => !heldBefore.has(this.keyOf(record))).length;
-    const totalSaysMore = answer.total !== undefined && page.offset + answer.items.length < answer.total;
     const mayBeCapped = short && brought > 0 && answer.total === undefined && !this.sizeShown;
     const more = short && brought > 0 && (totalSaysMore || mayBeCapped);
     if (totalSaysMore || mayBeCapped) this.pageSize = Math.max(2, Math.min(this.pageSize, answer.items.length));
@@ -494,6 +509,19 @@ export class Walk implements AsyncIterable<unknown> {
       }
     }
     return undefined;
+  }
+
+  /**
+   * Whether the whole list (a short page from its head, the end by the rule for short pages) that
+   * holds none of the walk's records is the rest of it: every record there for the whole walk and not
+   * given out yet is in such a page. None of its records was given out when the walk knows every
+   * record it gave: it started at the head (else the page may hold records before its start), not
+   * from a position (which names only the last few given), has forgotten none (REMEMBERED), and each
+   * record has an id (one without is known by its content, which an update changes). The records
+   * held back are not in it: they were deleted.
+   */
+  private isRestOfList(items: readonly unknown[]): boolean {
+    return this.start === 0 && this.options.from === undefined && this.given.complete && items.every((record) => recordId(record) !== undefined);
   }
 
   /** The record held back was created at the instant the last records given out were: the walk stands among them. */

@@ -359,3 +359,36 @@ describe('a service whose pages are shorter than asked, and whose total says mor
     expect(service.pages()).toBeLessThanOrEqual(Math.ceil(expected.length / 29) + 8);
   });
 });
+
+describe('a list whose records read are all deleted while it is walked (an agent completing them), with what is left within a page', () => {
+  // The page from the head, short (the whole list) and holding none of the records read, ended the
+  // walk with walk_outpaced (exit 1), though what was left to print was all in it.
+  it.each<[...ListReader, boolean]>([
+    [...WHOLE_LIST[0]!, true],
+    [...WHOLE_LIST[1]!, true],
+    ['contacts list --all --json (no total)', WHOLE_LIST[0]![1], WHOLE_LIST[0]![2], false],
+  ])('%s prints the first page and then every record left, each once, exit 0', async (_, argv, parse, withTotal) => {
+    // 80 contacts: a page of 50, then 30 left once those are deleted.
+    for (const id of liveIds().slice(80)) ws.api('DELETE', `/contacts/${id}`);
+    for (let index = liveIds().length; index < 80; index++) ws.api('POST', '/contacts', { name: `Completed ${index}`, email: `completed-${index}-${argv.length}-${withTotal}@example.com` });
+    const expected = liveIds();
+    expect(expected).toHaveLength(80);
+    const firstPage: string[] = [];
+    let pages = 0;
+    const transport: Transport = async (request) => {
+      const isPage = request.method === 'GET' && /\/contacts\?/.test(request.url);
+      if (isPage && pages++ === 1) for (const id of firstPage) expect(ws.api('DELETE', `/contacts/${id}`).status).toBe(200);
+      const response = await ws.transport(request);
+      if (!isPage) return response;
+      const body = JSON.parse(response.body);
+      if (pages === 1) firstPage.push(...body.data.contacts.map((contact: { id: string }) => contact.id));
+      if (!withTotal) delete body.data.total;
+      return { ...response, body: JSON.stringify(body) };
+    };
+    const result = await run(argv, { ws: { ...ws, transport } as Workspace });
+    expect(firstPage).toHaveLength(50);
+    expect(result.code, result.stderr).toBe(0);
+    // The first page but its last (held back until a page showed what follows it, then deleted), and the 30 never read.
+    expect(parse(result.stdout).map((record) => record.id)).toEqual([...expected.slice(0, 49), ...expected.slice(50)]);
+  });
+});

@@ -1,8 +1,9 @@
 // A model of a newest-first list that other clients change while crm walks it: records are created at
 // the head (some with the id of a deleted record and a later created_at) and deleted anywhere, chosen
-// to hurt (the edges of the pages asked for, the records just read, the head) or at random. It
-// answers the walk's requests through the real HTTP core, in the order it chooses (several pages may
-// be in flight), applying up to `rate` changes before each answer. Seeded: a seed is a run.
+// to hurt (the edges of the pages asked for, the records just read, the head; now and then every
+// record read) or at random. It answers the walk's requests through the real HTTP core, in the order
+// it chooses (several pages may be in flight), applying up to `rate` changes before each answer.
+// Seeded: a seed is a run.
 import { expect } from 'vitest';
 import { ApiClient } from '../../src/http/core.js';
 import { Walk, WalkOutpaced, recordKey, type WalkOptions } from '../../src/http/paginate.js';
@@ -17,6 +18,14 @@ export interface ChurnOptions {
   exact?: boolean;
   /** Only records created at the head (a list growing faster than it can be read). */
   growOnly?: boolean;
+  /** Only records deleted, never created: a list that only shrinks. */
+  deleteOnly?: boolean;
+  /**
+   * The chance, before each answer, that every record answered so far is deleted (an agent completing
+   * what it read): the walk's records, the one it holds back too, are gone, and its head page may be
+   * the whole list.
+   */
+  completes?: number;
   concurrency: number;
   /** The answer's shape: {contacts, total}, {contacts} or a bare array. */
   shape: 'total' | 'no-total' | 'bare';
@@ -98,10 +107,11 @@ export async function churn(options: ChurnOptions): Promise<ChurnRun> {
   const deletedIds: string[] = [];
   const deletedKeys = new Set<string>();
   // How this seed's changes lean: some runs mostly delete, some mostly create, some go for the edges.
-  const weights = { head: rnd(), anywhere: rnd(), edges: rnd(), justRead: rnd() };
+  const weights = { head: options.deleteOnly ? 0 : rnd(), anywhere: rnd(), edges: rnd(), justRead: rnd() };
   const sum = weights.head + weights.anywhere + weights.edges + weights.justRead;
   const pending: Array<{ offset: number; limit: number; answer: (response: TransportResponse) => void }> = [];
   const given: string[] = [];
+  const answered = new Set<string>();
   let changes = 0;
 
   const remove = (index: number) => {
@@ -133,6 +143,7 @@ export async function churn(options: ChurnOptions): Promise<ChurnRun> {
   };
   const respond = (offset: number, limit: number): TransportResponse => {
     const rows = (options.sameInstant ? reorderInstants(list, rnd) : list).slice(offset, offset + limit);
+    for (const record of rows) answered.add(recordKey(record));
     const data = options.shape === 'bare' ? rows : options.shape === 'total' ? { contacts: rows, total: list.length } : { contacts: rows };
     return { status: 200, headers: {}, body: JSON.stringify({ data, error: null }) };
   };
@@ -168,6 +179,9 @@ export async function churn(options: ChurnOptions): Promise<ChurnRun> {
     const [asked] = pending.splice(options.shuffle ? pick(pending.length) : 0, 1);
     const count = options.exact ? options.rate : pick(options.rate + 1);
     for (let index = 0; index < count; index++) change();
+    if (options.completes !== undefined && rnd() < options.completes) {
+      for (let index = list.length - 1; index >= 0; index--) if (answered.has(recordKey(list[index]))) remove(index);
+    }
     asked!.answer(respond(asked!.offset, asked!.limit));
   }
   await reading;

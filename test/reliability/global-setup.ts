@@ -30,6 +30,7 @@ export default function setup(project: TestProject): () => void {
           `  ${`walks, ${inFlight} in flight:`.padEnd(26)}${figure(`walk runs (${inFlight} in flight)`)} runs of a list changed at the promised rate, none outpaced, ${(figure(`walk requests (${inFlight} in flight)`) / (figure(`walk requests of still lists (${inFlight} in flight)`) || 1)).toFixed(2)}x the requests of a still list`,
       ),
       `  walks beyond the rate:    ${figure('walk runs beyond the rate')} runs, ${figure('walk runs beyond the rate that gave up')} stopped with exit 1, none ended with a record missing`,
+      `  walks, records read gone: ${figure('walk runs with records read deleted')} runs, ${figure('walk runs with records read deleted that gave up')} stopped with exit 1, none ended with a record missing`,
       `  key leaks:                ${leaks.length} (in ${captures.length} outputs scanned)`,
     ];
     if (figures.size > 0) process.stdout.write(`\n${lines.join('\n')}\n`);

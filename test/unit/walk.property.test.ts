@@ -1,12 +1,15 @@
 // The walk's rule (src/http/paginate.ts) against a model of a newest-first list that changes while it
 // is read (test/helpers/churning-list.ts): records created at the head, some with a deleted record's
 // id, and deleted anywhere (before the walk, after it, at the edges of the pages in flight, the
-// records just read), answered in any order, with and without `total`, and as a bare array.
+// records just read, every record read at once: an agent completing them), answered in any order,
+// with and without `total`, and as a bare array.
 //
 // - At the rate the walk promises to keep up with, every record there for the whole walk is given
 //   exactly once and the walk never gives up.
 // - At any rate, nothing is given twice, and a walk either gives every such record or fails with
 //   WalkOutpaced: never an end with a record missing.
+// - When every record read is deleted and what is left fits in a page (the head page is short, the
+//   whole list), the walk gives it and ends: it never gives up there.
 // - A still list costs one request per 48 records after the first 50 (plus, without a total, at most
 //   the pages in flight past the end); under change the cost is printed by the full run.
 //
@@ -92,6 +95,29 @@ describe('the walk against a list that changes while it is read', () => {
       }
     }
   });
+
+  // The head page, short (the whole list) and holding none of the walk's records once an agent had
+  // completed (deleted) every record read, failed the walk with WalkOutpaced though all it had left to
+  // give was in that page: 41 of 200 runs of a shrinking list, one page at a time or 8 in flight.
+  it.each([
+    ['pages in flight', PAGES_IN_FLIGHT],
+    ['one page at a time', 1],
+  ])('while an agent deletes every record read now and then (%s), gives every record there for the whole walk once; never gives up on a list of two pages that only shrinks', async (_, concurrency) => {
+    const rate = changesKeptUpWith(concurrency);
+    const shrinking: ChurnOptions[] = [];
+    const churning: ChurnOptions[] = [];
+    for (let seed = 1; seed <= SEEDS / 2; seed++) {
+      const sameInstant = seed % 4 === 0 ? 1 + (seed % 24) : undefined;
+      shrinking.push({ ...settings(seed, rate, concurrency), exact: false, size: 50 + ((seed * 37) % 50), deleteOnly: true, completes: 0.2, sameInstant });
+      churning.push({ ...settings(seed, rate, concurrency), exact: false, size: 50 + ((seed * 37) % 250), completes: 0.2, sameInstant });
+    }
+    expect((await runAll(shrinking)).outpaced).toBe(0);
+    // A longer list may still hold a page of records not read when every record read is gone: its head
+    // page is full, and the walk gives up loudly (checked above: nothing twice, nothing missing).
+    const { outpaced } = await runAll(churning);
+    recordFigure('walk runs with records read deleted', shrinking.length + churning.length);
+    recordFigure('walk runs with records read deleted that gave up', outpaced);
+  }, FULL ? 900_000 : 120_000);
 
   it('continued from where it stood after the records it gave were all deleted (an agent completing each page), gives the rest once', async () => {
     for (let seed = 1; seed <= 60; seed++) {
@@ -237,6 +263,94 @@ describe('pages in flight from a service that gives fewer than 50 a page, among 
     const given: string[] = [];
     for await (const record of new Walk(client, '/contacts', {}, { key: 'contacts', concurrency: PAGES_IN_FLIGHT })) given.push((record as Row).id);
     expect(given).toEqual(list.map((record) => record.id));
+  });
+});
+
+describe('the whole list, a short page from its head, that holds none of the walk\'s records (every one it read was deleted)', () => {
+  /**
+   * Walks LIST (answers with a total when TOTAL says so), running DELETE on the list and the ids of the
+   * records served so far before each answer after the first: the ids given out, and how it ended.
+   */
+  async function walkWhile(list: Row[], remove: (list: Row[], served: readonly string[], given: readonly string[]) => void, options: { concurrency: number; total: boolean; offset?: number }) {
+    const served: string[] = [];
+    const given: string[] = [];
+    let answers = 0;
+    const client = new ApiClient({
+      baseUrl: 'https://crm.test/api/v1',
+      apiKey: 'key_live_abcdefghijklmnopqrstuvwxyz123456',
+      userAgent: 'crm/test',
+      maxRetries: 0,
+      transport: async (request) => {
+        const query = new URL(request.url).searchParams;
+        if (answers++ > 0) remove(list, served, given);
+        const offset = Number(query.get('offset'));
+        const contacts = list.slice(offset, offset + Number(query.get('limit')));
+        served.push(...contacts.map((record) => record.id));
+        return { status: 200, headers: {}, body: JSON.stringify({ data: options.total ? { contacts, total: list.length } : { contacts }, error: null }) };
+      },
+    });
+    let error: unknown;
+    try {
+      const query = options.offset === undefined ? {} : { offset: options.offset };
+      for await (const record of new Walk(client, '/contacts', query, { key: 'contacts', concurrency: options.concurrency })) given.push((record as Row).id);
+    } catch (caught) {
+      error = caught;
+    }
+    return { given, error };
+  }
+  const without = (list: Row[], ids: Iterable<string>) => {
+    const gone = new Set(ids);
+    list.splice(0, list.length, ...list.filter((record) => !gone.has(record.id)));
+  };
+  const ids = (rows: readonly Row[]) => rows.map((record) => record.id);
+
+  // It failed with WalkOutpaced ("none of the records it had read are left at the head of the list"),
+  // exit 1, though the page was all that was left to give.
+  it.each([
+    [1, true],
+    [1, false],
+    [PAGES_IN_FLIGHT, true],
+    [PAGES_IN_FLIGHT, false],
+  ])('%i in flight, total %s: every record left is given once, after those given before, and the walk ends', async (concurrency, total) => {
+    const list = sameInstantRows(80, 1);
+    const initial = ids(list);
+    // Before the second answer, the 50 records of the first page go (those given out and the one held back).
+    const run = await walkWhile(list, (rows, served) => without(rows, served.slice(0, 50)), { concurrency, total });
+    expect(run.error).toBeUndefined();
+    // The first page's 49 (its 50th held back, then deleted), then the 30 that were never read.
+    expect(run.given).toEqual([...initial.slice(0, 49), ...initial.slice(50)]);
+  });
+
+  it('a walk that gave out more records than it remembers fails with WalkOutpaced rather than give one twice', async () => {
+    // An agent completes each page's records but the first 20; once the walk has given out 430 (the
+    // first 20 forgotten), every record but those 20 and the last 10 goes: the head page holds 30.
+    const list = sameInstantRows(600, 1);
+    const initial = ids(list);
+    const kept = new Set(initial.slice(0, 20));
+    const last = initial.slice(-10);
+    let cut = false;
+    const run = await walkWhile(
+      list,
+      (rows, _, given) => {
+        if (given.length >= 430 && !cut) {
+          cut = true;
+          without(rows, initial.filter((id) => !kept.has(id) && !last.includes(id)));
+        } else without(rows, given.filter((id) => !kept.has(id)));
+      },
+      { concurrency: 1, total: true },
+    );
+    expect(cut).toBe(true);
+    expect(run.given.filter((id, index) => run.given.indexOf(id) !== index), 'given twice').toEqual([]);
+    expect(run.error).toBeInstanceOf(WalkOutpaced);
+    expect((run.error as Error).message).toContain('none of the records it had read are left at the head of the list');
+  });
+
+  it('a walk that started past the head (an offset) fails with WalkOutpaced rather than give the records before its start', async () => {
+    const list = sameInstantRows(90, 1);
+    const initial = ids(list);
+    const run = await walkWhile(list, (rows, served) => without(rows, served), { concurrency: 1, total: true, offset: 10 });
+    expect(run.given).toEqual(initial.slice(10, 59));
+    expect(run.error).toBeInstanceOf(WalkOutpaced);
   });
 });
 
