@@ -63,6 +63,11 @@ export interface ChurnRun {
 }
 
 /** A small fast generator (mulberry32): the same seed, the same run. */
+/** An API client of a test's list: its answers are the transport's, never asked again. */
+export function listClient(transport: (request: TransportRequest) => Promise<TransportResponse>): ApiClient {
+  return new ApiClient({ baseUrl: 'https://crm.test/api/v1', apiKey: 'key_live_abcdefghijklmnopqrstuvwxyz123456', userAgent: 'crm/test', maxRetries: 0, transport });
+}
+
 export function random(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
@@ -148,17 +153,13 @@ export async function churn(options: ChurnOptions): Promise<ChurnRun> {
     return { status: 200, headers: {}, body: JSON.stringify({ data, error: null }) };
   };
 
-  const client = new ApiClient({
-    baseUrl: 'https://crm.test/api/v1',
-    apiKey: 'key_live_abcdefghijklmnopqrstuvwxyz123456',
-    userAgent: 'crm/test',
-    maxRetries: 0,
-    transport: (request: TransportRequest) =>
+  const client = listClient(
+    (request: TransportRequest) =>
       new Promise<TransportResponse>((answer) => {
         const query = new URL(request.url).searchParams;
         pending.push({ offset: Number(query.get('offset')), limit: Number(query.get('limit')), answer });
       }),
-  });
+  );
   const walk = new Walk(client, '/contacts', {}, { key: 'contacts', concurrency: options.concurrency, limit: options.limit, from: options.from, resumable: options.resumable });
   let finished = false;
   let error: unknown;

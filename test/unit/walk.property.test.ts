@@ -16,9 +16,8 @@
 // A failing run names its seed; a seed that once failed is kept below as a test of its own.
 // `npm run test:reliability` runs twenty times as many seeds; both print the request counts at the end.
 import { describe, expect, it } from 'vitest';
-import { ApiClient } from '../../src/http/core.js';
 import { PAGES_IN_FLIGHT, Walk, WalkOutpaced, WalkUnordered, changesKeptUpWith } from '../../src/http/paginate.js';
-import { checkRun, churn, random, type ChurnOptions, type Row } from '../helpers/churning-list.js';
+import { checkRun, churn, listClient, random, type ChurnOptions, type Row } from '../helpers/churning-list.js';
 import { recordFigure } from '../helpers/evidence.js';
 
 const FULL = process.env.CRM_RELIABILITY === 'full';
@@ -248,17 +247,11 @@ describe('pages in flight from a service that gives fewer than 50 a page, among 
     [3000, 51, 20],
   ])('%i records, %i an instant, pages of %i: every record once, in list order', async (size, each, cap) => {
     const list = sameInstantRows(size, each);
-    const client = new ApiClient({
-      baseUrl: 'https://crm.test/api/v1',
-      apiKey: 'key_live_abcdefghijklmnopqrstuvwxyz123456',
-      userAgent: 'crm/test',
-      maxRetries: 0,
-      transport: async (request) => {
-        const query = new URL(request.url).searchParams;
-        const offset = Number(query.get('offset'));
-        const contacts = list.slice(offset, offset + Math.min(cap, Number(query.get('limit'))));
-        return { status: 200, headers: {}, body: JSON.stringify({ data: { contacts, total: list.length }, error: null }) };
-      },
+    const client = listClient(async (request) => {
+      const query = new URL(request.url).searchParams;
+      const offset = Number(query.get('offset'));
+      const contacts = list.slice(offset, offset + Math.min(cap, Number(query.get('limit'))));
+      return { status: 200, headers: {}, body: JSON.stringify({ data: { contacts, total: list.length }, error: null }) };
     });
     const given: string[] = [];
     for await (const record of new Walk(client, '/contacts', {}, { key: 'contacts', concurrency: PAGES_IN_FLIGHT })) given.push((record as Row).id);
@@ -275,19 +268,13 @@ describe('the whole list, a short page from its head, that holds none of the wal
     const served: string[] = [];
     const given: string[] = [];
     let answers = 0;
-    const client = new ApiClient({
-      baseUrl: 'https://crm.test/api/v1',
-      apiKey: 'key_live_abcdefghijklmnopqrstuvwxyz123456',
-      userAgent: 'crm/test',
-      maxRetries: 0,
-      transport: async (request) => {
-        const query = new URL(request.url).searchParams;
-        if (answers++ > 0) remove(list, served, given);
-        const offset = Number(query.get('offset'));
-        const contacts = list.slice(offset, offset + Number(query.get('limit')));
-        served.push(...contacts.map((record) => record.id));
-        return { status: 200, headers: {}, body: JSON.stringify({ data: options.total ? { contacts, total: list.length } : { contacts }, error: null }) };
-      },
+    const client = listClient(async (request) => {
+      const query = new URL(request.url).searchParams;
+      if (answers++ > 0) remove(list, served, given);
+      const offset = Number(query.get('offset'));
+      const contacts = list.slice(offset, offset + Number(query.get('limit')));
+      served.push(...contacts.map((record) => record.id));
+      return { status: 200, headers: {}, body: JSON.stringify({ data: options.total ? { contacts, total: list.length } : { contacts }, error: null }) };
     });
     let error: unknown;
     try {
