@@ -4,9 +4,10 @@
 // cache with every function the run compiled; later runs start from it. A run of another command
 // than the one that wrote a file's cache writes it again, with what both compiled (a first
 // `crm auth login` compiles little of what a list runs: each list then compiled it afresh, 1 ms),
-// up to WRITES times a file, so that a build's caches settle after its first few commands. Node 20 has no compile cache
-// of its own, and Node 22's (module.enableCompileCache) keeps what a module's compilation made,
-// before it runs: a list over HTTP started 9 ms later with it on Node 24 than with this.
+// up to WRITES times a file, so that a build's caches settle after its first few commands.
+// Node 20 has no compile cache of its own, and Node 22's (module.enableCompileCache) keeps what a
+// module's compilation made, before it runs: a list over HTTP started 9 ms later with it on Node 24
+// than with this.
 // V8 refuses a cache made by another V8, under other flags or for a source of another length; a
 // source of the same length is told apart by the folder's name, which holds the build's id (a hash
 // of dist/, computed by scripts/build.mjs). V8 does not check a cache's bytes: one damaged on disk
