@@ -473,6 +473,9 @@ export class Walk implements AsyncIterable<unknown> {
     if (probe && mayBeCapped) this.sizeShown = true;
     this.probing = more && !totalSaysMore && !this.sizeShown;
     this.ended = short && !more;
+    // Pages in flight after a short page that is not the end were planned as if it were whole: past
+    // what follows it (past the list's end, under a total that counts too many). Asked again from here.
+    if (more) this.inFlight.length = 0;
     if (short || fresh.length > 1) {
       this.fruitless = 0;
       this.searches = 0;
