@@ -8,9 +8,10 @@
 //   back, so that it is there to be found even when every record given out has been deleted). What
 //   follows it in the page is given out; a page that holds none of them is not used, and the walk
 //   looks half a page before it (SEARCH_PAGES times at most), then takes it if it follows on. Except
-//   the whole list (a short page from the head, by the rule for short pages below) when the walk
-//   started at the head and knows every record it gave out (up to REMEMBERED): then none of the
-//   page's records was given out, and every one still to give is in it: all of it is given.
+//   a page from the head, full or short, when the walk started there and knows every record it gave
+//   out (up to REMEMBERED): nothing comes before it and none of its records was given out, so it is
+//   read as the walk's first page. Records given before that lie further on are known when met (their
+//   keys are kept), and the walk gives no position while they may lie ahead.
 // - So a record that exists for the whole walk is given exactly once, and none twice, whatever the
 //   changes: nothing is taken on trust. The rate of change decides only whether the walk keeps up:
 //   up to changesKeptUpWith(concurrency) records a request it always does; beyond, it may fail with
@@ -89,6 +90,8 @@ const REMEMBERED = SEARCH_PAGES * SEARCH_STEP + 4 * PAGE_MAX;
 const SAME_ORDER_SHOWN = 8;
 /** Records a WalkPosition names on each side of where the walk stands. */
 const POSITION_KEYS = 3;
+/** Where the records of the walk's first page follow on from: the head. */
+const FROM_HEAD = { from: 0, at: -1 } as const;
 
 /** The list changed faster than the walk could follow (or the service ignores `offset`). */
 export class WalkOutpaced extends HttpError {
@@ -172,23 +175,31 @@ interface Page {
   missed: boolean;
 }
 
-/** Keys of the records given out, the most recent REMEMBERED, in the order given. */
+/**
+ * Keys of the records given out, the most recent REMEMBERED, in the order given; and those given
+ * before the walk last started again from the head (isFreshStart).
+ */
 class GivenKeys {
   /** Each key with the number of the record when it was given out. */
   private readonly keys = new Map<string, number>();
+  /**
+   * Keys given before the walk started again from the head, never dropped: those records lie
+   * further on, where the walk meets them again after giving any number of others.
+   */
+  private readonly before = new Map<string, number>();
   private given = 0;
   /** A key was dropped for REMEMBERED: a record given out then would not be known again. */
   private forgot = false;
-  /** Every key given out is still here. */
+  /** Every key given out is still here, REMEMBERED at most (so that those kept by startAgain are few). */
   get complete(): boolean {
-    return !this.forgot;
+    return !this.forgot && this.keys.size + this.before.size <= REMEMBERED;
   }
   has(key: string): boolean {
-    return this.keys.has(key);
+    return this.keys.has(key) || this.before.has(key);
   }
   /** When the record was given out (a number that grows), undefined when it was not (or is forgotten). */
   order(key: string): number | undefined {
-    return this.keys.get(key);
+    return this.keys.get(key) ?? this.before.get(key);
   }
   add(key: string): void {
     this.keys.delete(key);
@@ -198,11 +209,17 @@ class GivenKeys {
       this.forgot = true;
     }
   }
+  /** The walk starts again from the head: every key given so far is kept. */
+  startAgain(): void {
+    for (const [key, serial] of this.keys) this.before.set(key, serial);
+    this.keys.clear();
+  }
   last(count: number): string[] {
-    return [...this.keys.keys()].slice(-count);
+    return [...this.before.keys(), ...this.keys.keys()].slice(-count);
   }
   forget(key: string): void {
     this.keys.delete(key);
+    this.before.delete(key);
   }
 }
 
@@ -219,6 +236,8 @@ export class Walk implements AsyncIterable<unknown> {
   /** Where the last record held was in the list when its page was answered. */
   private next = 0;
   private started = false;
+  /** The walk started again from a head page that was not the whole list: records it gave before may lie ahead. */
+  private givenAhead = false;
   private ended = false;
   private count = 0;
   private margin = 0;
@@ -299,9 +318,13 @@ export class Walk implements AsyncIterable<unknown> {
     this.count--;
   }
 
-  /** Where the walk stands; undefined once the list has been read to its end. */
+  /**
+   * Where the walk stands; undefined once the list has been read to its end. A walk that may have
+   * records it gave ahead of it fails instead: one continued from a position would give them again.
+   */
   position(): WalkPosition | undefined {
     if (this.ended && this.held.length === 0) return undefined;
+    if (this.givenAhead && !this.ended) throw new WalkOutpaced('it started again from the head of the list, and records it wrote before may follow where it stopped', this.count);
     const ahead = this.held.length > 0 ? this.held.map(this.keyOf) : this.aheadKeys;
     const offset = this.held.length > 0 ? this.next - (this.held.length - 1) : this.started ? this.next : this.start;
     return { offset, taken: this.given.last(POSITION_KEYS), ahead: ahead.slice(0, POSITION_KEYS), digests: this.keyOf === positionKey };
@@ -408,17 +431,18 @@ export class Walk implements AsyncIterable<unknown> {
   /** Takes what follows on in this page, or searches back when it holds none of the walk's records. */
   private take(page: Page, answer: ListPage): void {
     if (answer.total !== undefined) this.totalHint = answer.total;
-    const probe = this.probing;
     // Short by what the service sent: a page that repeated a record is still a full page.
     const short = answer.items.length < page.size;
     const { items, places } = firstOfEach(answer.items, this.keyOf);
     // Where the record at INDEX of the page (without repeats) was in the list; past its end, after the page.
     const place = (index: number) => page.offset + (places[index] ?? answer.items.length);
-    const totalSaysMore = answer.total !== undefined && page.offset + answer.items.length < answer.total;
-    const whole = short && page.offset === 0 && !totalSaysMore && (answer.total !== undefined || this.sizeShown);
-    // A page that holds none of the walk's records follows on from the start when it is all the list
-    // has left (isRestOfList).
-    const anchor = !this.started ? { from: 0, at: -1 } : (this.continuation(items) ?? (whole && this.isRestOfList(items) ? { from: 0, at: -1 } : undefined));
+    const follows = this.started ? this.continuation(items) : FROM_HEAD;
+    // A page from the head that holds none of the walk's records is read as its first page (isFreshStart).
+    const restarts = follows === undefined && page.offset === 0 && this.isFreshStart(items);
+    const anchor = restarts ? FROM_HEAD : follows;
+    if (restarts) this.given.startAgain();
+    // A page asked to tell a cap from the end tells nothing when it starts the walk again.
+    const probe = this.probing && !restarts;
     // The page after a short one, asked to tell a cap from the end, that holds none of the walk's
     // records (the list changed much meanwhile): the short page is taken for the end, as without asking.
     if (anchor === undefined && this.probing) {
@@ -434,7 +458,8 @@ export class Walk implements AsyncIterable<unknown> {
     const { from } = anchor;
     const first = !this.started;
     const heldBefore = new Set(this.held.map(this.keyOf));
-    if (this.started) {
+    // A page that starts the walk again does not hold the record held back: it shows no shift.
+    if (this.started && !restarts) {
       // How far the list moved back since the record held back was read: the margin of the next pages.
       const shift = this.next - place(from);
       this.margin = Math.min(MAX_MARGIN, Math.max(2 * shift, this.margin - 1, 0));
@@ -465,6 +490,7 @@ export class Walk implements AsyncIterable<unknown> {
       this.pageSize = Math.max(this.pageSize, page.size);
     }
     const brought = fresh.filter((record) => !heldBefore.has(this.keyOf(record))).length;
+    const totalSaysMore = answer.total !== undefined && page.offset + answer.items.length < answer.total;
     const mayBeCapped = short && brought > 0 && answer.total === undefined && !this.sizeShown;
     const more = short && brought > 0 && (totalSaysMore || mayBeCapped);
     if (totalSaysMore || mayBeCapped) this.pageSize = Math.max(2, Math.min(this.pageSize, answer.items.length));
@@ -473,6 +499,8 @@ export class Walk implements AsyncIterable<unknown> {
     if (probe && mayBeCapped) this.sizeShown = true;
     this.probing = more && !totalSaysMore && !this.sizeShown;
     this.ended = short && !more;
+    // A head page that is not the end by the rule for short pages may be followed by records given before.
+    if (restarts && !this.ended) this.givenAhead = true;
     // Pages in flight after a short page that is not the end were planned as if it were whole: past
     // what follows it (past the list's end, under a total that counts too many). Asked again from here.
     if (more) this.inFlight.length = 0;
@@ -515,15 +543,16 @@ export class Walk implements AsyncIterable<unknown> {
   }
 
   /**
-   * Whether the whole list (a short page from its head, the end by the rule for short pages) that
-   * holds none of the walk's records is the rest of it: every record there for the whole walk and not
-   * given out yet is in such a page. None of its records was given out when the walk knows every
-   * record it gave: it started at the head (else the page may hold records before its start), not
-   * from a position (which names only the last few given), has forgotten none (REMEMBERED), and each
-   * record has an id (one without is known by its content, which an update changes). The records
-   * held back are not in it: they were deleted.
+   * Whether a page from the head that holds none of the walk's records can be read as its first page:
+   * nothing comes before it, so nothing is missed there, and none of its records was given out when
+   * the walk knows every record it gave: it started at the head (else the page may hold records
+   * before its start), not from a position (which names only the last few given), has forgotten none
+   * (REMEMBERED), and each record has an id (one without is known by its content, which an update
+   * changes). What it gave or held back and is not in the page was deleted or lies beyond it (a page
+   * and more was created at the head): the pages that follow continue from the latest record given
+   * that they hold, so the one held back is taken, and those given are known (GivenKeys.startAgain).
    */
-  private isRestOfList(items: readonly unknown[]): boolean {
+  private isFreshStart(items: readonly unknown[]): boolean {
     return this.start === 0 && this.options.from === undefined && this.given.complete && items.every((record) => recordId(record) !== undefined);
   }
 
