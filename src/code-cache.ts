@@ -17,7 +17,8 @@
 // A cache is only ever a saving: any failure to read or write one is ignored.
 // As with Node's own: NODE_DISABLE_COMPILE_CACHE turns it off, and NODE_COMPILE_CACHE names the
 // folder (its crm folder; by default crm's cache folder's v8 folder).
-// bin/crm.js loads this (dist/code-cache.js) before the app; loading it turns it on.
+// bin/crm.js loads this (dist/code-cache.js) before the app; loading it turns it on, and makes crm's
+// files find one another by path (resolveOwnFilesByPath), cache or not.
 
 import { lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { Module, createRequire } from 'node:module';
@@ -171,5 +172,25 @@ function intact(file: Buffer | undefined): Stored | undefined {
   return { cache, writes: file[0]!, command: file.subarray(2, start).toString('utf8') };
 }
 
+/**
+ * crm's files require one another by relative path (`./chunks/chunk-X.js`), as the build wrote them
+ * side by side in dist/: such a request, from a file of dist/ or bin/, is resolved by joining the
+ * paths. Node's resolution looks each one up on disk and resolves the links on its path: 0.4 ms of
+ * a list's start, for its 7 requests. Any other request goes Node's way.
+ */
+function resolveOwnFilesByPath(dist: string): void {
+  const loader = Module as unknown as { _resolveFilename(request: string, parent: Module | undefined, ...rest: unknown[]): string };
+  const resolve = loader._resolveFilename;
+  const own = `${dirname(dist)}${sep}`;
+  loader._resolveFilename = function resolveOwnFile(request, parent, ...rest) {
+    if (parent?.filename?.startsWith(own) && request.endsWith('.js') && (request.startsWith('./') || request.startsWith('../'))) {
+      const path = join(dirname(parent.filename), request);
+      if (path.startsWith(dist)) return path;
+    }
+    return resolve.call(this, request, parent, ...rest);
+  };
+}
+
 // The files beside this one: dist/. Last, once every constant of this module is set.
+resolveOwnFilesByPath(`${__dirname}${sep}`);
 useCodeCache(`${__dirname}${sep}`, process.env);

@@ -247,6 +247,19 @@ describe('the code cache', () => {
     expect(existsSync(off.XDG_CACHE_HOME!)).toBe(false);
   });
 
+  it("crm's files find one another by path: Node's resolution looks up none of dist/ but the code cache's (bin/crm.js requires it first), cache on or off", async () => {
+    for (const extra of [{}, { NODE_DISABLE_COMPILE_CACHE: '1' }]) {
+      const env = homeWithDefaultCache({ CRM_BASE_URL: live.server.url, CRM_API_KEY: live.server.apiKey, NODE_DEBUG: 'module', ...extra });
+      const run = await crm(['contacts', 'list', '--json'], { env });
+      expect(run.code, run.stderr).toBe(0);
+      // What Node's loader logs as it loads each file, and as it resolves a relative request itself.
+      const loaded = run.stderr.match(/load "[^"]*\/dist\/[^"]+"/g) ?? [];
+      expect(loaded.length).toBeGreaterThanOrEqual(4);
+      const resolvedByNode = run.stderr.match(/RELATIVE: requested: \S+/g) ?? [];
+      expect(resolvedByNode).toEqual(['RELATIVE: requested: ../dist/code-cache.js']);
+    }
+  });
+
   // A user with neither HOME nor an entry in the password database (a container run with --user
   // 12345) has no cache folder: Node's homedir() throws. Only root can start a process as such a user.
   it.skipIf(process.platform !== 'linux' || process.getuid?.() !== 0 || spawnSync('setpriv', ['--version']).status !== 0)(
