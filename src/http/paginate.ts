@@ -7,11 +7,12 @@
 //   hold one of the last records given out, or the next record (read with the page before and held
 //   back, so that it is there to be found even when every record given out has been deleted). What
 //   follows it in the page is given out; a page that holds none of them is not used, and the walk
-//   looks half a page before it (SEARCH_PAGES times at most), then takes it if it follows on. Except
-//   a page from the head, full or short, when the walk started there and knows every record it gave
-//   out (up to REMEMBERED): nothing comes before it and none of its records was given out, so it is
-//   read as the walk's first page. Records given before that lie further on are known when met (their
-//   keys are kept), and the walk gives no position while they may lie ahead.
+//   looks half a page before it (SEARCH_PAGES times, then at the head when it may start again from
+//   there, else it fails), then takes it if it follows on. Except a page from the head, full or
+//   short, when the walk started there and knows every record it gave out (up to REMEMBERED): nothing
+//   comes before it and none of its records was given out, so it is read as the walk's first page.
+//   Records given before that lie further on are known when met (their keys are kept), and the walk
+//   gives no position while they may lie ahead.
 // - So a record that exists for the whole walk is given exactly once, and none twice, whatever the
 //   changes: nothing is taken on trust. The rate of change decides only whether the walk keeps up:
 //   up to changesKeptUpWith(concurrency) records a request it always does; beyond, it may fail with
@@ -177,7 +178,7 @@ interface Page {
 
 /**
  * Keys of the records given out, the most recent REMEMBERED, in the order given; and those given
- * before the walk last started again from the head (isFreshStart).
+ * before the walk last started again from the head (canStartAgain).
  */
 class GivenKeys {
   /** Each key with the number of the record when it was given out. */
@@ -437,8 +438,8 @@ export class Walk implements AsyncIterable<unknown> {
     // Where the record at INDEX of the page (without repeats) was in the list; past its end, after the page.
     const place = (index: number) => page.offset + (places[index] ?? answer.items.length);
     const follows = this.started ? this.continuation(items) : FROM_HEAD;
-    // A page from the head that holds none of the walk's records is read as its first page (isFreshStart).
-    const restarts = follows === undefined && page.offset === 0 && this.isFreshStart(items);
+    // A page from the head that holds none of the walk's records is read as its first page (canStartAgain).
+    const restarts = follows === undefined && page.offset === 0 && this.canStartAgain() && items.every((record) => recordId(record) !== undefined);
     const anchor = restarts ? FROM_HEAD : follows;
     if (restarts) this.given.startAgain();
     // A page asked to tell a cap from the end tells nothing when it starts the walk again.
@@ -543,17 +544,18 @@ export class Walk implements AsyncIterable<unknown> {
   }
 
   /**
-   * Whether a page from the head that holds none of the walk's records can be read as its first page:
-   * nothing comes before it, so nothing is missed there, and none of its records was given out when
-   * the walk knows every record it gave: it started at the head (else the page may hold records
-   * before its start), not from a position (which names only the last few given), has forgotten none
-   * (REMEMBERED), and each record has an id (one without is known by its content, which an update
-   * changes). What it gave or held back and is not in the page was deleted or lies beyond it (a page
-   * and more was created at the head): the pages that follow continue from the latest record given
-   * that they hold, so the one held back is taken, and those given are known (GivenKeys.startAgain).
+   * Whether a page from the head that holds none of the walk's records can be read as its first page
+   * (when each of its records has an id too: one without is known by its content, which an update
+   * changes): nothing comes before it, so nothing is missed there, and none of its records was given
+   * out when the walk knows every record it gave: it started at the head (else the page may hold
+   * records before its start), not from a position (which names only the last few given), and has
+   * forgotten none (REMEMBERED). What it gave or held back and is not in the page was deleted or lies
+   * beyond it (a page and more was created at the head): the pages that follow continue from the
+   * latest record given that they hold, so the one held back is taken, and those given are known
+   * (GivenKeys.startAgain).
    */
-  private isFreshStart(items: readonly unknown[]): boolean {
-    return this.start === 0 && this.options.from === undefined && this.given.complete && items.every((record) => recordId(record) !== undefined);
+  private canStartAgain(): boolean {
+    return this.start === 0 && this.options.from === undefined && this.given.complete;
   }
 
   /** The record held back was created at the instant the last records given out were: the walk stands among them. */
@@ -652,14 +654,15 @@ export class Walk implements AsyncIterable<unknown> {
     // A page kept while the search went further back, still not following on: dropped (the walk
     // asks for the pages it needs from where it stands).
     if (page.missed) return;
-    if (page.offset === 0 || this.searches >= SEARCH_PAGES) {
-      const where = page.offset === 0 ? 'none of the records it had read are left at the head of the list' : `none of the records it had read are within ${this.searches} searches before offset ${page.offset}`;
-      throw new WalkOutpaced(where, this.count);
-    }
+    if (page.offset === 0) throw new WalkOutpaced('none of the records it had read are left at the head of the list', this.count);
+    // A search that did not reach the head in SEARCH_PAGES looks at the head page: a walk that can
+    // start again from there (canStartAgain) loses nothing by it, and it may still hold the walk's records.
+    const exhausted = this.searches >= SEARCH_PAGES;
+    if (exhausted && !this.canStartAgain()) throw new WalkOutpaced(`none of the records it had read are within ${this.searches} searches before offset ${page.offset}`, this.count);
     this.searches++;
     const step = page.offset - Math.min(SEARCH_STEP, this.pageSize >> 1);
     // A page from START, less the margin of the shifts seen, if that is nearer than a step back.
-    const from = start === undefined ? step : Math.max(step, Math.min(start - this.margin, page.offset - 1));
+    const from = exhausted ? 0 : start === undefined ? step : Math.max(step, Math.min(start - this.margin, page.offset - 1));
     this.inFlight.unshift(this.ask(Math.max(0, from), this.pageSize, 0), { ...page, missed: true });
   }
 }

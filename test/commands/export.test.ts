@@ -409,6 +409,33 @@ describe('a list whose records read are all deleted while it is walked (an agent
     expect(parse(result.stdout).map((record) => record.id)).toEqual([...expected.slice(0, 49), ...expected.slice(50)]);
   });
 
+  // The 8 searches back, half a page each, looked no nearer the head than offset 100, at contacts not
+  // read yet, and the walk stopped with walk_outpaced (exit 1).
+  it.each(WHOLE_LIST)('%s over 700 contacts, the 330 and more that 7 pages asked for deleted before the 8th is answered: it goes on from the head, every contact once, exit 0', async (_, argv, parse) => {
+    for (let index = liveIds().length; index < 700; index++) ws.api('POST', '/contacts', { name: `Deep ${index}`, email: `deep-${argv.length}-${index}@example.com` });
+    const expected = liveIds();
+    let pages = 0;
+    let asked = 0;
+    let left: string[] = [];
+    const transport: Transport = async (request) => {
+      const page = /\/contacts\?limit=(\d+)&offset=(\d+)$/.exec(request.url);
+      if (page && ++pages === 8) {
+        for (const id of expected.slice(0, asked)) expect(ws.api('DELETE', `/contacts/${id}`).status).toBe(200);
+        left = liveIds();
+      }
+      if (page) asked = Math.max(asked, Number(page[1]) + Number(page[2]));
+      return ws.transport(request);
+    };
+    const result = await run(argv, { ws: { ...ws, transport } as Workspace });
+    expect(result.code, result.stderr).toBe(0);
+    expect(left).toEqual(expected.slice(expected.length - left.length));
+    const printed = parse(result.stdout).map((record) => record.id);
+    // Those the walk read before, in list order, then every contact left.
+    const before = printed.length - left.length;
+    expect(before).toBeGreaterThanOrEqual(300);
+    expect(printed).toEqual([...expected.slice(0, before), ...left]);
+  });
+
   it('a walk from --offset 10 still stops with walk_outpaced (exit 1): the head page holds the 10 before its start', async () => {
     const argv = ['contacts', 'list', '--all', '--offset', '10', '--json'];
     const { result, expected } = await completingFirstPage(argv, 150, 'total');

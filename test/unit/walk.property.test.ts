@@ -10,15 +10,16 @@
 // - At any rate, nothing is given twice, and a walk either gives every such record or fails with
 //   WalkOutpaced (or WalkUnordered, where instants are reordered): never an end with a record missing.
 // - When every record read is deleted, or a page and more is created at the head at once, and the walk
-//   searches back to a head page that holds none of its records, it reads that page as its first:
-//   it never gives up there (a list of up to three pages that only shrinks never gives up).
+//   searches back to a head page that holds none of its records (or asks it once 8 searches did not
+//   find them), it reads that page as its first: it never gives up there (a list of up to three pages
+//   that only shrinks never gives up).
 // - A still list costs one request per 48 records after the first 50 (plus, without a total, at most
 //   the pages in flight past the end); under change the cost is printed by the full run.
 //
 // A failing run names its seed; a seed that once failed is kept below as a test of its own.
 // `npm run test:reliability` runs twenty times as many seeds; both print the request counts at the end.
 import { describe, expect, it } from 'vitest';
-import { PAGES_IN_FLIGHT, Walk, WalkOutpaced, WalkUnordered, changesKeptUpWith } from '../../src/http/paginate.js';
+import { PAGES_IN_FLIGHT, Walk, WalkOutpaced, WalkUnordered, changesKeptUpWith, type WalkPosition } from '../../src/http/paginate.js';
 import { checkRun, churn, listClient, random, type ChurnOptions, type Row } from '../helpers/churning-list.js';
 import { recordFigure } from '../helpers/evidence.js';
 
@@ -72,8 +73,9 @@ describe('the walk against a list that changes while it is read', () => {
     const runs: ChurnOptions[] = [];
     for (let seed = 1; seed <= SEEDS / 2; seed++) runs.push({ ...settings(seed, [10, 25, 60, 150][seed % 4]!, PAGES_IN_FLIGHT), exact: false, size: 200 + (seed % 400) });
     const { outpaced } = await runAll(runs);
-    // Some of these runs cannot be kept up with: the check above saw them fail loudly.
-    expect(outpaced).toBeGreaterThan(0);
+    // Some of these runs cannot be kept up with: the check above saw them fail loudly (33 of the full
+    // run's 5,000 since a search that does not reach the head asks it; the first 250 may hold none).
+    if (FULL) expect(outpaced).toBeGreaterThan(0);
     recordFigure('walk runs beyond the rate', runs.length);
     recordFigure('walk runs beyond the rate that gave up', outpaced);
   }, FULL ? 900_000 : 120_000);
@@ -100,8 +102,8 @@ describe('the walk against a list that changes while it is read', () => {
   // The head page holding none of the walk's records once an agent had completed (deleted) every record
   // read failed the walk with WalkOutpaced though nothing would have been lost when it was full or a
   // total counted more records than the list held: of the full run's 5,000 shrinking lists, 262 gave
-  // up with 8 in flight and 191 one page at a time; of the churning ones, 2,283 and 2,386 (now 390
-  // and 244, for the reasons below).
+  // up with 8 in flight and 191 one page at a time; of the churning ones, 2,283 and 2,386 (then 389
+  // and 245 while a search back that did not reach the head gave up; now 95 and 89, for the reasons below).
   it.each([
     ['pages in flight', PAGES_IN_FLIGHT],
     ['one page at a time', 1],
@@ -118,9 +120,9 @@ describe('the walk against a list that changes while it is read', () => {
       churning.push({ ...settings(seed, rate, concurrency), exact: false, size: 50 + ((seed * 37) % 250), completes: 0.2, bursts: seed % 3 === 1 ? 0.1 : undefined, totalSkew, sameInstant });
     }
     expect((await runAll(shrinking)).outpaced).toBe(0);
-    // These may still give up loudly (checked above: nothing twice, nothing missing): when a search
-    // back of 8 half pages does not reach the head, after a walk that gave out more records than it
-    // remembers, or near the end of a list that changes under a total that counts too many.
+    // These may still give up loudly (checked above: nothing twice, nothing missing): in the full run
+    // almost only walks that gave out more records than they remember (400), which cannot start again
+    // from the head, and a few with WalkUnordered (a total that counts too many).
     const { outpaced } = await runAll(churning);
     recordFigure('walk runs with records read deleted', shrinking.length + churning.length);
     recordFigure('walk runs with records read deleted that gave up', outpaced);
@@ -299,7 +301,7 @@ describe('a page from the head that holds none of the walk\'s records (every one
   async function walkWhile(
     list: Row[],
     change: (list: Row[], served: readonly string[], given: readonly string[]) => void,
-    options: { concurrency: number; total: boolean; overcount?: number; offset?: number },
+    options: { concurrency: number; total: boolean; overcount?: number; offset?: number; limit?: number; resumable?: boolean; from?: WalkPosition },
   ) {
     const served: string[] = [];
     const given: string[] = [];
@@ -313,13 +315,14 @@ describe('a page from the head that holds none of the walk\'s records (every one
       return { status: 200, headers: {}, body: JSON.stringify({ data: options.total ? { contacts, total: list.length + (options.overcount ?? 0) } : { contacts }, error: null }) };
     });
     let error: unknown;
+    const { concurrency, limit, resumable, from } = options;
+    const walk = new Walk(client, '/contacts', options.offset === undefined ? {} : { offset: options.offset }, { key: 'contacts', concurrency, limit, resumable, from });
     try {
-      const query = options.offset === undefined ? {} : { offset: options.offset };
-      for await (const record of new Walk(client, '/contacts', query, { key: 'contacts', concurrency: options.concurrency })) given.push((record as Row).id);
+      for await (const record of walk) given.push((record as Row).id);
     } catch (caught) {
       error = caught;
     }
-    return { given, error };
+    return { given, error, walk };
   }
   const without = (list: Row[], ids: Iterable<string>) => {
     const gone = new Set(ids);
@@ -565,6 +568,94 @@ describe('a page from the head that holds none of the walk\'s records (every one
     }
     expect(given).toEqual(list.slice(0, 49).map((record) => record.name));
     expect(error).toBeInstanceOf(WalkOutpaced);
+  });
+
+  describe('every record read deleted deep in a long list: the search back (8 half pages) cannot reach the head', () => {
+    /** LIST, walked while, once AFTER records were answered, every record answered so far but KEEP goes: the walk, and the ids left then. */
+    async function completingDeep(list: Row[], after: number, options: Parameters<typeof walkWhile>[2], keep: readonly string[] = []) {
+      let left: string[] = [];
+      const run = await walkWhile(
+        list,
+        (rows, served) => {
+          if (new Set(served).size < after || left.length > 0) return;
+          without(rows, served.filter((id) => !keep.includes(id)));
+          left = ids(rows);
+        },
+        options,
+      );
+      expect(left.length).toBeGreaterThan(0);
+      return { ...run, left };
+    }
+
+    // From 300 records in, the 8 searches looked back to offset 100 at best, all at records not read
+    // yet, and the walk failed with WalkOutpaced (exit 1) though the head page could start it again.
+    it.each(SETTINGS)('%i in flight, total %s: it asks the head page, reads it as its first page, and gives every record left once', async (concurrency, total) => {
+      const list = sameInstantRows(1000, 1);
+      const initial = ids(list);
+      const run = await completingDeep(list, 300, { concurrency, total });
+      expect(run.error).toBeUndefined();
+      const before = run.given.length - run.left.length;
+      expect(before).toBeGreaterThanOrEqual(300);
+      expect(run.given).toEqual([...initial.slice(0, before), ...run.left]);
+    });
+
+    // The negatives fail before and after: each says what asking the head page and starting again from
+    // it would have done.
+    it('for a walk that started at an offset: fails with WalkOutpaced, since the head page holds the records before its start', async () => {
+      const list = sameInstantRows(1000, 1);
+      const initial = ids(list);
+      const run = await completingDeep(list, 300, { concurrency: PAGES_IN_FLIGHT, total: true, offset: 10 });
+      expect(run.left.slice(0, 10)).toEqual(initial.slice(0, 10));
+      expect(run.given).toEqual(initial.slice(10, 10 + run.given.length));
+      expect(run.error).toBeInstanceOf(WalkOutpaced);
+    });
+
+    it('for a walk that gave out more records than it remembers: fails with WalkOutpaced, since the head page holds the 20 given first', async () => {
+      const list = sameInstantRows(1200, 1);
+      const initial = ids(list);
+      const run = await completingDeep(list, 450, { concurrency: 1, total: true }, initial.slice(0, 20));
+      expect(run.left.slice(0, 20)).toEqual(initial.slice(0, 20));
+      expect(twice(run.given), 'given twice').toEqual([]);
+      expect(run.given).toEqual(initial.slice(0, run.given.length));
+      expect(run.error).toBeInstanceOf(WalkOutpaced);
+    });
+
+    it('for a walk continued from a position (an MCP cursor): fails with WalkOutpaced, since the head page holds records the walk before it gave', async () => {
+      // The first walk gives 50; the position names its last 3. The first 40 stay: the walk continued
+      // knows none of them.
+      const list = sameInstantRows(1000, 1);
+      const initial = ids(list);
+      const first = await walkWhile(list, () => {}, { concurrency: 1, total: true, limit: 50, resumable: true });
+      expect(first.given).toEqual(initial.slice(0, 50));
+      const rest = await completingDeep(list, 300, { concurrency: PAGES_IN_FLIGHT, total: true, from: first.walk.position() }, initial.slice(0, 40));
+      expect(rest.left.filter((id) => first.given.includes(id))).toEqual(initial.slice(0, 40));
+      expect(rest.given).toEqual(initial.slice(50, 50 + rest.given.length));
+      expect(rest.error).toBeInstanceOf(WalkOutpaced);
+    });
+
+    it('of records without an id, every one updated: fails with WalkOutpaced, since those given look new at the head', async () => {
+      let list = sameInstantRows(1000, 1).map(({ id, created_at }) => ({ name: id, created_at, score: 0 }));
+      const names = list.map((record) => record.name);
+      let given = 0;
+      const client = listClient(async (request) => {
+        const query = new URL(request.url).searchParams;
+        if (given >= 300 && list[0]!.score === 0) list = list.map((record) => ({ ...record, score: 1 }));
+        const offset = Number(query.get('offset'));
+        const contacts = list.slice(offset, offset + Number(query.get('limit')));
+        return { status: 200, headers: {}, body: JSON.stringify({ data: { contacts, total: list.length }, error: null }) };
+      });
+      const walked: string[] = [];
+      let error: unknown;
+      try {
+        for await (const record of new Walk(client, '/contacts', {}, { key: 'contacts', concurrency: 1 })) given = walked.push((record as { name: string }).name);
+      } catch (caught) {
+        error = caught;
+      }
+      expect(walked.length).toBeGreaterThanOrEqual(300);
+      expect(walked).toEqual(names.slice(0, walked.length));
+      expect(error).toBeInstanceOf(WalkOutpaced);
+      expect((error as Error).message).toContain('none of the records it had read are left at the head of the list');
+    });
   });
 });
 
