@@ -343,27 +343,25 @@ describe('a page from the head that holds none of the walk\'s records (every one
     [PAGES_IN_FLIGHT, false],
   ] as const;
 
-  // It failed with WalkOutpaced ("none of the records it had read are left at the head of the list"),
-  // exit 1, though the page was all that was left to give.
-  it.each(SETTINGS)('short (the whole list), %i in flight, total %s: every record left is given once, after those given before, and the walk ends', async (concurrency, total) => {
-    const list = sameInstantRows(80, 1);
-    const initial = ids(list);
-    // Before the second answer, the 50 records of the first page go (those given out and the one held back).
-    const run = await walkWhile(list, (rows, served) => without(rows, served.slice(0, 50)), { concurrency, total });
-    expect(run.error).toBeUndefined();
-    // The first page's 49 (its 50th held back, then deleted), then the 30 that were never read.
-    expect(run.given).toEqual([...initial.slice(0, 49), ...initial.slice(50)]);
-  });
-
-  // The rule took the page only when short and a total did not say more followed: these failed with
-  // WalkOutpaced, exit 1, though nothing would have been lost.
-  it.each(SETTINGS)('full (more than a page left), %i in flight, total %s: it is read as the first page, and the walk goes on to the end', async (concurrency, total) => {
-    const list = sameInstantRows(150, 1);
-    const initial = ids(list);
-    const run = await walkWhile(list, (rows, served) => without(rows, served.slice(0, 50)), { concurrency, total });
-    expect(run.error).toBeUndefined();
-    expect(run.given).toEqual([...initial.slice(0, 49), ...initial.slice(50)]);
-  });
+  // Both failed with WalkOutpaced ("none of the records it had read are left at the head of the list"),
+  // exit 1, though nothing would have been lost: the rule took the head page only when it was short
+  // (the whole list) and no total said more followed.
+  const HEAD_PAGES = [
+    [80, 'short (the whole list)'],
+    [150, 'full (more than a page left)'],
+  ] as const;
+  it.each(HEAD_PAGES.flatMap(([size, shape]) => SETTINGS.map(([concurrency, total]) => [shape, concurrency, total, size] as const)))(
+    '%s, %i in flight, total %s: it is read as the first page; every record left is given once, after those given before, and the walk ends',
+    async (_shape, concurrency, total, size) => {
+      const list = sameInstantRows(size, 1);
+      const initial = ids(list);
+      // Before the second answer, the 50 records of the first page go (those given out and the one held back).
+      const run = await walkWhile(list, (rows, served) => without(rows, served.slice(0, 50)), { concurrency, total });
+      expect(run.error).toBeUndefined();
+      // The first page's 49 (its 50th held back, then deleted), then the records never read.
+      expect(run.given).toEqual([...initial.slice(0, 49), ...initial.slice(50)]);
+    },
+  );
 
   it.each(SETTINGS)('full of records created meanwhile (60 at the head, every record read deleted), %i in flight, total %s: each record once, the new ones too', async (concurrency, total) => {
     const list = sameInstantRows(80, 1);
