@@ -5,7 +5,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import type { ContextInit, GlobalOptions } from './cli/context.js';
 import type { Format } from './cli/printer.js';
-import { describeOutputFailure, handleOutputErrors, processStderr, whileRunning, type OutStream } from './cli/io.js';
+import { describeOutputFailure, handleOutputErrors, processStderr, processStdout, whileRunning, type OutStream } from './cli/io.js';
 import type { CommandBody, RunSettings } from './cli/runner.js';
 import { VERSION } from './cli/version.js';
 import { CrmCommand, TOPICS, describe, optionTerm } from './help.js';
@@ -220,7 +220,7 @@ function rootOf(command: Command): Command {
 
 /** Runs crm with the given arguments (without "node crm") and resolves to the exit code. */
 export async function main(argv: string[], init: MainInit = {}): Promise<number> {
-  const stdout = init.stdout ?? process.stdout;
+  const stdout = init.stdout ?? processStdout();
   // process.stderr is created only when something is written to it.
   const stderr = init.stderr ?? { write: (text: string) => processStderr().write(text) };
   // While a command runs, its runner reports a failing stdout; before and after, this does.
