@@ -12,7 +12,7 @@ import { resolveTarget, type TargetFlags } from './config/resolve.js';
 import { SANDBOX_PROFILE, readConfig } from './config/store.js';
 import { isShellWord } from './commands/completion/shell.js';
 import { safeLine } from './cli/format.js';
-import type { OutStream } from './cli/io.js';
+import { processStdout, type OutStream } from './cli/io.js';
 import type { Transport } from './transport/types.js';
 
 interface CompleteInit {
@@ -53,7 +53,7 @@ function profiles(env: NodeJS.ProcessEnv): CachedValue[] {
 
 export async function complete(argv: readonly string[], init: CompleteInit = {}): Promise<number> {
   const env = init.env ?? process.env;
-  const stdout = init.stdout ?? process.stdout;
+  const stdout = init.stdout ?? processStdout();
   const [source, ...words] = argv;
   let values: CachedValue[] = [];
   try {

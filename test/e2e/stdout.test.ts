@@ -52,7 +52,10 @@ async function readToEnd(reader: number): Promise<string> {
 describe('stdout into a pipe', () => {
   beforeAll(addContacts);
 
-  it('a list is written without Node creating process.stdout or process.stderr', async () => {
+  it.each([
+    ['a list', ['contacts', 'list', '--json'], (stdout: string) => expect(JSON.parse(stdout)).toHaveLength(20)],
+    ["a TAB's answer", ['__complete', 'profiles'], (stdout: string) => expect(stdout).toMatch(/^sandbox\t/)],
+  ])('%s is written without Node creating process.stdout or process.stderr', async (_, args, check) => {
     const report = join(scratch, 'streams-made.txt');
     const trap = join(scratch, 'trap.cjs');
     // Each of the process's stream getters, on first use, notes its name.
@@ -61,12 +64,12 @@ describe('stdout into a pipe', () => {
       `for (const name of ['stdout', 'stderr']) { const own = Object.getOwnPropertyDescriptor(process, name); Object.defineProperty(process, name, { configurable: true, get() { require('node:fs').appendFileSync(${JSON.stringify(report)}, name + '\\n'); return own.get.call(process); } }); }`,
     );
     writeFileSync(report, '');
-    const child = spawn(process.execPath, ['-r', trap, CRM_BIN, 'contacts', 'list', '--json'], { env: live.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['-r', trap, CRM_BIN, ...args], { env: live.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
     const code = await new Promise((resolve) => child.on('close', resolve));
     expect(code).toBe(0);
-    expect(JSON.parse(stdout)).toHaveLength(20);
+    check(stdout);
     expect(readFileSync(report, 'utf8')).toBe('');
   });
 
