@@ -9,8 +9,9 @@
 //   follows it in the page is given out; a page that holds none of them is not used, and the walk
 //   looks half a page before it (SEARCH_PAGES times, then at the head when it may start again from
 //   there, else it fails), then takes it if it follows on. Except a page from the head, full or
-//   short, when the walk started there and knows every record it gave out (up to REMEMBERED): nothing
-//   comes before it and none of its records was given out, so it is read as the walk's first page.
+//   short, when the walk started there and knows every record it gave out (it keeps every key up to
+//   RESTARTABLE records; past REMEMBERED, it starts again LATE_STARTS times at most): nothing comes
+//   before it and none of its records was given out, so it is read as the walk's first page.
 //   Records given before that lie further on are known when met (their keys are kept), and the walk
 //   gives no position while they may lie ahead.
 // - So a record that exists for the whole walk is given exactly once, and none twice, whatever the
@@ -79,11 +80,25 @@ const FRUITLESS_PAGES = PAGES_IN_FLIGHT + 2;
 /** How far before the expected record a page may start: at most half a page, so that each page brings at least half a page. */
 const MAX_MARGIN = PAGE_MAX / 2;
 /**
- * Records given out that are remembered. More than a search can reach back, so that a record met
- * again is always known: a page whose only known record is a newer one with a reused id (at the
- * head) then brings no record twice.
+ * Records given out that are remembered (the last ones, once the walk cannot start again). More than
+ * a search can reach back, so that a record met again is always known: a page whose only known
+ * record is a newer one with a reused id (at the head) then brings no record twice.
  */
 const REMEMBERED = SEARCH_PAGES * SEARCH_STEP + 4 * PAGE_MAX;
+/**
+ * Records a walk from the head gives out while it keeps every key, so that it may start again from
+ * there (canStartAgain); past them it keeps the last REMEMBERED. A key takes about 190 bytes of heap
+ * (an id of 20 characters with a created_at): under 2 MB for these, whatever the list's length.
+ */
+export const RESTARTABLE = 10_000;
+/**
+ * Times a walk that gave out more than REMEMBERED starts again from the head, at most. One that keeps
+ * starting again follows a head that grows faster than it reads (or than its pages: a service's cap
+ * of a few records, or a total that made a short page look like one), after a search of up to
+ * SEARCH_PAGES pages each time: unbounded, it gave new records until RESTARTABLE, a thousand requests
+ * and more (test/unit/walk.property.test.ts, "seeds that once failed").
+ */
+const LATE_STARTS = 16;
 /**
  * Records of the instant the walk stands in, read before, that a page must list again in the order
  * they were read for the walk to trust the order of more records of one instant than half a page.
@@ -177,8 +192,9 @@ interface Page {
 }
 
 /**
- * Keys of the records given out, the most recent REMEMBERED, in the order given; and those given
- * before the walk last started again from the head (canStartAgain).
+ * Keys of the records given out, in the order given: every one while the walk may start again from
+ * the head (RESTARTABLE at most), else the most recent REMEMBERED; and those given before the walk
+ * last started again from the head (canStartAgain).
  */
 class GivenKeys {
   /** Each key with the number of the record when it was given out. */
@@ -189,11 +205,16 @@ class GivenKeys {
    */
   private readonly before = new Map<string, number>();
   private given = 0;
-  /** A key was dropped for REMEMBERED: a record given out then would not be known again. */
-  private forgot = false;
-  /** Every key given out is still here, REMEMBERED at most (so that those kept by startAgain are few). */
+  /** Keys beyond REMEMBERED are dropped: a record given out then would not be known again. */
+  private forgetting: boolean;
+
+  /** KEEPALL: the walk may start again from the head, so every key is kept while they are RESTARTABLE at most. */
+  constructor(keepAll: boolean) {
+    this.forgetting = !keepAll;
+  }
+  /** Every key given out is still here (RESTARTABLE at most, so that those kept by startAgain are bounded). */
   get complete(): boolean {
-    return !this.forgot && this.keys.size + this.before.size <= REMEMBERED;
+    return !this.forgetting;
   }
   has(key: string): boolean {
     return this.keys.has(key) || this.before.has(key);
@@ -205,9 +226,13 @@ class GivenKeys {
   add(key: string): void {
     this.keys.delete(key);
     this.keys.set(key, this.given++);
-    if (this.keys.size > REMEMBERED) {
-      this.keys.delete(this.keys.keys().next().value as string);
-      this.forgot = true;
+    // Past RESTARTABLE the walk can no longer start again: the oldest keys beyond REMEMBERED go, all
+    // at once the first time (the walk's memory is back to REMEMBERED keys), then one for each added.
+    if (this.keys.size + this.before.size > RESTARTABLE) this.forgetting = true;
+    if (!this.forgetting) return;
+    for (const oldest of this.keys.keys()) {
+      if (this.keys.size <= REMEMBERED) break;
+      this.keys.delete(oldest);
     }
   }
   /** The walk starts again from the head: every key given so far is kept. */
@@ -215,8 +240,15 @@ class GivenKeys {
     for (const [key, serial] of this.keys) this.before.set(key, serial);
     this.keys.clear();
   }
+  /** The last COUNT keys given, oldest first: one pass over the keys, without copying them (position(), once a walk). */
   last(count: number): string[] {
-    return [...this.before.keys(), ...this.keys.keys()].slice(-count);
+    const last: string[] = [];
+    for (const keys of [this.before, this.keys]) {
+      for (const key of keys.keys()) {
+        if (last.push(key) > count) last.shift();
+      }
+    }
+    return last;
   }
   forget(key: string): void {
     this.keys.delete(key);
@@ -229,7 +261,7 @@ export class Walk implements AsyncIterable<unknown> {
   requests = 0;
   private readonly filters: Query;
   private readonly start: number;
-  private readonly given = new GivenKeys();
+  private readonly given: GivenKeys;
   /** Records read, after the last one given out and in list order, not given out yet (at least the last of a page). */
   private held: unknown[] = [];
   /** Keys of the next records when the walk continues a position (their records are not read yet). */
@@ -239,6 +271,8 @@ export class Walk implements AsyncIterable<unknown> {
   private started = false;
   /** The walk started again from a head page that was not the whole list: records it gave before may lie ahead. */
   private givenAhead = false;
+  /** Times the walk started again from the head after it gave out more than REMEMBERED records. */
+  private lateStarts = 0;
   private ended = false;
   private count = 0;
   private margin = 0;
@@ -283,6 +317,9 @@ export class Walk implements AsyncIterable<unknown> {
     this.start = Number(offset ?? 0);
     this.ceiling = options.concurrency ?? 1;
     this.keyOf = (options.from ? options.from.digests : options.resumable) ? positionKey : recordKey;
+    // Only a walk from the head, not continued from a position, may start again from there
+    // (canStartAgain): it alone keeps every key.
+    this.given = new GivenKeys(this.start === 0 && options.from === undefined);
     const from = options.from;
     if (from) {
       this.started = true;
@@ -441,7 +478,10 @@ export class Walk implements AsyncIterable<unknown> {
     // A page from the head that holds none of the walk's records is read as its first page (canStartAgain).
     const restarts = follows === undefined && page.offset === 0 && this.canStartAgain() && items.every((record) => recordId(record) !== undefined);
     const anchor = restarts ? FROM_HEAD : follows;
-    if (restarts) this.given.startAgain();
+    if (restarts) {
+      this.given.startAgain();
+      if (this.count > REMEMBERED) this.lateStarts++;
+    }
     // A page asked to tell a cap from the end tells nothing when it starts the walk again.
     const probe = this.probing && !restarts;
     // The page after a short one, asked to tell a cap from the end, that holds none of the walk's
@@ -549,13 +589,14 @@ export class Walk implements AsyncIterable<unknown> {
    * changes): nothing comes before it, so nothing is missed there, and none of its records was given
    * out when the walk knows every record it gave: it started at the head (else the page may hold
    * records before its start), not from a position (which names only the last few given), and has
-   * forgotten none (REMEMBERED). What it gave or held back and is not in the page was deleted or lies
-   * beyond it (a page and more was created at the head): the pages that follow continue from the
-   * latest record given that they hold, so the one held back is taken, and those given are known
-   * (GivenKeys.startAgain).
+   * forgotten none (it gave RESTARTABLE at most). What it gave or held back and is not in the page was
+   * deleted or lies beyond it (a page and more was created at the head): the pages that follow
+   * continue from the latest record given that they hold, so the one held back is taken, and those
+   * given are known (GivenKeys.startAgain). Past REMEMBERED records given, LATE_STARTS times at most.
    */
   private canStartAgain(): boolean {
-    return this.start === 0 && this.options.from === undefined && this.given.complete;
+    // Complete only for a walk from the head, not from a position (the constructor), that gave RESTARTABLE at most.
+    return this.given.complete && (this.count <= REMEMBERED || this.lateStarts < LATE_STARTS);
   }
 
   /** The record held back was created at the instant the last records given out were: the walk stands among them. */

@@ -436,6 +436,32 @@ describe('a list whose records read are all deleted while it is walked (an agent
     expect(printed).toEqual([...expected.slice(0, before), ...left]);
   });
 
+  // Past 400 records written, the walk kept only the last 400 keys and could not start again from the
+  // head: it stopped with walk_outpaced (exit 1) after 913.
+  it.each(WHOLE_LIST)('%s over 1,300 contacts, those the first 20 pages asked for deleted before the 20th is answered (more than 400 written): it goes on from the head, every contact once, exit 0', async (_, argv, parse) => {
+    for (let index = liveIds().length; index < 1300; index++) ws.api('POST', '/contacts', { name: `Deeper ${index}`, email: `deeper-${argv.length}-${index}@example.com` });
+    const expected = liveIds();
+    let pages = 0;
+    let asked = 0;
+    let left: string[] = [];
+    const transport: Transport = async (request) => {
+      const page = /\/contacts\?limit=(\d+)&offset=(\d+)$/.exec(request.url);
+      if (page) asked = Math.max(asked, Number(page[1]) + Number(page[2]));
+      if (page && ++pages === 20) {
+        for (const id of expected.slice(0, asked)) expect(ws.api('DELETE', `/contacts/${id}`).status).toBe(200);
+        left = liveIds();
+      }
+      return ws.transport(request);
+    };
+    const result = await run(argv, { ws: { ...ws, transport } as Workspace });
+    expect(result.code, result.stderr).toBe(0);
+    expect(left).toEqual(expected.slice(expected.length - left.length));
+    const printed = parse(result.stdout).map((record) => record.id);
+    const before = printed.length - left.length;
+    expect(before).toBeGreaterThan(400);
+    expect(printed).toEqual([...expected.slice(0, before), ...left]);
+  });
+
   it('a walk from --offset 10 still stops with walk_outpaced (exit 1): the head page holds the 10 before its start', async () => {
     const argv = ['contacts', 'list', '--all', '--offset', '10', '--json'];
     const { result, expected } = await completingFirstPage(argv, 150, 'total');

@@ -19,7 +19,7 @@
 // A failing run names its seed; a seed that once failed is kept below as a test of its own.
 // `npm run test:reliability` runs twenty times as many seeds; both print the request counts at the end.
 import { describe, expect, it } from 'vitest';
-import { PAGES_IN_FLIGHT, Walk, WalkOutpaced, WalkUnordered, changesKeptUpWith, type WalkPosition } from '../../src/http/paginate.js';
+import { PAGES_IN_FLIGHT, RESTARTABLE, Walk, WalkOutpaced, WalkUnordered, changesKeptUpWith, type WalkPosition } from '../../src/http/paginate.js';
 import { checkRun, churn, listClient, random, type ChurnOptions, type Row } from '../helpers/churning-list.js';
 import { recordFigure } from '../helpers/evidence.js';
 
@@ -37,6 +37,23 @@ const pagesFor = (size: number) => (size < 50 ? 1 : Math.floor((size - 50) / 48)
 /** A run's settings from its seed: the list's size and shape, whether answers come in any order. */
 function settings(seed: number, rate: number, concurrency: number): ChurnOptions {
   return { seed, size: (seed * 37) % 620, rate, exact: true, concurrency, shape: SHAPES[seed % 3]!, shuffle: seed % 2 === 0 };
+}
+
+/** Records an instant for a run that deletes every record read now and then: up to 24 for one seed in four. */
+const sameInstant = (seed: number) => (seed % 4 === 0 ? 1 + (seed % 24) : undefined);
+
+/**
+ * A run that deletes every record read now and then, at the rate the walk keeps up with: a page and
+ * more created at the head at once, and totals that count too many or too few.
+ */
+function churningSettings(seed: number, concurrency: number): ChurnOptions {
+  const totalSkew = [0, 3, 60, -4, 500][(seed >> 2) % 5];
+  return { ...settings(seed, changesKeptUpWith(concurrency), concurrency), exact: false, size: 50 + ((seed * 37) % 250), completes: 0.2, bursts: seed % 3 === 1 ? 0.1 : undefined, totalSkew, sameInstant: sameInstant(seed) };
+}
+
+/** A run beyond the rate the walk keeps up with: 10 to 150 changes a request, 8 pages in flight. */
+function beyondSettings(seed: number): ChurnOptions {
+  return { ...settings(seed, [10, 25, 60, 150][seed % 4]!, PAGES_IN_FLIGHT), exact: false, size: 200 + (seed % 400) };
 }
 
 /** Runs them all, checking each; how many gave up, and their requests against those of still lists. */
@@ -71,10 +88,11 @@ describe('the walk against a list that changes while it is read', () => {
 
   it('beyond that rate gives every such record or fails with WalkOutpaced: never a silent gap', async () => {
     const runs: ChurnOptions[] = [];
-    for (let seed = 1; seed <= SEEDS / 2; seed++) runs.push({ ...settings(seed, [10, 25, 60, 150][seed % 4]!, PAGES_IN_FLIGHT), exact: false, size: 200 + (seed % 400) });
+    for (let seed = 1; seed <= SEEDS / 2; seed++) runs.push(beyondSettings(seed));
     const { outpaced } = await runAll(runs);
-    // Some of these runs cannot be kept up with: the check above saw them fail loudly (33 of the full
-    // run's 5,000 since a search that does not reach the head asks it; the first 250 may hold none).
+    // Some of these runs cannot be kept up with: the check above saw them fail loudly (21 of the full
+    // run's 5,000 since a walk past 400 records may start again from the head, 33 before; the first
+    // 250 may hold none).
     if (FULL) expect(outpaced).toBeGreaterThan(0);
     recordFigure('walk runs beyond the rate', runs.length);
     recordFigure('walk runs beyond the rate that gave up', outpaced);
@@ -103,7 +121,8 @@ describe('the walk against a list that changes while it is read', () => {
   // read failed the walk with WalkOutpaced though nothing would have been lost when it was full or a
   // total counted more records than the list held: of the full run's 5,000 shrinking lists, 262 gave
   // up with 8 in flight and 191 one page at a time; of the churning ones, 2,283 and 2,386 (then 389
-  // and 245 while a search back that did not reach the head gave up; now 95 and 89, for the reasons below).
+  // and 245 while a search back that did not reach the head gave up; then 95 and 89 while a walk that
+  // gave out more than 400 could not start again; now 2 and 13, for the reasons below).
   it.each([
     ['pages in flight', PAGES_IN_FLIGHT],
     ['one page at a time', 1],
@@ -112,17 +131,15 @@ describe('the walk against a list that changes while it is read', () => {
     const shrinking: ChurnOptions[] = [];
     const churning: ChurnOptions[] = [];
     for (let seed = 1; seed <= SEEDS / 2; seed++) {
-      const sameInstant = seed % 4 === 0 ? 1 + (seed % 24) : undefined;
       // Short head pages and full ones (more than a page left once those read are gone).
-      shrinking.push({ ...settings(seed, rate, concurrency), exact: false, size: 50 + ((seed * 37) % 100), deleteOnly: true, completes: 0.2, sameInstant });
-      // A page and more created at the head at once, and totals that count too many or too few.
-      const totalSkew = [0, 3, 60, -4, 500][(seed >> 2) % 5];
-      churning.push({ ...settings(seed, rate, concurrency), exact: false, size: 50 + ((seed * 37) % 250), completes: 0.2, bursts: seed % 3 === 1 ? 0.1 : undefined, totalSkew, sameInstant });
+      shrinking.push({ ...settings(seed, rate, concurrency), exact: false, size: 50 + ((seed * 37) % 100), deleteOnly: true, completes: 0.2, sameInstant: sameInstant(seed) });
+      churning.push(churningSettings(seed, concurrency));
     }
     expect((await runAll(shrinking)).outpaced).toBe(0);
     // These may still give up loudly (checked above: nothing twice, nothing missing): in the full run
-    // almost only walks that gave out more records than they remember (400), which cannot start again
-    // from the head, and a few with WalkUnordered (a total that counts too many).
+    // a few with WalkUnordered (a total that counts too many), and one page at a time 10 walks past
+    // 400 records that had started again from the head 16 times since (their pages were of 2 to 11
+    // records: a total that counted too many made a short page look like a service's cap).
     const { outpaced } = await runAll(churning);
     recordFigure('walk runs with records read deleted', shrinking.length + churning.length);
     recordFigure('walk runs with records read deleted that gave up', outpaced);
@@ -479,33 +496,54 @@ describe('a page from the head that holds none of the walk\'s records (every one
     expect(run.given).toEqual(['t2', ...created]);
   });
 
-  it.each([
-    ['short', 10],
-    ['full', 60],
-  ])('%s, after a walk that gave out more records than it remembers: fails with WalkOutpaced, since the page holds records given first', async (_, lastKept) => {
-    // An agent completes each page's records but the first 20; once the walk has given out 430 (the
-    // first 20 forgotten), every record but those 20 and the last LASTKEPT goes: the head page holds
-    // the 20 given first, which it would give twice (as it did without the REMEMBERED guard).
-    const list = sameInstantRows(600, 1);
+  /**
+   * An agent completes each page's records but the first 20; once the walk has given out GIVEN, every
+   * record but those 20 and the last LASTKEPT goes: the head page holds the 20 given first.
+   */
+  async function keptFirstTwenty(given: number, lastKept: number) {
+    const list = sameInstantRows(given + 170, 1);
     const initial = ids(list);
     const kept = new Set(initial.slice(0, 20));
     const last = initial.slice(-lastKept);
     let head: string[] = [];
     const run = await walkWhile(
       list,
-      (rows, _served, given) => {
-        if (given.length >= 430 && head.length === 0) {
+      (rows, _served, givenSoFar) => {
+        if (givenSoFar.length >= given && head.length === 0) {
           without(rows, initial.filter((id) => !kept.has(id) && !last.includes(id)));
           head = ids(rows.slice(0, 50));
-        } else without(rows, given.filter((id) => !kept.has(id)));
+        } else without(rows, givenSoFar.filter((id) => !kept.has(id)));
       },
       { concurrency: 1, total: true },
     );
     expect(head.slice(0, 20)).toEqual([...kept]);
     expect(run.given.slice(0, 20)).toEqual([...kept]);
     expect(twice(run.given), 'given twice').toEqual([]);
+    return { ...run, initial, last };
+  }
+
+  // It failed with WalkOutpaced (exit 1): past 400 records given, the walk kept only the last 400 keys
+  // (REMEMBERED), did not know the 20 at the head, and could not start again.
+  it.each([
+    ['short', 10],
+    ['full', 60],
+  ])('%s, after a walk that gave out 430 records: it knows the 20 given first, and gives every record left after them once', async (_, lastKept) => {
+    const run = await keptFirstTwenty(430, lastKept);
+    expect(run.error).toBeUndefined();
+    expect(run.given).toEqual([...run.initial.slice(0, run.given.length - lastKept), ...run.last]);
+  });
+
+  it.each([
+    ['short', 10],
+    ['full', 60],
+  ])(`%s, after a walk that gave out more records than it keeps to start again (${RESTARTABLE}): fails with WalkOutpaced, since the page holds records given first`, async (_, lastKept) => {
+    // The first 20 forgotten, the head page holds them: started again from there, it would give them
+    // twice (as it did when a walk started again whatever it had forgotten). It stops instead, having
+    // given only records in list order.
+    const run = await keptFirstTwenty(RESTARTABLE + 30, lastKept);
     expect(run.error).toBeInstanceOf(WalkOutpaced);
-    expect((run.error as Error).message).toContain('none of the records it had read are left at the head of the list');
+    expect(run.given.length).toBeGreaterThan(RESTARTABLE);
+    expect(run.given).toEqual(run.initial.slice(0, run.given.length));
   });
 
   it.each([
@@ -586,14 +624,16 @@ describe('a page from the head that holds none of the walk\'s records (every one
     }
 
     // From 300 records in, the 8 searches looked back to offset 100 at best, all at records not read
-    // yet, and the walk failed with WalkOutpaced (exit 1) though the head page could start it again.
-    it.each(SETTINGS)('%i in flight, total %s: it asks the head page, reads it as its first page, and gives every record left once', async (concurrency, total) => {
-      const list = sameInstantRows(1000, 1);
+    // yet, and the walk failed with WalkOutpaced (exit 1) though the head page could start it again;
+    // from 2,000 in it still failed: it had given more records than the 400 it kept the keys of then,
+    // and could not start again.
+    it.each(SETTINGS.flatMap(([concurrency, total]) => [300, 2000].map((deep) => [deep, concurrency, total] as const)))('%i records in, %i in flight, total %s: it asks the head page, reads it as its first page, and gives every record left once', async (deep, concurrency, total) => {
+      const list = sameInstantRows(deep + 700, 1);
       const initial = ids(list);
-      const run = await completingDeep(list, 300, { concurrency, total });
+      const run = await completingDeep(list, deep, { concurrency, total });
       expect(run.error).toBeUndefined();
       const before = run.given.length - run.left.length;
-      expect(before).toBeGreaterThanOrEqual(300);
+      expect(before).toBeGreaterThanOrEqual(deep);
       expect(run.given).toEqual([...initial.slice(0, before), ...run.left]);
     });
 
@@ -608,10 +648,10 @@ describe('a page from the head that holds none of the walk\'s records (every one
       expect(run.error).toBeInstanceOf(WalkOutpaced);
     });
 
-    it('for a walk that gave out more records than it remembers: fails with WalkOutpaced, since the head page holds the 20 given first', async () => {
-      const list = sameInstantRows(1200, 1);
+    it(`for a walk that gave out more records than it keeps to start again (${RESTARTABLE}): fails with WalkOutpaced, since the head page holds the 20 given first`, async () => {
+      const list = sameInstantRows(RESTARTABLE + 800, 1);
       const initial = ids(list);
-      const run = await completingDeep(list, 450, { concurrency: 1, total: true }, initial.slice(0, 20));
+      const run = await completingDeep(list, RESTARTABLE + 50, { concurrency: 1, total: true }, initial.slice(0, 20));
       expect(run.left.slice(0, 20)).toEqual(initial.slice(0, 20));
       expect(twice(run.given), 'given twice').toEqual([]);
       expect(run.given).toEqual(initial.slice(0, run.given.length));
@@ -688,6 +728,22 @@ describe('seeds that once failed', () => {
     const run = await churn(settings(seed, changesKeptUpWith(concurrency), concurrency));
     checkRun(run, seed);
     expect(run.error).toBeUndefined();
+  });
+
+  // Walks that follow a head growing faster than they read start again from it over and over, giving
+  // new records. Once a walk could start again up to 10,000 records, and as often as it met a head
+  // page without its records: with pages shrunk to a few records (a total counting 3 to 500 too many
+  // made a short page look like a service's cap), one page at a time, 7 of the full run's 5,000
+  // churning runs did not end within 5,000 requests and one took 4,246; with 150 changes a request
+  // and 8 in flight, runs took up to 1,409 requests to stop at 10,000 records. Past 400 records a walk
+  // starts again 16 times at most.
+  it.each<[number, string, ChurnOptions]>([
+    ...[918, 1965, 2286, 2850, 2928, 3399, 3489, 4338].map((seed): [number, string, ChurnOptions] => [seed, 'pages of a few records, records read deleted now and then, one page at a time', churningSettings(seed, 1)]),
+    ...[851, 1431, 4899].map((seed): [number, string, ChurnOptions] => [seed, '150 changes a request, 8 in flight', beyondSettings(seed)]),
+  ])('seed %i (%s): stops within 600 requests', async (seed, _, options) => {
+    const run = await churn(options);
+    checkRun(run, seed);
+    expect(run.requests).toBeLessThanOrEqual(600);
   });
 
   // The first design's probe ended where the page it searched back from began: after a shift of one
