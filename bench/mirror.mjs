@@ -150,6 +150,6 @@ try {
   line('the statement, in SQLite (median of 21)', `${median(inSqlite).toFixed(1).padStart(7)} ms  target < 100: ${verdict(median(inSqlite) < 100)}`);
   line('crm query, the whole process (median of 7)', `${median(processes).toFixed(0).padStart(7)} ms  (node -e 0: ${median(bare).toFixed(0)} ms)`);
 } finally {
-  for (const child of [largeServer.child, smallServer.child, remote.child]) child.kill('SIGTERM');
+  await Promise.all([largeServer, smallServer, remote].map((server) => server.stop()));
   space.remove();
 }

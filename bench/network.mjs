@@ -65,7 +65,7 @@ async function benchImport() {
     console.log(`  rows a second to the limit (median)   ${share.toFixed(2)}  (min ${Math.min(...shares).toFixed(2)}, max ${Math.max(...shares).toFixed(2)})  target >= 0.9: ${verdict(share >= 0.9)}`);
     console.log(`  POSTs answered 429 (worst run)        ${(refused * 100).toFixed(1)} %  (median ${(median(refusals) * 100).toFixed(1)} %)  target <= 10 %: ${verdict(refused <= 0.1)}`);
   } finally {
-    server.child.kill('SIGTERM');
+    await server.stop();
   }
 }
 
@@ -84,7 +84,7 @@ async function benchExport() {
     console.log(`  sequential page loop (bench/fetch-pages.mjs)   ${(median(loop) / 1000).toFixed(2)} s`);
     console.log(`  crm contacts export --format ndjson            ${(median(crm) / 1000).toFixed(2)} s   ratio ${ratio.toFixed(2)}  target <= 0.3: ${verdict(ratio <= 0.3)}`);
   } finally {
-    server.child.kill('SIGTERM');
+    await server.stop();
   }
 }
 
@@ -106,8 +106,7 @@ async function benchBulk() {
     console.log(`  one crm process a task, one after the other (xargs -n1)   ${(median(loop) / 1000).toFixed(2)} s`);
     console.log(`  crm tasks update - (the ids on stdin)                     ${(median(bulk) / 1000).toFixed(2)} s   ratio ${ratio.toFixed(2)}  target <= 0.2: ${verdict(ratio <= 0.2)}`);
   } finally {
-    server.child.kill('SIGTERM');
-    sandbox.child.kill('SIGTERM');
+    await Promise.all([server.stop(), sandbox.stop()]);
   }
 }
 

@@ -52,9 +52,6 @@ try {
     console.log(`  crm ${argv.join(' ').padEnd(90)} ${trips.toFixed(1)}`);
   }
 } finally {
-  const ended = [far, near, sandbox].map(({ child }) => new Promise((resolve) => child.once('exit', resolve)));
-  for (const { child } of [far, near, sandbox]) child.kill('SIGTERM');
-  // The sandbox's database is in the scratch space: removed once it has closed it.
-  await Promise.all(ended);
+  await Promise.all([far, near, sandbox].map((server) => server.stop()));
   space.remove();
 }

@@ -123,7 +123,7 @@ try {
     }
   }
 } finally {
-  server.child.kill('SIGTERM');
+  await server.stop();
   for (const dir of homes) rmSync(dir, { recursive: true, force: true });
 }
 

@@ -26,7 +26,7 @@ const { home, measure } = space;
 
 async function serve(env) {
   const server = await serveSandbox(env);
-  return { child: server.child, url: server.url, key: server.api_key, env: { ...home(), CRM_BASE_URL: server.url, CRM_API_KEY: server.api_key } };
+  return { stop: server.stop, url: server.url, key: server.api_key, env: { ...home(), CRM_BASE_URL: server.url, CRM_API_KEY: server.api_key } };
 }
 
 function csvFile(name, rows, company = () => 'Bench Co') {
@@ -71,7 +71,7 @@ async function benchExport() {
       line(`${format}: wall, ${RECORDS} records`, `${(wallLarge / 1000).toFixed(1).padStart(7)} s   ratio to the bare loop ${(wallLarge / wallBare).toFixed(2)}  target <= 1.0: ${verdict(wallLarge / wallBare <= 1.0)}`);
     }
   } finally {
-    server.child.kill('SIGTERM');
+    await server.stop();
   }
 }
 

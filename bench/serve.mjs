@@ -1,5 +1,7 @@
 // `crm sandbox serve` on a free loopback port, for the benchmarks: resolves once it has printed its
-// address (url, api_key, port, path), with the child process to stop when done.
+// address (url, api_key, port, path), with the child process and stop(), which resolves once it has
+// exited: a crm writes its code cache and closes its database as it exits, so a scratch folder it
+// used is removed only after (before, its removal met the files being written and failed).
 
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +18,15 @@ export async function serveSandbox(env) {
     });
     child.on('exit', (code) => reject(new Error(`sandbox serve exited ${code}`)));
   });
-  return { child, ...info };
+  return { child, ...info, stop: () => stop(child) };
+}
+
+/** Sends SIGTERM to CHILD; resolves once it has exited. */
+function stop(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  return exited;
 }
 
 /**
@@ -37,5 +47,5 @@ export async function serveRemote(flags = []) {
   const origin = new URL(info.url).origin;
   const stats = async () => (await fetch(`${origin}/__bench/stats`)).json();
   const reset = async () => (await fetch(`${origin}/__bench/reset`, { method: 'POST' })).json();
-  return { child, ...info, stats, reset };
+  return { child, ...info, stats, reset, stop: () => stop(child) };
 }
