@@ -68,12 +68,24 @@ export interface ChurnRun {
   reorders: boolean;
 }
 
-/** A small fast generator (mulberry32): the same seed, the same run. */
 /** An API client of a test's list: its answers are the transport's, never asked again. */
 export function listClient(transport: (request: TransportRequest) => Promise<TransportResponse>): ApiClient {
   return new ApiClient({ baseUrl: 'https://crm.test/api/v1', apiKey: 'key_live_abcdefghijklmnopqrstuvwxyz123456', userAgent: 'crm/test', maxRetries: 0, transport });
 }
 
+/** The records of LIST that a page request asks for (its offset and limit, CAP at most). */
+export function pageOf<R>(list: readonly R[], request: TransportRequest, cap = Infinity): R[] {
+  const query = new URL(request.url).searchParams;
+  const offset = Number(query.get('offset'));
+  return list.slice(offset, offset + Math.min(cap, Number(query.get('limit'))));
+}
+
+/** The service's answer (200) with DATA. */
+export function pageAnswer(data: unknown): TransportResponse {
+  return { status: 200, headers: {}, body: JSON.stringify({ data, error: null }) };
+}
+
+/** A small fast generator (mulberry32): the same seed, the same run. */
 export function random(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
@@ -156,7 +168,7 @@ export async function churn(options: ChurnOptions): Promise<ChurnRun> {
     const rows = (options.sameInstant ? reorderInstants(list, rnd) : list).slice(offset, offset + limit);
     for (const record of rows) answered.add(recordKey(record));
     const data = options.shape === 'bare' ? rows : options.shape === 'total' ? { contacts: rows, total: Math.max(0, list.length + (options.totalSkew ?? 0)) } : { contacts: rows };
-    return { status: 200, headers: {}, body: JSON.stringify({ data, error: null }) };
+    return pageAnswer(data);
   };
 
   const client = listClient(

@@ -20,7 +20,7 @@
 // `npm run test:reliability` runs twenty times as many seeds; both print the request counts at the end.
 import { describe, expect, it } from 'vitest';
 import { PAGES_IN_FLIGHT, RESTARTABLE, Walk, WalkOutpaced, WalkUnordered, changesKeptUpWith, type WalkPosition } from '../../src/http/paginate.js';
-import { checkRun, churn, listClient, random, type ChurnOptions, type Row } from '../helpers/churning-list.js';
+import { checkRun, churn, listClient, pageAnswer, pageOf, random, type ChurnOptions, type Row } from '../helpers/churning-list.js';
 import { recordFigure } from '../helpers/evidence.js';
 
 const FULL = process.env.CRM_RELIABILITY === 'full';
@@ -275,10 +275,8 @@ describe('pages in flight from a service that gives fewer than 50 a page, among 
   ])('%i records, %i an instant, pages of %i: every record once, in list order', async (size, each, cap) => {
     const list = sameInstantRows(size, each);
     const client = listClient(async (request) => {
-      const query = new URL(request.url).searchParams;
-      const offset = Number(query.get('offset'));
-      const contacts = list.slice(offset, offset + Math.min(cap, Number(query.get('limit'))));
-      return { status: 200, headers: {}, body: JSON.stringify({ data: { contacts, total: list.length }, error: null }) };
+      const contacts = pageOf(list, request, cap);
+      return pageAnswer({ contacts, total: list.length });
     });
     const given: string[] = [];
     for await (const record of new Walk(client, '/contacts', {}, { key: 'contacts', concurrency: PAGES_IN_FLIGHT })) given.push((record as Row).id);
@@ -296,10 +294,8 @@ describe('a total that counts more records than the list holds (a still list)', 
       for (const concurrency of [1, PAGES_IN_FLIGHT]) {
         const list = sameInstantRows(size, 1);
         const client = listClient(async (request) => {
-          const query = new URL(request.url).searchParams;
-          const offset = Number(query.get('offset'));
-          const contacts = list.slice(offset, offset + Number(query.get('limit')));
-          return { status: 200, headers: {}, body: JSON.stringify({ data: { contacts, total: size + overcount }, error: null }) };
+          const contacts = pageOf(list, request);
+          return pageAnswer({ contacts, total: size + overcount });
         });
         const given: string[] = [];
         for await (const record of new Walk(client, '/contacts', {}, { key: 'contacts', concurrency })) given.push((record as Row).id);
@@ -324,12 +320,10 @@ describe('a page from the head that holds none of the walk\'s records (every one
     const given: string[] = [];
     let answers = 0;
     const client = listClient(async (request) => {
-      const query = new URL(request.url).searchParams;
       if (answers++ > 0) change(list, served, given);
-      const offset = Number(query.get('offset'));
-      const contacts = list.slice(offset, offset + Number(query.get('limit')));
+      const contacts = pageOf(list, request);
       served.push(...contacts.map((record) => record.id));
-      return { status: 200, headers: {}, body: JSON.stringify({ data: options.total ? { contacts, total: list.length + (options.overcount ?? 0) } : { contacts }, error: null }) };
+      return pageAnswer(options.total ? { contacts, total: list.length + (options.overcount ?? 0) } : { contacts });
     });
     let error: unknown;
     const { concurrency, limit, resumable, from } = options;
@@ -431,11 +425,9 @@ describe('a page from the head that holds none of the walk\'s records (every one
     const initial = ids(list);
     let answers = 0;
     const client = listClient(async (request) => {
-      const query = new URL(request.url).searchParams;
       if (answers++ === 1) createAtHead(list, 200);
-      const offset = Number(query.get('offset'));
-      const contacts = list.slice(offset, offset + Number(query.get('limit')));
-      return { status: 200, headers: {}, body: JSON.stringify({ data: { contacts, total: list.length }, error: null }) };
+      const contacts = pageOf(list, request);
+      return pageAnswer({ contacts, total: list.length });
     });
     const walk = new Walk(client, '/contacts', {}, { key: 'contacts', limit: 100, resumable: true });
     const given: string[] = [];
@@ -573,11 +565,9 @@ describe('a page from the head that holds none of the walk\'s records (every one
     let list = sameInstantRows(80, 1).map(({ id, created_at }) => ({ name: id, created_at, score: 0 }));
     let answers = 0;
     const client = listClient(async (request) => {
-      const query = new URL(request.url).searchParams;
       if (answers++ === 1) list = list.map((record) => ({ ...record, score: 1 }));
-      const offset = Number(query.get('offset'));
-      const contacts = list.slice(offset, offset + Number(query.get('limit')));
-      return { status: 200, headers: {}, body: JSON.stringify({ data: { contacts, total: list.length }, error: null }) };
+      const contacts = pageOf(list, request);
+      return pageAnswer({ contacts, total: list.length });
     });
     const given: string[] = [];
     let error: unknown;
@@ -660,11 +650,9 @@ describe('a page from the head that holds none of the walk\'s records (every one
       const names = list.map((record) => record.name);
       let given = 0;
       const client = listClient(async (request) => {
-        const query = new URL(request.url).searchParams;
         if (given >= 300 && list[0]!.score === 0) list = list.map((record) => ({ ...record, score: 1 }));
-        const offset = Number(query.get('offset'));
-        const contacts = list.slice(offset, offset + Number(query.get('limit')));
-        return { status: 200, headers: {}, body: JSON.stringify({ data: { contacts, total: list.length }, error: null }) };
+        const contacts = pageOf(list, request);
+        return pageAnswer({ contacts, total: list.length });
       });
       const walked: string[] = [];
       let error: unknown;
